@@ -1,0 +1,1 @@
+"""The ``solitaire`` command-line interface (typer)."""

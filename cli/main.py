@@ -1,0 +1,228 @@
+"""The ``solitaire`` command: play, deal, variants.
+
+Every user mistake (bad option, unknown variant, broken position file) is one line on
+stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from typer.exceptions import Abort, Exit, TyperException
+
+from solitaire.core import Game, SolitaireError, VariantDef, get_variant, registry
+from solitaire.core.position import read_position_file
+from solitaire.core.shuffle import MAX_SEED
+
+app = typer.Typer(
+    name="solitaire",
+    help="Patience games at the terminal: play, deal and list variants.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
+RANDOM_SEEDS = 1_000_000_000  # fresh deals use seeds below this, short enough to read out
+
+
+class UserError(Exception):
+    """A mistake in what the user typed: one line on stderr, exit status 2."""
+
+
+def fail(message: str) -> None:
+    raise UserError(message)
+
+
+def _variant(name: str) -> VariantDef:
+    try:
+        return get_variant(name)
+    except SolitaireError as exc:
+        fail(str(exc))
+        raise  # unreachable
+
+
+def _variant_options(defn: VariantDef, common: dict[str, Any], extra: list[str]) -> dict[str, Any]:
+    """The options given on the command line for this variant (only those given), validated."""
+    given: dict[str, Any] = {}
+    for name, value in common.items():
+        if value is None or value is False:
+            continue
+        given[name] = value
+    i = 0
+    while i < len(extra):
+        arg = extra[i]
+        if not arg.startswith("--") or len(arg) < 3:
+            fail(f"unexpected argument {arg!r}")
+        key, eq, value = arg[2:].partition("=")
+        name = key.replace("-", "_")
+        spec = next((o for o in defn.options if o.name == name), None)
+        if spec is None:
+            fail(defn.unknown_option_message(key))
+        if spec.kind == "flag" and not eq:
+            given[name] = True
+        elif eq:
+            given[name] = value
+        else:
+            if i + 1 >= len(extra):
+                fail(f"--{key} needs a value")
+            i += 1
+            given[name] = extra[i]
+        i += 1
+    for name in given:
+        if not any(o.name == name for o in defn.options):
+            fail(defn.unknown_option_message(name))
+    try:
+        defn.resolve_options(given)
+    except SolitaireError as exc:
+        fail(str(exc))
+    return {name: defn.option(name).parse(value) for name, value in given.items()}
+
+
+def _start_game(defn: VariantDef, options: dict[str, Any], seed: Optional[int],
+                position: Optional[Path]) -> Game:
+    """A new deal, or the position in a file; ``options`` (those given) override the file's."""
+    if position is not None:
+        if seed is not None:
+            fail("give --seed or --position, not both")
+        try:
+            data = read_position_file(position)
+        except SolitaireError as exc:
+            fail(str(exc))
+        if "options" not in data or not isinstance(data.get("options"), dict):
+            data = {**data, "options": {}}
+        data = {**data, "options": {**data["options"], **options}}
+        try:
+            return Game.from_position(defn, data)
+        except SolitaireError as exc:
+            fail(f"{position}: {exc}")
+    if seed is None:
+        seed = secrets.randbelow(RANDOM_SEEDS)
+    if not 0 <= seed <= MAX_SEED:
+        fail(f"--seed must be a whole number from 0 to {MAX_SEED}")
+    return Game.new(defn.rules(options), seed)
+
+
+def _common(draw: Optional[str], redeals: Optional[str], relaxed: bool) -> dict[str, Any]:
+    return {"draw": draw, "redeals": redeals, "relaxed": relaxed or None}
+
+
+DRAW = typer.Option(None, "--draw", help="Klondike: cards turned per draw, 1 or 3.", metavar="N")
+REDEALS = typer.Option(None, "--redeals", help="Klondike: redeals allowed, a number or 'unlimited'.",
+                       metavar="N|unlimited")
+RELAXED = typer.Option(False, "--relaxed", help="Klondike: allow a foundation's top card back.")
+SEED = typer.Option(None, "--seed", help="Deal number N (the same deal everywhere, forever).", min=0)
+
+
+@app.command(context_settings=EXTRA)
+def play(
+    ctx: typer.Context,
+    variant: str = typer.Argument(..., help="The game, e.g. klondike."),
+    draw: Optional[str] = DRAW,
+    redeals: Optional[str] = REDEALS,
+    relaxed: bool = RELAXED,
+    seed: Optional[int] = SEED,
+    position: Optional[Path] = typer.Option(None, "--position", help="Start from this position file (JSON)."),
+    json_mode: bool = typer.Option(False, "--json", help="The machine protocol: a command a line in, "
+                                   "a JSON object a line out."),
+) -> None:
+    """Play a game. Other variant options are given as --NAME VALUE."""
+    defn = _variant(variant)
+    options = _variant_options(defn, _common(draw, redeals, relaxed), list(ctx.args))
+    game = _start_game(defn, options, seed, position)
+    if json_mode:
+        from .protocol import run_json
+
+        run_json(game, sys.stdin, sys.stdout)
+    else:
+        from .linemode import run_lines
+
+        run_lines(game, sys.stdin, sys.stdout)
+
+
+@app.command(context_settings=EXTRA)
+def deal(
+    ctx: typer.Context,
+    variant: str = typer.Argument(..., help="The game, e.g. klondike."),
+    seed: int = typer.Option(..., "--seed", help="Deal number N.", min=0),
+    draw: Optional[str] = DRAW,
+    redeals: Optional[str] = REDEALS,
+    relaxed: bool = RELAXED,
+    json_mode: bool = typer.Option(False, "--json", help="Print the position as JSON."),
+) -> None:
+    """Show deal N with every card face up (or as a position file with --json)."""
+    defn = _variant(variant)
+    options = _variant_options(defn, _common(draw, redeals, relaxed), list(ctx.args))
+    game = _start_game(defn, options, seed, None)
+    if json_mode:
+        print(json.dumps(game.to_position()))
+    else:
+        from rich.console import Console
+
+        from .render import render
+
+        Console(highlight=False).print(render(game, reveal=True), end="")
+
+
+@app.command()
+def variants(json_mode: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """List the installed variants, their options and who provides them."""
+    reg = registry()
+    if json_mode:
+        print(json.dumps({
+            "variants": [
+                {"name": d.name, "title": d.title, "aliases": list(d.aliases), "description": d.description,
+                 "provider": d.provider, "source": d.source,
+                 "options": {o.name: {"type": o.kind, "default": o.default, "help": o.help,
+                                      **({"choices": list(o.choices)} if o.choices else {})}
+                             for o in d.options}}
+                for d in reg.sorted()
+            ],
+            "broken": [{"name": b.name, "provider": b.provider, "reason": b.reason} for b in reg.broken],
+        }, indent=2))
+        return
+    for d in reg.sorted():
+        aliases = f" (also: {', '.join(d.aliases)})" if d.aliases else ""
+        print(f"{d.name}{aliases}  [{d.provider or 'unknown'}]")
+        if d.description:
+            print(f"    {d.description}")
+        for o in d.options:
+            print(f"    {o.describe()}")
+    for b in reg.broken:
+        print(f"{b.name}  [{b.provider or 'unknown'}]  BROKEN: {b.reason}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit status. User errors: one line on stderr, status 2."""
+    try:
+        result = app(args=argv, standalone_mode=False, prog_name="solitaire")
+    except UserError as exc:
+        print(f"solitaire: {exc}", file=sys.stderr)
+        return 2
+    except TyperException as exc:  # usage errors: unknown option, missing argument, bad number
+        if type(exc).__name__ == "NoArgsIsHelpError" and getattr(exc, "ctx", None) is not None:
+            print(exc.ctx.get_help())
+            return 0
+        message = " ".join(exc.format_message().split())
+        print(f"solitaire: {message}", file=sys.stderr)
+        return 2 if exc.exit_code == 2 or exc.exit_code == 1 else exc.exit_code
+    except Exit as exc:
+        return exc.exit_code
+    except Abort:
+        print("", file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    return result if isinstance(result, int) else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

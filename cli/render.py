@@ -1,0 +1,99 @@
+"""The line-mode board: the variant's declared layout as text, red suits in red."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from solitaire.core import Game
+from solitaire.core.cards import card_name, is_red
+
+CELL = 4  # width of one card column
+
+
+def _card(text: Text, card: int) -> None:
+    text.append(card_name(card), style="bold red" if is_red(card) else "bold")
+
+
+def _pile_summary(game: Game, i: int, reveal: bool) -> Text:
+    """A pile that does not fan down: its name and its top card(s)."""
+    rules = game.rules
+    spec = rules.piles[i]
+    pile = game.piles[i]
+    out = Text()
+    out.append(rules.short_name[i] + " ", style="dim")
+    if spec.role == "stock" and not reveal:
+        out.append(f"[{len(pile)}]" if pile else "[  ]")
+        if rules.redeals is not None:
+            left = rules.redeals - game.recycles
+            out.append(f" {left} redeal{'s' if left != 1 else ''} left", style="dim")
+        return out
+    if not pile:
+        out.append("--", style="dim")
+        return out
+    show = spec.show or 1
+    if reveal and spec.role == "stock":
+        show = len(pile)
+    down = game.down[i]
+    shown = pile[max(0, len(pile) - show):]
+    start = len(pile) - len(shown)
+    for k, card in enumerate(shown):
+        if k:
+            out.append(" ")
+        if start + k < down and not reveal:
+            out.append("##", style="blue")
+        else:
+            _card(out, card)
+    if len(pile) > len(shown):
+        out.append(f" ({len(pile)})", style="dim")
+    return out
+
+
+def render(game: Game, reveal: bool = False) -> Text:
+    """The whole table. ``reveal`` shows face-down cards (for ``solitaire deal``)."""
+    rules = game.rules
+    out = Text()
+    title = rules.variant.title
+    opts = rules.describe_options()
+    out.append(f"{title}", style="bold")
+    if opts:
+        out.append(f" ({opts})")
+    if game.seed is not None:
+        out.append(f"   seed {game.seed}")
+    out.append(f"   score {game.score}   moves {game.moves}\n")
+    for row in rules.spec.layout:
+        names = [n for n in row if n is not None]
+        fanned = bool(names) and all(rules.piles[rules.index[n]].fan == "down" for n in names)
+        out.append("\n")
+        if not fanned:
+            for k, name in enumerate(row):
+                if name is None:
+                    out.append("    ")
+                    continue
+                if k:
+                    out.append("   ")
+                out.append_text(_pile_summary(game, rules.index[name], reveal))
+            out.append("\n")
+            continue
+        indices = [rules.index[n] for n in names]
+        for i in indices:
+            out.append(rules.names[i].ljust(CELL), style="dim")
+        out.append("\n")
+        depth = max((len(game.piles[i]) for i in indices), default=0)
+        for row_no in range(max(depth, 1)):
+            line = Text()
+            for i in indices:
+                pile = game.piles[i]
+                if row_no < len(pile):
+                    if row_no < game.down[i] and not reveal:
+                        line.append("##", style="blue")
+                    else:
+                        _card(line, pile[row_no])
+                    line.append(" " * (CELL - 2))
+                elif row_no == 0:
+                    line.append("--".ljust(CELL), style="dim")
+                else:
+                    line.append(" " * CELL)
+            line.rstrip()
+            out.append_text(line)
+            out.append("\n")
+    return out

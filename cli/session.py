@@ -1,0 +1,77 @@
+"""One player's commands against one game: shared by the line mode and the JSON protocol."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from solitaire.core import Game, MoveRecord, SolitaireError
+
+COMMANDS = ("draw", "s", "undo", "redo", "hint", "finish", "quit", "q", "help", "?")
+
+HELP = """\
+Moves:  SRC DST [N]   e.g. 't7 t3', 'w t2', 't1 f' (any foundation that takes it), 't4 t6 3'
+        draw (or s)   turn cards from the stock; on an empty stock, turn the waste back
+Other:  undo, redo, hint, finish (play every card home), help, quit (or q)"""
+
+
+@attrs.define
+class Reply:
+    """The outcome of one command."""
+
+    ok: bool
+    error: str | None = None
+    records: list[MoveRecord] = attrs.field(factory=list)
+    hint: str | None = None
+    has_hint: bool = False
+    quit: bool = False
+    message: str | None = None
+
+
+class Session:
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def command(self, line: str) -> Reply:
+        text = " ".join(line.strip().split())
+        word = text.lower()
+        game = self.game
+        try:
+            if word in ("quit", "q"):
+                return Reply(ok=True, quit=True)
+            if word in ("help", "?"):
+                return Reply(ok=True, message=HELP)
+            if word == "undo":
+                game.undo()
+                return Reply(ok=True)
+            if word == "redo":
+                return Reply(ok=True, records=[game.redo()])
+            if word == "hint":
+                move = game.hint()
+                text = game.move_text(move) if move is not None else None
+                return Reply(ok=True, hint=text, has_hint=True,
+                             message=f"hint: {text}" if text else "hint: no useful move")
+            if word == "finish":
+                return Reply(ok=True, records=game.finish())
+            first = word.split(" ", 1)[0]
+            if first in ("undo", "redo", "hint", "finish", "quit", "help"):
+                return Reply(ok=False, error=f"'{first}' takes no arguments")
+            return Reply(ok=True, records=[game.play(text)])
+        except SolitaireError as exc:
+            return Reply(ok=False, error=str(exc))
+
+    def state(self, reply: Reply | None = None) -> dict[str, Any]:
+        """The JSON protocol's reply object (face-down cards hidden)."""
+        game = self.game
+        out: dict[str, Any] = {
+            "ok": True if reply is None else reply.ok,
+            "error": None if reply is None else reply.error,
+            "position": game.to_position(hidden=True),
+            "score": game.score,
+            "moves": game.moves,
+            "won": game.won,
+        }
+        if reply is not None and reply.has_hint:
+            out["hint"] = reply.hint
+        return out

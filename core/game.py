@@ -1,0 +1,606 @@
+"""The game state: piles of int cards, legal moves, apply, undo, redo, positions.
+
+A move is a tuple ``(src, dst, n)`` of pile indices and a card count; ``n == 0`` is the
+stock's action (draw, or recycle the waste when the stock is empty). Two layers:
+
+* the hot path for solvers: :meth:`Game.legal_moves`, :meth:`Game.push` (no checks),
+  :meth:`Game.pop` (exact inverse, re-hides a turned card);
+* the player's layer: :meth:`Game.play` (checked, with a precise reason on refusal, returns a
+  :class:`MoveRecord`), :meth:`Game.undo` (never re-hides a card), :meth:`Game.redo`,
+  :meth:`Game.finish`, :meth:`Game.hint`, and :meth:`Game.parse_move` for the notation.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import attrs
+
+from .cards import DECK_SIZE, HIDDEN, card_name, parse_card
+from .errors import AmbiguousMoveError, IllegalMoveError, NotationError, PositionError
+from .rules import EMPTY, GIVES_ANY, GIVES_NONE, GIVES_RUN, GIVES_TOP, Rules
+from .shuffle import MAX_SEED, shuffled_deck
+
+Move = tuple[int, int, int]
+
+
+@attrs.frozen
+class MoveRecord:
+    """What one accepted move did: for display, animation, scoring and the network."""
+
+    move: str  # in notation, e.g. "t4 t6 3"
+    kind: str  # "move", "draw" or "recycle"
+    src: str
+    dst: str
+    cards: tuple[str, ...]  # the cards that moved, bottom to top
+    turned: str | None  # a card turned face up by the move
+    score: int  # score change
+
+
+class Game:
+    """One game in progress. Create with :meth:`new` or :meth:`from_position`."""
+
+    __slots__ = ("rules", "seed", "piles", "down", "score", "moves", "recycles", "history", "future")
+
+    def __init__(self, rules: Rules, seed: int | None = None) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.piles: list[list[int]] = [[] for _ in range(rules.count)]
+        self.down: list[int] = [0] * rules.count  # face-down cards at the bottom of each pile
+        self.score = 0
+        self.moves = 0
+        self.recycles = 0
+        self.history: list[tuple[int, int, int, int, int]] = []
+        self.future: list[Move] = []  # undone moves, for redo
+
+    # ------------------------------------------------------------------ dealing
+
+    @classmethod
+    def new(cls, rules: Rules, seed: int) -> "Game":
+        """Deal ``seed`` under these rules (see :mod:`solitaire.core.shuffle`)."""
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            raise ValueError(f"a seed is a whole number from 0 to {MAX_SEED}, got {seed!r}")
+        game = cls(rules, seed)
+        deck = shuffled_deck(seed)
+        fixed = {c for step in rules.spec.deal for c in step.cards}
+        rest = [c for c in deck if c not in fixed]
+        pos = 0
+        piles, down = game.piles, game.down
+        for step in rules.spec.deal:
+            targets = rules.group_piles[step.to]
+            if step.cards:
+                for i, card in zip(targets, step.cards):
+                    piles[i].append(card)
+            elif step.rest:
+                piles[targets[0]].extend(rest[pos:])
+                pos = len(rest)
+            elif step.order == "rows":
+                for row in range(max(step.counts, default=0)):
+                    for j, i in enumerate(targets):
+                        if row < step.counts[j]:
+                            piles[i].append(rest[pos])
+                            pos += 1
+            else:
+                for j, i in enumerate(targets):
+                    piles[i].extend(rest[pos:pos + step.counts[j]])
+                    pos += step.counts[j]
+            for j, i in enumerate(targets):
+                if step.face_up and step.face_up[j] is not None:
+                    down[i] = max(0, len(piles[i]) - step.face_up[j])
+        if rules.stock is not None:
+            down[rules.stock] = len(piles[rules.stock])
+        return game
+
+    def copy(self) -> "Game":
+        """An independent copy of the position (history included)."""
+        other = Game(self.rules, self.seed)
+        other.piles = [list(p) for p in self.piles]
+        other.down = list(self.down)
+        other.score, other.moves, other.recycles = self.score, self.moves, self.recycles
+        other.history = list(self.history)
+        other.future = list(self.future)
+        return other
+
+    # ------------------------------------------------------------------ hot path
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move here, the stock's action last."""
+        rules = self.rules
+        piles, down = self.piles, self.down
+        accept, seq, cap, maxacc, targets = rules.accept, rules.seq, rules.capacity, rules.max_accept, rules.targets
+        out: list[Move] = []
+        for s in rules.sources:
+            pile = piles[s]
+            size = len(pile)
+            up = size - down[s]
+            if up <= 0:
+                continue
+            gives = rules.gives[s]
+            if gives == GIVES_TOP:
+                run = 1
+            elif gives == GIVES_RUN:
+                run = 1
+                table = seq[s]
+                i = size - 1
+                while run < up and table[pile[i - 1] * 52 + pile[i]]:
+                    run += 1
+                    i -= 1
+            else:
+                run = up
+            for d in targets[s]:
+                dest = piles[d]
+                dsize = len(dest)
+                if dsize:
+                    if down[d] == dsize:
+                        continue
+                    row = dest[-1] * 52
+                else:
+                    row = EMPTY * 52
+                table = accept[d]
+                room = cap[d] - dsize
+                limit = maxacc[d]
+                if limit > run:
+                    limit = run
+                if limit > room:
+                    limit = room
+                for n in range(1, limit + 1):
+                    if table[row + pile[size - n]]:
+                        out.append((s, d, n))
+        if rules.stock is not None and self._draw_refusal() is None:
+            out.append(rules.draw_move)  # type: ignore[arg-type]
+        return out
+
+    def push(self, move: Move) -> None:
+        """Apply a legal move without checking it (the solver's path). Undo with :meth:`pop`."""
+        src, dst, n = move
+        rules = self.rules
+        piles = self.piles
+        if n == 0:
+            self._draw()
+            return
+        s = piles[src]
+        if n == 1:
+            piles[dst].append(s.pop())
+        else:
+            piles[dst].extend(s[-n:])
+            del s[-n:]
+        prev = self.score
+        delta = rules.score_move[src][dst] * n
+        flipped = 0
+        d = self.down[src]
+        if d and d == len(s) and rules.flip[src]:
+            self.down[src] = d - 1
+            flipped = 1
+            delta += rules.turn_up
+        if delta:
+            score = prev + delta
+            floor = rules.floor
+            self.score = floor if floor is not None and score < floor else score
+        self.moves += 1
+        self.history.append((src, dst, n, flipped, prev))
+
+    def _draw(self) -> None:
+        rules = self.rules
+        stock_i = rules.stock
+        stock = self.piles[stock_i]  # type: ignore[index]
+        targets = rules.draw_targets
+        prev = self.score
+        if stock:
+            if len(targets) == 1:
+                waste = self.piles[targets[0]]
+                k = min(rules.draw_count, len(stock))
+                for _ in range(k):
+                    waste.append(stock.pop())
+            else:
+                k = 0
+                for t in targets:
+                    if not stock:
+                        break
+                    self.piles[t].append(stock.pop())
+                    k += 1
+        else:  # recycle the waste, so the cards come again in the same order
+            waste = self.piles[targets[0]]
+            k = -len(waste)
+            waste.reverse()
+            stock.extend(waste)
+            waste.clear()
+            self.recycles += 1
+            if rules.recycle_points:
+                score = prev + rules.recycle_points
+                floor = rules.floor
+                self.score = floor if floor is not None and score < floor else score
+        self.down[stock_i] = len(stock)  # type: ignore[index]
+        self.moves += 1
+        self.history.append((stock_i, targets[0], 0, k, prev))  # type: ignore[arg-type]
+
+    def pop(self) -> Move:
+        """Take back the last move exactly, re-hiding a card it turned up (the solver's undo)."""
+        return self._unapply(rehide=True)
+
+    def _unapply(self, rehide: bool) -> Move:
+        src, dst, n, extra, prev = self.history.pop()
+        piles = self.piles
+        if n == 0:
+            stock = piles[src]
+            targets = self.rules.draw_targets
+            if extra > 0:
+                if len(targets) == 1:
+                    waste = piles[targets[0]]
+                    for _ in range(extra):
+                        stock.append(waste.pop())
+                else:
+                    for t in reversed(targets[:extra]):
+                        stock.append(piles[t].pop())
+            else:
+                waste = piles[targets[0]]
+                waste.extend(reversed(stock))
+                stock.clear()
+                self.recycles -= 1
+            self.down[src] = len(stock)
+        else:
+            if extra and rehide:
+                self.down[src] += 1
+            d = piles[dst]
+            if n == 1:
+                piles[src].append(d.pop())
+            else:
+                piles[src].extend(d[-n:])
+                del d[-n:]
+        self.score = prev
+        self.moves -= 1
+        return (src, dst, n)
+
+    # ------------------------------------------------------------------ state queries
+
+    @property
+    def won(self) -> bool:
+        """All the cards are on the foundations."""
+        return sum(len(self.piles[f]) for f in self.rules.foundations) == DECK_SIZE
+
+    @property
+    def over(self) -> bool:
+        """No legal move is left (won or lost)."""
+        return not self.legal_moves()
+
+    def face_up_count(self, index: int) -> int:
+        return len(self.piles[index]) - self.down[index]
+
+    def key(self) -> tuple:
+        """A hashable picture of the position (piles, face-down counts, redeals used)."""
+        return (tuple(map(tuple, self.piles)), tuple(self.down), self.recycles)
+
+    # ------------------------------------------------------------------ refusals
+
+    def refusal(self, move: Move) -> str | None:
+        """Why ``move`` is illegal here, in one line; ``None`` when it is legal."""
+        reason = self._refusal(move)
+        return reason[1] if reason else None
+
+    def _refusal(self, move: Move) -> tuple[str, str] | None:
+        """(kind, message): kind is "source", "dest" or "fit" (the card does not fit)."""
+        src, dst, n = move
+        rules = self.rules
+        if n == 0:
+            reason = self._draw_refusal()
+            return ("source", reason) if reason else None
+        name = rules.names
+        if src == dst:
+            return ("source", f"{name[src]} cannot move onto itself")
+        pile = self.piles[src]
+        gives = rules.gives[src]
+        if gives == GIVES_NONE:
+            if rules.role[src] == "stock":
+                return ("source", f"cards leave the {name[src]} only by 'draw'")
+            return ("source", f"cards cannot be taken from {name[src]}")
+        if not pile:
+            return ("source", f"{name[src]} is empty")
+        up = len(pile) - self.down[src]
+        if n > up:
+            if up == 0:
+                return ("source", f"{name[src]} has no face-up card")
+            return ("source", f"{name[src]} has only {up} face-up card{'s' if up != 1 else ''}")
+        if gives == GIVES_TOP and n > 1:
+            return ("source", f"only the top card of {name[src]} moves")
+        if gives == GIVES_RUN and n > 1:
+            table = rules.seq[src]
+            for i in range(len(pile) - n, len(pile) - 1):
+                if not table[pile[i] * 52 + pile[i + 1]]:
+                    spec = rules.piles[src]
+                    return ("source", f"the top {n} cards of {name[src]} are not a run: "
+                            f"{card_name(pile[i + 1])} on {card_name(pile[i])} is out of order "
+                            f"({spec.label.lower()} runs {spec.run.describe().removeprefix('builds ')})")
+        dspec = rules.piles[dst]
+        if dst not in rules.targets[src]:
+            if not dspec.accepts_from:
+                return ("dest", f"{name[dst]} takes no cards")
+            froms = " or ".join(rules.groups[g].label.lower() for g in dspec.accepts_from)
+            return ("dest", f"{name[dst]} takes cards only from the {froms}")
+        dest = self.piles[dst]
+        if n > rules.max_accept[dst]:
+            limit = rules.max_accept[dst]
+            return ("dest", f"{name[dst]} takes {limit} card{'s' if limit != 1 else ''} at a time")
+        if len(dest) + n > rules.capacity[dst]:
+            full = rules.capacity[dst]
+            if len(dest) >= full:
+                return ("dest", f"{name[dst]} is full ({full} card{'s' if full != 1 else ''})")
+            return ("dest", f"{name[dst]} holds at most {full} cards")
+        if dest and self.down[dst] == len(dest):
+            return ("dest", f"the top card of {name[dst]} is face down")
+        card = pile[-n]
+        row = dest[-1] * 52 if dest else EMPTY * 52
+        if not rules.accept[dst][row + card]:
+            if not dest:
+                takes = dspec.empty.describe()
+                if takes == "nothing":
+                    return ("fit", f"an empty {name[dst]} takes no card")
+                return ("fit", f"an empty {name[dst]} takes only {takes}, not {card_name(card)}")
+            return ("fit", f"{card_name(card)} does not go on {card_name(dest[-1])}: "
+                    f"{name[dst]} {dspec.build.describe()}")
+        return None
+
+    def _draw_refusal(self) -> str | None:
+        rules = self.rules
+        if rules.stock is None:
+            return "this game has no stock to draw from"
+        stock = self.piles[rules.stock]
+        targets = rules.draw_targets
+        if stock:
+            if len(targets) == 1:
+                t = targets[0]
+                k = min(rules.draw_count, len(stock))
+                if len(self.piles[t]) + k > rules.capacity[t]:
+                    cap = rules.capacity[t]
+                    return (f"the {rules.names[t]} holds {cap} card{'s' if cap != 1 else ''}: "
+                            "play it to a foundation or a reserve before drawing"
+                            if cap == 1 else f"the {rules.names[t]} is full: play from it before drawing")
+            elif any(len(self.piles[t]) >= rules.capacity[t] for t in targets):
+                return "a pile the stock deals to is full"
+            return None
+        if len(targets) != 1 or not self.piles[targets[0]]:
+            return f"the {rules.names[rules.stock]} is empty"
+        if rules.redeals is not None and self.recycles >= rules.redeals:
+            if rules.redeals == 0:
+                return f"the {rules.names[rules.stock]} is empty and this game has no redeals"
+            return f"the {rules.names[rules.stock]} is empty and no redeals are left " \
+                   f"(used {self.recycles} of {rules.redeals})"
+        return None
+
+    # ------------------------------------------------------------------ the player's layer
+
+    def play(self, move: Move | str) -> MoveRecord:
+        """Check and apply a move (a tuple or notation); raise IllegalMoveError with the reason."""
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        reason = self.refusal(move)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        record = self._record(move)
+        self.future.clear()
+        return record
+
+    def _record(self, move: Move) -> MoveRecord:
+        src, dst, n = move
+        rules = self.rules
+        before = self.score
+        text = self.move_text(move)
+        if n == 0:
+            stock_empty = not self.piles[src]
+            self.push(move)
+            k = self.history[-1][3]
+            if stock_empty:
+                cards = tuple(card_name(c) for c in reversed(self.piles[src][len(self.piles[src]) + k:]))
+                return MoveRecord(text, "recycle", rules.names[dst], rules.names[src], cards, None,
+                                  self.score - before)
+            moved = [self.piles[t][-1] for t in rules.draw_targets[:k]] if len(rules.draw_targets) > 1 \
+                else self.piles[dst][-k:]
+            return MoveRecord(text, "draw", rules.names[src], rules.names[dst],
+                              tuple(card_name(c) for c in moved), None, self.score - before)
+        cards = tuple(card_name(c) for c in self.piles[src][-n:])
+        self.push(move)
+        turned = None
+        if self.history[-1][3]:
+            turned = card_name(self.piles[src][-1])
+        return MoveRecord(text, "move", rules.names[src], rules.names[dst], cards, turned, self.score - before)
+
+    def undo(self) -> Move:
+        """Take back the last move; a card it turned face up stays face up. Raise if none."""
+        if not self.history:
+            raise IllegalMoveError("nothing to undo")
+        move = self._unapply(rehide=False)
+        self.future.append(move)
+        return move
+
+    def redo(self) -> MoveRecord:
+        """Play again the last move taken back by :meth:`undo`."""
+        if not self.future:
+            raise IllegalMoveError("nothing to redo")
+        move = self.future[-1]
+        reason = self.refusal(move)
+        if reason is not None:  # cannot happen with the kernel's own moves; kept as a guard
+            raise IllegalMoveError(f"cannot redo: {reason}")
+        self.future.pop()
+        return self._record(move)
+
+    def finish_ready(self) -> str | None:
+        """Why the game cannot be played out yet; ``None`` when :meth:`finish` may run."""
+        rules = self.rules
+        if self.won:
+            return "the game is already won"
+        if rules.stock is not None and self.piles[rules.stock]:
+            return "finish needs the stock to be empty"
+        if any(self.piles[t] for t in rules.draw_targets if t not in rules.foundation_set):
+            return f"finish needs the {rules.names[rules.draw_targets[0]]} to be empty"
+        if any(self.down):
+            return "finish needs every card face up"
+        return None
+
+    def finish_moves(self) -> list[Move] | None:
+        """The moves that play every card home from here, or ``None`` if that cannot be done
+        by moving cards straight to the foundations."""
+        reason = self.finish_ready()
+        if reason is not None:
+            return None
+        trial = self.copy()
+        moves: list[Move] = []
+        while not trial.won:
+            for m in trial.legal_moves():
+                if m[2] == 1 and m[1] in self.rules.foundation_set and m[0] not in self.rules.foundation_set:
+                    break
+            else:
+                return None
+            trial.push(m)
+            moves.append(m)
+        return moves
+
+    def finish(self) -> list[MoveRecord]:
+        """Play every card home, one move at a time. Raise IllegalMoveError when not possible."""
+        reason = self.finish_ready()
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        moves = self.finish_moves()
+        if moves is None:
+            raise IllegalMoveError("the cards cannot all be played straight home from here")
+        return [self.play(m) for m in moves]
+
+    def hint(self) -> Move | None:
+        """A legal, sensible move judged only from what the player can see; ``None`` if none."""
+        from .hints import simple_hint
+
+        return simple_hint(self)
+
+    # ------------------------------------------------------------------ notation
+
+    def move_text(self, move: Move) -> str:
+        src, dst, n = move
+        if n == 0:
+            return "draw"
+        short = self.rules.short_name
+        return f"{short[src]} {short[dst]}" + (f" {n}" if n > 1 else "")
+
+    def _pile(self, token: str) -> tuple[int, ...]:
+        rules = self.rules
+        if token in rules.index:
+            return (rules.index[token],)
+        if token in rules.aliases:
+            return (rules.aliases[token],)
+        if token in rules.group_names:
+            return rules.group_names[token]
+        raise NotationError(f"unknown pile {token!r}: piles are {self._pile_list()}")
+
+    def _pile_list(self) -> str:
+        parts = []
+        for g in self.rules.spec.groups:
+            if len(g.piles) == 1:
+                parts.append(g.piles[0] + (f" ({g.alias})" if g.alias else ""))
+            else:
+                parts.append(f"{g.piles[0]}..{g.piles[-1]}")
+        return ", ".join(parts)
+
+    def parse_move(self, text: str) -> Move:
+        """Parse ``SRC DST [N]`` or ``draw``/``s``; resolve ``f`` and the run length here.
+
+        Raise NotationError for text that is not a move, IllegalMoveError (with the reason)
+        for a move the rules refuse, AmbiguousMoveError when a count is needed.
+        """
+        tokens = text.strip().lower().split()
+        if not tokens:
+            raise NotationError("empty move")
+        if tokens[0] in ("draw", "s"):
+            if len(tokens) > 1:
+                raise NotationError(f"'{tokens[0]}' takes no arguments")
+            if self.rules.draw_move is None:
+                raise IllegalMoveError("this game has no stock to draw from")
+            return self.rules.draw_move
+        if len(tokens) not in (2, 3):
+            raise NotationError(f"cannot read {text.strip()!r}: a move is 'SRC DST [N]' (e.g. 't7 t3', "
+                                "'w f', 't4 t6 3') or 'draw'")
+        sources = self._pile(tokens[0])
+        if len(sources) != 1:
+            raise NotationError(f"name one pile to move from, not {tokens[0]!r} "
+                                f"(e.g. {self.rules.names[sources[0]]})")
+        src = sources[0]
+        dests = self._pile(tokens[1])
+        count: int | None = None
+        if len(tokens) == 3:
+            if not tokens[2].isdigit() or int(tokens[2]) < 1:
+                raise NotationError(f"the number of cards must be a whole number of at least 1, got {tokens[2]!r}")
+            count = int(tokens[2])
+        rules = self.rules
+        pile = self.piles[src]
+        if count is not None:
+            counts: Iterable[int] = (count,)
+        elif rules.gives[src] in (GIVES_RUN, GIVES_ANY):
+            counts = range(1, max(1, len(pile) - self.down[src]) + 1)
+        else:
+            counts = (1,)
+        counts = tuple(counts)
+        for dst in dests:
+            fits = [n for n in counts if self._refusal((src, dst, n)) is None]
+            if len(fits) == 1:
+                return (src, dst, fits[0])
+            if len(fits) > 1:
+                shown = " or ".join(str(n) for n in fits)
+                raise AmbiguousMoveError(
+                    f"'{tokens[0]} {tokens[1]}' could move {shown} cards: add the number, "
+                    f"e.g. '{tokens[0]} {rules.names[dst]} {fits[-1]}'")
+        # refused: find the most useful reason
+        if len(dests) == 1:
+            dst = dests[0]
+            if len(counts) == 1:
+                raise IllegalMoveError(self._refusal((src, dst, counts[0]))[1])  # type: ignore[index]
+            first = self._refusal((src, dst, 1))
+            assert first is not None
+            if first[0] != "fit":
+                raise IllegalMoveError(first[1])
+            dest = self.piles[dst]
+            spec = rules.piles[dst]
+            if dest:
+                raise IllegalMoveError(
+                    f"nothing from {rules.names[src]} fits on {card_name(dest[-1])}: "
+                    f"{rules.names[dst]} {spec.build.describe()}")
+            raise IllegalMoveError(
+                f"nothing from {rules.names[src]} fits on the empty {rules.names[dst]}: "
+                f"it takes only {spec.empty.describe()}")
+        reasons = [self._refusal((src, d, counts[0])) for d in dests]
+        source_reasons = [r for r in reasons if r and r[0] == "source"]
+        if source_reasons:
+            raise IllegalMoveError(source_reasons[0][1])
+        label = rules.groups[rules.piles[dests[0]].group].label.lower()
+        what = card_name(pile[-1]) if pile else "that"
+        raise IllegalMoveError(f"no {label} pile takes {what}" if counts == (1,) else
+                               f"nothing from {rules.names[src]} fits on any {label} pile")
+
+    # ------------------------------------------------------------------ positions
+
+    def to_position(self, hidden: bool = False) -> dict[str, Any]:
+        """The position as JSON-ready data. ``hidden`` shows face-down cards as ``"??"``."""
+        rules = self.rules
+        piles: dict[str, Any] = {}
+        for i, name in enumerate(rules.names):
+            pile = self.piles[i]
+            d = self.down[i]
+            down = [HIDDEN] * d if hidden else [card_name(c) for c in pile[:d]]
+            piles[name] = {"down": down, "up": [card_name(c) for c in pile[d:]]}
+        options = {}
+        for o in rules.variant.options:
+            options[o.name] = rules.options[o.name]
+        return {
+            "variant": rules.name,
+            "seed": self.seed,
+            "options": options,
+            "piles": piles,
+            "score": self.score,
+            "moves": self.moves,
+            "recycles": self.recycles,
+        }
+
+    @classmethod
+    def from_position(cls, variant: Any, data: Any) -> "Game":
+        """Build a game from position data for ``variant`` (a VariantDef); raise PositionError."""
+        from .position import game_from_position
+
+        return game_from_position(cls, variant, data)
+
+
+def cards_of(names: Iterable[str]) -> list[int]:
+    return [parse_card(n) for n in names]

@@ -1,0 +1,29 @@
+"""pluggy hook specifications: how variants (built-in and third-party) reach solitaire.
+
+A plugin is a module (or object) named by an entry point in the group ``solitaire``::
+
+    [project.entry-points.solitaire]
+    yukon = "solitaire_yukon"
+
+and implements one or more hooks with ``@solitaire.core.hookimpl``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pluggy
+
+PROJECT = "solitaire"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@hookspec
+def register_variants(register: Callable[[Any], None]) -> None:
+    """Register variants by calling ``register(definition)`` once for each.
+
+    ``definition`` is the path of a YAML variant file (``str`` or ``pathlib.Path``), YAML
+    text is not accepted, or an already loaded :class:`solitaire.core.VariantDef`. Taking a
+    callback rather than returning a list lets this hook grow keyword arguments later.
+    """

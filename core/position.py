@@ -1,0 +1,157 @@
+"""Positions to and from JSON, validated with a precise reason for every refusal.
+
+The format (lists run bottom to top; the stock's last card is the next drawn)::
+
+    {"variant": "klondike", "seed": 17, "options": {"draw": 3, "redeals": null, "relaxed": false},
+     "piles": {"t3": {"down": ["5H", "8C"], "up": ["9D"]}, "stock": {"down": [...], "up": []}, ...},
+     "score": 0, "moves": 0, "recycles": 0}
+
+``recycles`` (redeals used so far) is optional and defaults to 0.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .cards import DECK_SIZE, HIDDEN, card_name, parse_card
+from .errors import NotationError, OptionError, PositionError
+from .shuffle import MAX_SEED
+
+KEYS = ("variant", "seed", "options", "piles", "score", "moves", "recycles")
+REQUIRED = ("variant", "piles")
+
+
+def read_position_file(path: str | Path) -> dict[str, Any]:
+    """Read a position file as JSON data; raise PositionError with a one-line reason."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PositionError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise PositionError(f"{path}: is a folder, not a position file") from None
+    except OSError as exc:
+        raise PositionError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise PositionError(f"{path}: not a text file") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PositionError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise PositionError(f"{path}: a position is a JSON object with keys {', '.join(REQUIRED)} ...")
+    return data
+
+
+def _whole(data: dict, key: str, minimum: int | None = None, default: int = 0) -> int:
+    value = data.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise PositionError(f"{key} must be a whole number, got {value!r}")
+    if minimum is not None and value < minimum:
+        raise PositionError(f"{key} must be at least {minimum}, got {value}")
+    return value
+
+
+def game_from_position(cls: Any, variant: Any, data: Any) -> Any:
+    if not isinstance(data, dict):
+        raise PositionError("a position is a JSON object")
+    for key in data:
+        if key not in KEYS:
+            raise PositionError(f"unknown key {key!r} in the position; expected: {', '.join(KEYS)}")
+    for key in REQUIRED:
+        if key not in data:
+            raise PositionError(f"the position has no {key!r}")
+    name = data["variant"]
+    if name != variant.name and name not in variant.aliases:
+        raise PositionError(f"the position is for {name!r}, not {variant.name!r}")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise PositionError("options must be an object, e.g. {\"draw\": 3}")
+    try:
+        rules = variant.rules({k: v for k, v in options.items()})
+    except OptionError as exc:
+        raise PositionError(f"options: {exc}") from None
+    seed = data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED):
+        raise PositionError(f"seed must be null or a whole number from 0 to {MAX_SEED}, got {seed!r}")
+    piles = data["piles"]
+    if not isinstance(piles, dict):
+        raise PositionError("piles must be an object of pile name to {\"down\": [...], \"up\": [...]}")
+    for pname in piles:
+        if pname not in rules.index:
+            raise PositionError(f"unknown pile {pname!r}; {rules.name} has {', '.join(rules.names)}")
+    game = cls(rules, seed)
+    where: dict[int, str] = {}
+    for i, pname in enumerate(rules.names):
+        if pname not in piles:
+            raise PositionError(f"pile {pname!r} is missing (every pile must be present, even if empty)")
+        entry = piles[pname]
+        if not isinstance(entry, dict) or set(entry) - {"down", "up"}:
+            raise PositionError(f"{pname} must be an object {{\"down\": [...], \"up\": [...]}}")
+        lists = []
+        for part in ("down", "up"):
+            cards = entry.get(part, [])
+            if not isinstance(cards, list):
+                raise PositionError(f"{pname}.{part} must be a list of cards")
+            parsed = []
+            for text in cards:
+                if text == HIDDEN:
+                    raise PositionError(f"{pname}.{part} has a hidden card '??': a position to load "
+                                        "must show every card")
+                if not isinstance(text, str):
+                    raise PositionError(f"{pname}.{part}: {text!r} is not a card")
+                try:
+                    card = parse_card(text)
+                except NotationError as exc:
+                    raise PositionError(f"{pname}.{part}: {exc}") from None
+                if card in where:
+                    raise PositionError(f"{card_name(card)} appears twice (in {where[card]} and {pname})")
+                where[card] = pname
+                parsed.append(card)
+            lists.append(parsed)
+        down, up = lists
+        spec = rules.piles[i]
+        if spec.role == "stock" and up:
+            raise PositionError(f"the {pname}'s cards are face down: {pname}.up must be empty")
+        if down and i not in rules.may_hide:
+            raise PositionError(f"{pname} cannot hold face-down cards")
+        if spec.flip and down and not up:
+            raise PositionError(f"{pname} ends with a face-down card: a non-empty {spec.label.lower()} "
+                                "pile ends face up")
+        game.piles[i] = down + up
+        game.down[i] = len(down)
+        if len(game.piles[i]) > rules.capacity[i]:
+            raise PositionError(f"{pname} holds at most {rules.capacity[i]} cards, has {len(game.piles[i])}")
+        if spec.role == "foundation":
+            _check_foundation(rules, i, game.piles[i])
+    if len(where) != DECK_SIZE:
+        missing = [card_name(c) for c in range(DECK_SIZE) if c not in where]
+        raise PositionError(f"{len(missing)} card{'s are' if len(missing) != 1 else ' is'} missing: "
+                            f"{', '.join(missing)}")
+    game.score = _whole(data, "score")
+    game.moves = _whole(data, "moves", minimum=0)
+    game.recycles = _whole(data, "recycles", minimum=0)
+    if rules.redeals is not None and game.recycles > rules.redeals:
+        raise PositionError(f"recycles is {game.recycles} but the options allow only {rules.redeals} redeal(s)")
+    return game
+
+
+def _check_foundation(rules: Any, i: int, cards: list[int]) -> None:
+    spec = rules.piles[i]
+    table = rules.accept[i]
+    below = DECK_SIZE  # the empty row
+    for card in cards:
+        if not table[below * DECK_SIZE + card]:
+            if below == DECK_SIZE:
+                raise PositionError(f"{spec.name} cannot start with {card_name(card)}: "
+                                    f"it starts with {spec.empty.describe()}")
+            raise PositionError(f"{spec.name} is out of order: {card_name(card)} does not go on "
+                                f"{card_name(below)} ({spec.name} {spec.build.describe()})")
+        below = card
+
+
+def position_json(data: dict[str, Any]) -> str:
+    """One compact line of JSON."""
+    return json.dumps(data, separators=(",", ":"))

@@ -1,0 +1,152 @@
+"""Compiled rules: a resolved variant turned into plain tables that the hot path only indexes.
+
+``Rules`` is built once per (variant, options) and shared by every game of that kind. Nothing
+here is consulted on the hot path but tuples, lists and ``bytes`` tables:
+
+* ``accept[p][top * 52 + card]``: may ``card`` go on ``top`` in pile ``p`` (row 52: empty pile)
+* ``seq[p][lower * 52 + upper]``: do two cards form part of a movable run in pile ``p``
+* ``targets[p]``: the piles that take cards from pile ``p``
+* ``score_move[src][dst]``: points per card moved, plus ``turn_up`` and ``recycle``
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import DECK_SIZE
+from .spec import BuildRule, EmptyRule, ResolvedVariant
+
+EMPTY = DECK_SIZE  # the row of ``accept`` used for an empty pile
+GIVES_NONE, GIVES_TOP, GIVES_RUN, GIVES_ANY = 0, 1, 2, 3
+_GIVES_CODE = {"none": GIVES_NONE, "top": GIVES_TOP, "run": GIVES_RUN, "any": GIVES_ANY}
+NO_LIMIT = 1 << 30
+
+
+def _accept_table(build: BuildRule, empty: EmptyRule) -> bytes:
+    table = bytearray((DECK_SIZE + 1) * DECK_SIZE)
+    for top in range(DECK_SIZE):
+        row = top * DECK_SIZE
+        for card in range(DECK_SIZE):
+            if build.fits(top, card):
+                table[row + card] = 1
+    row = EMPTY * DECK_SIZE
+    for card in range(DECK_SIZE):
+        if empty.takes(card):
+            table[row + card] = 1
+    return bytes(table)
+
+
+def _seq_table(rule: BuildRule) -> bytes:
+    table = bytearray(DECK_SIZE * DECK_SIZE)
+    for lower in range(DECK_SIZE):
+        for upper in range(DECK_SIZE):
+            if rule.fits(lower, upper):
+                table[lower * DECK_SIZE + upper] = 1
+    return bytes(table)
+
+
+class Rules:
+    """The compiled rules of one variant under one option set. Immutable by convention."""
+
+    def __init__(self, variant: Any, spec: ResolvedVariant) -> None:
+        self.variant = variant  # the VariantDef
+        self.spec = spec
+        self.name = spec.name
+        self.options = dict(spec.options)
+        self.piles = spec.piles
+        self.names: tuple[str, ...] = tuple(p.name for p in spec.piles)
+        self.count = len(spec.piles)
+        self.index: dict[str, int] = {p.name: p.index for p in spec.piles}
+        self.group_piles: dict[str, tuple[int, ...]] = {
+            g.key: tuple(self.index[n] for n in g.piles) for g in spec.groups
+        }
+        self.groups = {g.key: g for g in spec.groups}
+        # names a player may type: pile names, aliases, and group prefixes (meaning "any of")
+        self.aliases: dict[str, int] = {}
+        self.group_names: dict[str, tuple[int, ...]] = {}
+        for g in spec.groups:
+            if g.alias:
+                if len(g.piles) == 1:
+                    self.aliases[g.alias] = self.index[g.piles[0]]
+                else:
+                    self.group_names[g.alias] = self.group_piles[g.key]
+            if g.prefix:
+                self.group_names[g.prefix] = self.group_piles[g.key]
+            self.group_names.setdefault(g.key, self.group_piles[g.key])
+        self.short_name = tuple(
+            (self.groups[p.group].alias if self.groups[p.group].alias and len(self.groups[p.group].piles) == 1
+             else p.name)
+            for p in spec.piles
+        )
+
+        cache: dict[Any, bytes] = {}
+
+        def shared(key: Any, make) -> bytes:
+            if key not in cache:
+                cache[key] = make()
+            return cache[key]
+
+        self.accept: tuple[bytes, ...] = tuple(
+            shared(("a", p.build, p.empty), lambda p=p: _accept_table(p.build, p.empty)) for p in spec.piles
+        )
+        self.seq: tuple[bytes, ...] = tuple(
+            shared(("s", p.run), lambda p=p: _seq_table(p.run)) for p in spec.piles
+        )
+        self.gives: tuple[int, ...] = tuple(_GIVES_CODE[p.gives] for p in spec.piles)
+        self.capacity: tuple[int, ...] = tuple(p.capacity or NO_LIMIT for p in spec.piles)
+        self.max_accept: tuple[int, ...] = tuple(p.max_accept or NO_LIMIT for p in spec.piles)
+        self.flip: tuple[bool, ...] = tuple(p.flip for p in spec.piles)
+        self.role: tuple[str, ...] = tuple(p.role for p in spec.piles)
+        self.targets: tuple[tuple[int, ...], ...] = tuple(
+            tuple(d.index for d in spec.piles if d.index != s.index and s.group in d.accepts_from)
+            if s.gives != "none" else ()
+            for s in spec.piles
+        )
+        self.sources: tuple[int, ...] = tuple(i for i, t in enumerate(self.targets) if t)
+        self.foundations: tuple[int, ...] = tuple(p.index for p in spec.piles if p.role == "foundation")
+        self.foundation_set = frozenset(self.foundations)
+
+        stock = spec.stock
+        self.stock: int | None = self.index[stock.pile] if stock else None
+        self.draw_targets: tuple[int, ...] = self.group_piles[stock.to] if stock else ()
+        self.draw_count: int = stock.draw if stock else 0
+        self.redeals: int | None = stock.redeals if stock else 0
+        self.draw_move: tuple[int, int, int] | None = (
+            (self.stock, self.draw_targets[0], 0) if stock else None  # type: ignore[assignment]
+        )
+
+        points = {(a, b): v for a, b, v in spec.scoring.moves}
+        self.score_move: tuple[tuple[int, ...], ...] = tuple(
+            tuple(points.get((s.group, d.group), 0) for d in spec.piles) for s in spec.piles
+        )
+        self.turn_up: int = spec.scoring.turn_up
+        self.recycle_points: int = spec.scoring.recycle
+        self.floor: int | None = spec.scoring.floor
+
+        # piles that may legally hold face-down cards: the stock, and those the deal hides cards in
+        hides = set()
+        if self.stock is not None:
+            hides.add(self.stock)
+        for step in spec.deal:
+            if any(f is not None for f in step.face_up):
+                hides.update(self.group_piles[step.to])
+        self.may_hide = frozenset(hides)
+
+    # ---------------------------------------------------------------- descriptions
+
+    def pile_name(self, index: int) -> str:
+        return self.names[index]
+
+    def describe_options(self) -> str:
+        parts = []
+        for o in self.variant.options:
+            value = self.options[o.name]
+            if o.kind == "flag":
+                if value:
+                    parts.append(o.name)
+            else:
+                parts.append(f"{o.name} {o.show(value)}")
+        return ", ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"<Rules {self.name} {self.options}>"

@@ -1,0 +1,66 @@
+"""The seeded shuffle: deal N is the same deal on every machine and Python version, forever.
+
+The algorithm is ours and fixed; it does not use :mod:`random`, whose internals may change.
+
+1. The generator is SplitMix64 (Steele, Lea and Flood, 2014), state = the seed mod 2**64::
+
+       state = (state + 0x9E3779B97F4A7C15) mod 2**64
+       z = state
+       z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) mod 2**64
+       z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) mod 2**64
+       output z ^ (z >> 31)
+
+2. A number below ``bound`` is drawn without bias by rejection: outputs at or above
+   ``2**64 - (2**64 mod bound)`` are thrown away, the rest taken mod ``bound``.
+3. The deck starts in card order (AC 2C .. KC, AD .. KD, AH .. KH, AS .. KS) and is shuffled
+   by Fisher-Yates from the top: for i = 51 down to 1, swap card i with card j, j drawn below
+   i + 1.
+4. The variant's deal takes cards from the front of the shuffled list.
+
+>>> from solitaire.core.cards import card_name
+>>> [card_name(c) for c in shuffled_deck(1)[:5]]
+['4H', '9S', 'JD', '7D', 'JH']
+"""
+
+from __future__ import annotations
+
+from .cards import DECK_SIZE
+
+_MASK = (1 << 64) - 1
+MAX_SEED = _MASK
+
+
+class SplitMix64:
+    """The deal generator. ``next()`` returns the next 64-bit output."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, bound: int) -> int:
+        """A uniform integer in ``range(bound)``, by rejection sampling."""
+        limit = (1 << 64) - ((1 << 64) % bound)
+        while True:
+            x = self.next()
+            if x < limit:
+                return x % bound
+
+
+def shuffled_deck(seed: int, size: int = DECK_SIZE) -> list[int]:
+    """The cards ``0..size-1`` in the order deal ``seed`` deals them."""
+    if seed < 0 or seed > MAX_SEED:
+        raise ValueError(f"seed {seed} is out of range: expected 0..{MAX_SEED}")
+    rng = SplitMix64(seed)
+    deck = list(range(size))
+    for i in range(size - 1, 0, -1):
+        j = rng.below(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck

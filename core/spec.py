@@ -1,0 +1,863 @@
+"""Variant definitions: the YAML vocabulary, validated on load, resolved per option set.
+
+A :class:`VariantDef` is what a YAML file declares. ``VariantDef.rules(options)`` resolves the
+option references (``$draw``, ``{if: relaxed, then: top, else: none}``) and returns compiled
+:class:`~solitaire.core.rules.Rules`, cached per option set. Every check here happens at load
+time, never on the hot path, and every failure names the file, line and key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .cards import DECK_SIZE, parse_card, parse_rank
+from .errors import NotationError, OptionError, VariantError
+from .yamlsource import Where, describe, load_yaml, load_yaml_file
+
+ROLES = ("stock", "waste", "foundation", "tableau", "reserve")
+RANK_RULES = ("down", "up", "up-or-down", "same", "any", "none")
+SUIT_RULES = ("alternate-colour", "same-suit", "same-colour", "different-suit", "any-suit")
+SUIT_SPELLINGS = {"alternate-color": "alternate-colour", "same-color": "same-colour"}
+GIVES = ("top", "run", "any", "none")
+FLIPS = ("auto", "none")
+FANS = ("down", "right", "none")
+ORDERS = ("rows", "piles")
+OPTION_KINDS = ("choice", "flag", "count")
+RESERVED_NAMES = frozenset({"draw", "s", "undo", "redo", "hint", "finish", "quit", "help", "new", "restart"})
+
+TOP_KEYS = ("name", "title", "aliases", "description", "options", "piles", "deal", "scoring", "layout")
+OPTION_KEYS = ("type", "choices", "default", "help", "unlimited")
+PILE_KEYS = (
+    "role", "count", "prefix", "alias", "label", "build", "run", "empty", "gives", "flip",
+    "capacity", "max-accept", "accepts-from", "fan", "show", "draw", "redeals",
+)
+BUILD_KEYS = ("rank", "suit", "step", "wrap")
+EMPTY_KEYS = ("rank", "cards")
+DRAW_KEYS = ("count", "to")
+DEAL_KEYS = ("to", "counts", "face-up", "order", "cards", "rest")
+SCORING_KEYS = ("moves", "turn-up", "recycle", "floor")
+SCORE_MOVE_KEYS = ("from", "to", "points")
+
+
+# --------------------------------------------------------------------------- options
+
+
+@attrs.frozen
+class OptionSpec:
+    """One option a variant declares, e.g. Klondike's ``draw``."""
+
+    name: str
+    kind: str
+    default: Any
+    choices: tuple[Any, ...] = ()
+    unlimited: bool = False
+    help: str = ""
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name
+
+    def parse(self, value: Any) -> Any:
+        """Validate a value given on the command line (a string) or in JSON; raise OptionError."""
+        if self.kind == "flag":
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in ("1", "true", "yes", "on"):
+                return True
+            if text in ("0", "false", "no", "off"):
+                return False
+            raise OptionError(f"{self.flag} is a switch: expected true or false, got {value!r}")
+        if self.kind == "count":
+            if value is None or (isinstance(value, str) and value.strip().lower() == "unlimited"):
+                if self.unlimited:
+                    return None
+                raise OptionError(f"{self.flag} must be a whole number 0 or more, got {value!r}")
+            if isinstance(value, bool):
+                raise OptionError(f"{self.flag} must be a whole number, got {value!r}")
+            try:
+                number = int(str(value).strip()) if not isinstance(value, int) else value
+            except ValueError:
+                extra = " or 'unlimited'" if self.unlimited else ""
+                raise OptionError(f"{self.flag} must be a whole number 0 or more{extra}, got {value!r}") from None
+            if number < 0:
+                raise OptionError(f"{self.flag} must be 0 or more, got {number}")
+            return number
+        # choice
+        for choice in self.choices:
+            if value == choice and type(value) is type(choice):
+                return choice
+            if isinstance(value, str) and str(choice).lower() == value.strip().lower():
+                return choice
+        allowed = ", ".join(str(c) for c in self.choices)
+        raise OptionError(f"{self.flag} must be one of {allowed}, got {value!r}")
+
+    def show(self, value: Any) -> str:
+        if self.kind == "count" and value is None:
+            return "unlimited"
+        if self.kind == "flag":
+            return "on" if value else "off"
+        return str(value)
+
+    def describe(self) -> str:
+        if self.kind == "flag":
+            kind = "switch"
+        elif self.kind == "count":
+            kind = "0, 1, 2 ..." + (" or unlimited" if self.unlimited else "")
+        else:
+            kind = " | ".join(str(c) for c in self.choices)
+        return f"{self.flag} [{kind}] (default {self.show(self.default)}): {self.help}".rstrip(": ")
+
+
+def _parse_option(where: Where) -> OptionSpec:
+    name = where.path.rsplit(".", 1)[-1]
+    where.mapping(OPTION_KEYS)
+    kind = where.child("type").value or ("choice" if where.has("choices") else None)
+    if kind not in OPTION_KINDS:
+        raise where.child("type").error(
+            f"unknown option type {kind!r}; expected one of: {', '.join(OPTION_KINDS)}"
+        )
+    help_text = where.child("help").value or ""
+    if not isinstance(help_text, str):
+        raise where.child("help").error(f"expected text, got {describe(help_text)}")
+    choices: tuple[Any, ...] = ()
+    unlimited = False
+    if kind == "choice":
+        raw = where.child("choices")
+        if not isinstance(raw.value, list) or not raw.value:
+            raise raw.error("a choice option needs a non-empty list of choices")
+        for item in raw.items():
+            if not isinstance(item.value, (int, str)) or isinstance(item.value, bool):
+                raise item.error(f"a choice must be a number or a word, got {describe(item.value)}")
+        choices = tuple(raw.value)
+    elif where.has("choices"):
+        raise where.child("choices").error(f"only a choice option has choices, not a {kind}")
+    if kind == "count":
+        flag = where.child("unlimited").value
+        if flag is not None and not isinstance(flag, bool):
+            raise where.child("unlimited").error(f"expected true or false, got {describe(flag)}")
+        unlimited = bool(flag)
+    elif where.has("unlimited"):
+        raise where.child("unlimited").error("only a count option can be unlimited")
+    spec = OptionSpec(name=name, kind=kind, default=None, choices=choices, unlimited=unlimited, help=help_text)
+    if not where.has("default"):
+        if kind == "flag":
+            return attrs.evolve(spec, default=False)
+        raise where.error("missing key 'default'")
+    default = where.child("default")
+    try:
+        value = spec.parse(default.value)
+    except OptionError as exc:
+        raise default.error(f"bad default: {exc}") from None
+    return attrs.evolve(spec, default=value)
+
+
+# --------------------------------------------------------------------------- rules
+
+
+@attrs.frozen
+class BuildRule:
+    """How a card may sit on the card below it: rank relation, step, wrap, suit relation."""
+
+    rank: str = "down"
+    suit: str = "any-suit"
+    step: int = 1
+    wrap: bool = False
+
+    def fits(self, lower: int, upper: int) -> bool:
+        """May ``upper`` be put on ``lower``? (Cards as ints; used to build tables.)"""
+        from .cards import COLOUR, RANK, SUIT
+
+        if self.rank == "none":
+            return False
+        lo, up = RANK[lower], RANK[upper]
+        if self.rank != "any":
+            def step_to(a: int, b: int) -> bool:
+                if self.wrap:
+                    return (a - 1 + self.step) % 13 == b - 1
+                return a + self.step == b
+
+            if self.rank == "up":
+                ok = step_to(lo, up)
+            elif self.rank == "down":
+                ok = step_to(up, lo)
+            elif self.rank == "up-or-down":
+                ok = step_to(lo, up) or step_to(up, lo)
+            else:  # same
+                ok = lo == up
+            if not ok:
+                return False
+        suit = self.suit
+        if suit == "alternate-colour":
+            return COLOUR[lower] != COLOUR[upper]
+        if suit == "same-suit":
+            return SUIT[lower] == SUIT[upper]
+        if suit == "same-colour":
+            return COLOUR[lower] == COLOUR[upper]
+        if suit == "different-suit":
+            return SUIT[lower] != SUIT[upper]
+        return True
+
+    def describe(self) -> str:
+        if self.rank == "none":
+            return "takes no card on top of another"
+        suit = {
+            "alternate-colour": "in alternating colours",
+            "same-suit": "in the same suit",
+            "same-colour": "in the same colour",
+            "different-suit": "in a different suit",
+            "any-suit": "regardless of suit",
+        }[self.suit]
+        if self.rank == "any":
+            return f"takes any rank {suit}"
+        if self.rank == "same":
+            return f"builds in the same rank {suit}"
+        direction = {"up": "up", "down": "down", "up-or-down": "up or down"}[self.rank]
+        by = f" by {self.step}" if self.step != 1 else ""
+        wrap = ", wrapping between King and Ace" if self.wrap else ""
+        return f"builds {direction}{by} {suit}{wrap}"
+
+
+@attrs.frozen
+class EmptyRule:
+    """What an empty pile takes: ``any`` card, ``none``, some ``ranks``, or one ``card``."""
+
+    kind: str = "any"
+    ranks: frozenset[int] = frozenset()
+    card: int | None = None
+
+    def takes(self, card: int) -> bool:
+        from .cards import RANK
+
+        if self.kind == "any":
+            return True
+        if self.kind == "ranks":
+            return RANK[card] in self.ranks
+        if self.kind == "card":
+            return card == self.card
+        return False
+
+    def describe(self) -> str:
+        from .cards import card_name, rank_name
+
+        if self.kind == "any":
+            return "any card"
+        if self.kind == "ranks":
+            names = {1: "an Ace", 11: "a Jack", 12: "a Queen", 13: "a King"}
+            return " or ".join(names.get(r, f"a {rank_name(r)}") for r in sorted(self.ranks))
+        if self.kind == "card":
+            return card_name(self.card)  # type: ignore[arg-type]
+        return "nothing"
+
+
+@attrs.frozen
+class PileSpec:
+    """One pile of a resolved variant, with its own build and empty rules."""
+
+    name: str
+    index: int
+    group: str
+    role: str
+    label: str
+    build: BuildRule
+    run: BuildRule
+    empty: EmptyRule
+    gives: str
+    flip: bool
+    capacity: int | None
+    max_accept: int | None
+    accepts_from: tuple[str, ...]
+    fan: str
+    show: int | None
+
+
+@attrs.frozen
+class GroupSpec:
+    key: str
+    role: str
+    label: str
+    prefix: str | None
+    alias: str | None
+    piles: tuple[str, ...]
+
+
+@attrs.frozen
+class StockSpec:
+    pile: str
+    draw: int
+    to: str  # group key
+    redeals: int | None  # None: unlimited
+
+
+@attrs.frozen
+class DealStep:
+    to: str  # group key
+    counts: tuple[int, ...] = ()
+    face_up: tuple[int | None, ...] = ()  # None: all face up
+    order: str = "rows"
+    cards: tuple[int, ...] = ()
+    rest: bool = False
+
+
+@attrs.frozen
+class ScoringSpec:
+    moves: tuple[tuple[str, str, int], ...] = ()
+    turn_up: int = 0
+    recycle: int = 0
+    floor: int | None = None
+
+
+@attrs.frozen
+class ResolvedVariant:
+    """The variant with one option set resolved: plain values, no option references."""
+
+    name: str
+    title: str
+    options: Mapping[str, Any]
+    groups: tuple[GroupSpec, ...]
+    piles: tuple[PileSpec, ...]
+    stock: StockSpec | None
+    deal: tuple[DealStep, ...]
+    scoring: ScoringSpec
+    layout: tuple[tuple[str | None, ...], ...]
+
+
+# --------------------------------------------------------------------------- resolution
+
+
+class _Resolver:
+    """Walks the YAML tree for one option set, resolving references as it reads."""
+
+    def __init__(self, options: Mapping[str, Any], specs: Mapping[str, OptionSpec]) -> None:
+        self.options = options
+        self.specs = specs
+
+    def get(self, where: Where) -> Where:
+        """Resolve ``$name`` and ``{if: ..., then: ..., else: ...}`` at this node."""
+        value = where.value
+        if isinstance(value, str) and value.startswith("$"):
+            name = value[1:]
+            if name not in self.specs:
+                raise where.error(f"unknown option {value!r}; declared options: {self._declared()}")
+            return Where(self.options[name], where.source, where.path, where.line)
+        if isinstance(value, dict) and "if" in value:
+            where.mapping(("if", "then", "else"), required=("if", "then"))
+            chosen = "then" if self._condition(where.child("if")) else "else"
+            return self.get(where.child(chosen))
+        return where
+
+    def _declared(self) -> str:
+        return ", ".join(self.specs) or "none"
+
+    def _condition(self, where: Where) -> bool:
+        cond = where.value
+        if isinstance(cond, str):
+            if cond not in self.specs:
+                raise where.error(f"unknown option {cond!r}; declared options: {self._declared()}")
+            return bool(self.options[cond])
+        if isinstance(cond, dict) and cond:
+            for key in cond:
+                if key not in self.specs:
+                    raise where.child(key).error(f"unknown option {key!r}; declared options: {self._declared()}")
+            return all(self.options[k] == v for k, v in cond.items())
+        raise where.error(f"expected an option name or a mapping of option values, got {describe(cond)}")
+
+    def word(self, where: Where, allowed: tuple[str, ...], default: str | None = None,
+             spellings: Mapping[str, str] | None = None) -> str:
+        where = self.get(where)
+        value = where.value
+        if value is None and default is not None:
+            return default
+        if isinstance(value, str) and spellings and value in spellings:
+            return spellings[value]
+        if value not in allowed:
+            shown = f"{value!r}" if isinstance(value, str) else describe(value)
+            raise where.error(f"unknown value {shown}; expected one of: {', '.join(allowed)}")
+        return value
+
+    def integer(self, where: Where, default: int | None = None, minimum: int = 0,
+                allow_none: bool = False) -> int | None:
+        where = self.get(where)
+        value = where.value
+        if value is None:
+            if allow_none or default is not None:
+                return default
+            raise where.error("missing value: expected a whole number")
+        if isinstance(value, str) and allow_none and value == "unlimited":
+            return None
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise where.error(f"expected a whole number, got {describe(value)}")
+        if value < minimum:
+            raise where.error(f"expected a number of at least {minimum}, got {value}")
+        return value
+
+    def boolean(self, where: Where, default: bool) -> bool:
+        where = self.get(where)
+        if where.value is None:
+            return default
+        if not isinstance(where.value, bool):
+            raise where.error(f"expected true or false, got {describe(where.value)}")
+        return where.value
+
+    def text(self, where: Where, default: str = "") -> str:
+        where = self.get(where)
+        if where.value is None:
+            return default
+        if not isinstance(where.value, str):
+            raise where.error(f"expected text, got {describe(where.value)}")
+        return where.value
+
+    def per_pile(self, where: Where, count: int, item) -> list[Any]:
+        """A value or a list with one value per pile."""
+        where = self.get(where)
+        if isinstance(where.value, list):
+            if len(where.value) != count:
+                raise where.error(f"expected {count} values (one per pile), got {len(where.value)}")
+            return [item(w) for w in where.items()]
+        return [item(where)] * count
+
+
+def _build_rule(r: _Resolver, where: Where, count: int, default: BuildRule) -> list[BuildRule]:
+    where = r.get(where)
+    if where.value is None:
+        return [default] * count
+    where.mapping(BUILD_KEYS)
+    rank = r.word(where.child("rank"), RANK_RULES, default=default.rank)
+    suit = r.word(where.child("suit"), SUIT_RULES, default=default.suit, spellings=SUIT_SPELLINGS)
+    wrap = r.boolean(where.child("wrap"), default.wrap)
+    steps = r.per_pile(where.child("step"), count, lambda w: r.integer(w, default=1, minimum=1))
+    for step, w in zip(steps, [where.child("step")] * count):
+        if step > 12:
+            raise w.error(f"a step must be 1 to 12, got {step}")
+    return [BuildRule(rank=rank, suit=suit, step=s, wrap=wrap) for s in steps]
+
+
+def _empty_rule(r: _Resolver, where: Where, count: int, default: EmptyRule) -> list[EmptyRule]:
+    where = r.get(where)
+    value = where.value
+    if value is None:
+        return [default] * count
+    if value in ("any", "none"):
+        return [EmptyRule(kind=value)] * count
+    if not isinstance(value, dict):
+        raise where.error(f"expected 'any', 'none', {{rank: ...}} or {{cards: [...]}}, got {describe(value)}")
+    where.mapping(EMPTY_KEYS)
+    if where.has("rank") == where.has("cards"):
+        raise where.error("give exactly one of 'rank' or 'cards'")
+    if where.has("rank"):
+        rank_where = r.get(where.child("rank"))
+        items = rank_where.items() if isinstance(rank_where.value, list) else [rank_where]
+        ranks = set()
+        for item in items:
+            try:
+                ranks.add(parse_rank(item.value))
+            except NotationError as exc:
+                raise item.error(str(exc)) from None
+        return [EmptyRule(kind="ranks", ranks=frozenset(ranks))] * count
+
+    def one_card(w: Where) -> EmptyRule:
+        try:
+            return EmptyRule(kind="card", card=parse_card(str(w.value)))
+        except NotationError as exc:
+            raise w.error(str(exc)) from None
+
+    return r.per_pile(where.child("cards"), count, one_card)
+
+
+def _resolve(defn: "VariantDef", options: Mapping[str, Any]) -> ResolvedVariant:
+    root = Where(defn.tree, defn.source)
+    r = _Resolver(options, {o.name: o for o in defn.options})
+    piles_where = root.child("piles")
+    if piles_where.value is None:
+        raise root.error("missing key 'piles'")
+    piles_where.mapping()
+
+    groups: list[GroupSpec] = []
+    piles: list[PileSpec] = []
+    stock: StockSpec | None = None
+    names: dict[str, str] = {}
+    group_raw: dict[str, Where] = {}
+    for key in piles_where.value:
+        g = piles_where.child(key)
+        if not isinstance(key, str) or not key.replace("-", "").isalnum():
+            raise g.error(f"a pile group's name must be a word, got {key!r}")
+        g.mapping(PILE_KEYS, required=("role",))
+        group_raw[key] = g
+        role = r.word(g.child("role"), ROLES)
+        count = r.integer(g.child("count"), allow_none=True)
+        if count is not None and count < 1:
+            raise g.child("count").error("expected at least 1 pile")
+        if role in ("stock", "waste") and count not in (None, 1):
+            raise g.child("count").error(f"a {role} is a single pile")
+        prefix = r.text(g.child("prefix")) or None
+        if count is None:
+            if prefix:
+                raise g.child("prefix").error("a prefix needs a count (the piles are named prefix1, prefix2 ...)")
+            pile_names = [key]
+        else:
+            prefix = prefix or key[0]
+            if not prefix.isalpha() or not prefix.islower():
+                raise g.child("prefix").error(f"a prefix must be lower-case letters, got {prefix!r}")
+            pile_names = [f"{prefix}{i}" for i in range(1, count + 1)]
+        n = len(pile_names)
+        alias = r.text(g.child("alias")) or None
+        label = r.text(g.child("label")) or key.replace("-", " ").capitalize()
+        for name in pile_names + ([alias] if alias else []) + ([prefix] if prefix else []):
+            if name in RESERVED_NAMES:
+                raise g.error(f"the name {name!r} is a command and cannot name a pile")
+            if name in names:
+                raise g.error(f"the name {name!r} is already used by pile group {names[name]!r}")
+            names[name] = key
+
+        default_build = BuildRule(rank="none") if role in ("stock", "waste") else BuildRule()
+        builds = _build_rule(r, g.child("build"), n, default_build)
+        runs = _build_rule(r, g.child("run"), n, BuildRule(rank="none")) if g.has("run") else builds
+        empty_default = EmptyRule(kind="none") if role == "stock" else EmptyRule(kind="any")
+        empties = _empty_rule(r, g.child("empty"), n, empty_default)
+        default_gives = {"stock": "none", "foundation": "none", "tableau": "run"}.get(role, "top")
+        gives = r.word(g.child("gives"), GIVES, default=default_gives)
+        if role == "stock" and gives != "none":
+            raise g.child("gives").error("the stock gives cards only by drawing: gives must be 'none'")
+        flip = r.word(g.child("flip"), FLIPS, default="auto" if role == "tableau" else "none") == "auto"
+        capacity = r.integer(g.child("capacity"), allow_none=True, minimum=1)
+        max_accept = r.integer(g.child("max-accept"), allow_none=True, minimum=1)
+        default_fan = {"tableau": "down", "reserve": "down", "waste": "right"}.get(role, "none")
+        fan = r.word(g.child("fan"), FANS, default=default_fan)
+        show = r.integer(g.child("show"), allow_none=True, minimum=1)
+        accepts_where = r.get(g.child("accepts-from"))
+        accepts: tuple[str, ...] | None = None
+        if accepts_where.value is not None:
+            if not isinstance(accepts_where.value, list):
+                raise accepts_where.error(f"expected a list of pile groups, got {describe(accepts_where.value)}")
+            accepts = tuple(r.text(w) for w in accepts_where.items())
+        if role == "stock":
+            if stock is not None:
+                raise g.error("a variant has at most one stock")
+            draw = g.child("draw")
+            if draw.value is None:
+                raise g.error("a stock needs 'draw: {count: N, to: PILE-GROUP}'")
+            draw = r.get(draw).mapping(DRAW_KEYS, required=("to",))
+            stock = StockSpec(
+                pile=key,
+                draw=r.integer(draw.child("count"), default=1, minimum=1),  # type: ignore[arg-type]
+                to=r.text(draw.child("to")),
+                redeals=_redeals(r, g.child("redeals")) if g.has("redeals") else 0,
+            )
+        elif g.has("draw") or g.has("redeals"):
+            bad = "draw" if g.has("draw") else "redeals"
+            raise g.child(bad).error("only the stock draws and redeals")
+        group = GroupSpec(key=key, role=role, label=label, prefix=prefix if count is not None else None,
+                          alias=alias, piles=tuple(pile_names))
+        groups.append(group)
+        for i, name in enumerate(pile_names):
+            piles.append(PileSpec(
+                name=name, index=len(piles), group=key, role=role, label=label,
+                build=builds[i], run=runs[i], empty=empties[i], gives=gives, flip=flip,
+                capacity=capacity, max_accept=max_accept,
+                accepts_from=accepts if accepts is not None else (),
+                fan=fan, show=show,
+            ))
+
+    group_keys = [g.key for g in groups]
+    # accepts-from must name groups; default: every group that gives cards
+    givers = tuple(p.group for p in piles if p.gives != "none")
+    fixed = []
+    for p in piles:
+        if p.accepts_from:
+            for i, src in enumerate(p.accepts_from):
+                if src not in group_keys:
+                    w = group_raw[p.group].child("accepts-from")
+                    raise w.error(f"unknown pile group {src!r}; expected one of: {', '.join(group_keys)}")
+            fixed.append(p)
+        else:
+            # the stock and the waste take cards only by drawing; the others from every giver
+            default_from = () if p.role in ("stock", "waste") else tuple(dict.fromkeys(givers))
+            fixed.append(attrs.evolve(p, accepts_from=default_from))
+    piles = fixed
+    foundations = [g for g in groups if g.role == "foundation"]
+    if not foundations:
+        raise piles_where.error("a variant needs at least one pile group with role: foundation")
+    if stock is not None and stock.to not in group_keys:
+        w = group_raw[stock.pile].child("draw").child("to")
+        raise w.error(f"unknown pile group {stock.to!r}; expected one of: {', '.join(group_keys)}")
+    if stock is not None and stock.to == stock.pile:
+        raise group_raw[stock.pile].child("draw").child("to").error("the stock cannot draw onto itself")
+
+    deal = _deal_steps(r, root.child("deal"), {g.key: g for g in groups}, stock)
+    scoring = _scoring(r, root.child("scoring"), group_keys)
+    layout = _layout(r, root.child("layout"), groups, [p.name for p in piles])
+    return ResolvedVariant(
+        name=defn.name, title=defn.title, options=dict(options), groups=tuple(groups), piles=tuple(piles),
+        stock=stock, deal=deal, scoring=scoring, layout=layout,
+    )
+
+
+def _redeals(r: _Resolver, where: Where) -> int | None:
+    """A count of redeals; ``null`` or ``unlimited`` means no limit."""
+    where = r.get(where)
+    if where.value is None or where.value == "unlimited":
+        return None
+    return r.integer(where)
+
+
+def _deal_steps(r: _Resolver, where: Where, groups: Mapping[str, GroupSpec],
+                stock: StockSpec | None) -> tuple[DealStep, ...]:
+    if where.value is None:
+        raise where.error("missing key 'deal'")
+    steps: list[DealStep] = []
+    total = 0
+    fixed_cards: set[int] = set()
+    items = where.items()
+    for i, item in enumerate(items):
+        item.mapping(DEAL_KEYS, required=("to",))
+        to = r.text(item.child("to"))
+        if to not in groups:
+            raise item.child("to").error(f"unknown pile group {to!r}; expected one of: {', '.join(groups)}")
+        n = len(groups[to].piles)
+        kinds = [k for k in ("counts", "cards", "rest") if item.has(k)]
+        if len(kinds) != 1:
+            raise item.error("give exactly one of 'counts', 'cards' or 'rest'")
+        kind = kinds[0]
+        order = r.word(item.child("order"), ORDERS, default="rows")
+        face_up: list[int | None]
+        if item.has("face-up"):
+            face_up = r.per_pile(item.child("face-up"), n, lambda w: r.integer(w, minimum=0))
+        else:
+            face_up = [None] * n
+        if kind == "rest":
+            if not r.boolean(item.child("rest"), False):
+                raise item.child("rest").error("rest must be true (deal every remaining card here)")
+            if i != len(items) - 1:
+                raise item.error("'rest: true' must be the last deal step")
+            if n != 1:
+                raise item.child("to").error("the rest of the deck goes to a single pile")
+            steps.append(DealStep(to=to, face_up=tuple(face_up), rest=True))
+        elif kind == "counts":
+            counts = r.per_pile(item.child("counts"), n, lambda w: r.integer(w, minimum=0))
+            total += sum(counts)
+            steps.append(DealStep(to=to, counts=tuple(counts), face_up=tuple(face_up), order=order))
+        else:
+            cards: list[int] = []
+            cw = r.get(item.child("cards"))
+            card_items = cw.items()
+            if len(card_items) != n:
+                raise cw.error(f"expected {n} cards (one per pile), got {len(card_items)}")
+            for w in card_items:
+                try:
+                    card = parse_card(str(w.value))
+                except NotationError as exc:
+                    raise w.error(str(exc)) from None
+                if card in fixed_cards:
+                    raise w.error(f"{w.value} is dealt twice")
+                fixed_cards.add(card)
+                cards.append(card)
+            total += len(cards)
+            steps.append(DealStep(to=to, cards=tuple(cards), face_up=tuple(face_up)))
+    if total > DECK_SIZE:
+        raise where.error(f"the deal needs {total} cards; a deck has {DECK_SIZE}")
+    if not steps or not steps[-1].rest:
+        if total != DECK_SIZE:
+            raise where.error(f"the deal places {total} of the {DECK_SIZE} cards: end with "
+                              "'- {to: stock, rest: true}' or deal them all")
+    return tuple(steps)
+
+
+def _scoring(r: _Resolver, where: Where, group_keys: list[str]) -> ScoringSpec:
+    where = r.get(where)
+    if where.value is None:
+        return ScoringSpec()
+    where.mapping(SCORING_KEYS)
+    moves = []
+    mw = r.get(where.child("moves"))
+    if mw.value is not None:
+        for item in mw.items():
+            item.mapping(SCORE_MOVE_KEYS, required=("from", "to", "points"))
+            ends = []
+            for end in ("from", "to"):
+                key = r.text(item.child(end))
+                if key not in group_keys:
+                    raise item.child(end).error(
+                        f"unknown pile group {key!r}; expected one of: {', '.join(group_keys)}")
+                ends.append(key)
+            points = r.get(item.child("points"))
+            if not isinstance(points.value, int) or isinstance(points.value, bool):
+                raise points.error(f"expected a whole number of points, got {describe(points.value)}")
+            moves.append((ends[0], ends[1], points.value))
+
+    def signed(w: Where) -> int:
+        w = r.get(w)
+        if w.value is None:
+            return 0
+        if not isinstance(w.value, int) or isinstance(w.value, bool):
+            raise w.error(f"expected a whole number of points, got {describe(w.value)}")
+        return w.value
+
+    floor_where = r.get(where.child("floor"))
+    floor = None if floor_where.value is None else signed(floor_where)
+    return ScoringSpec(moves=tuple(moves), turn_up=signed(where.child("turn-up")),
+                       recycle=signed(where.child("recycle")), floor=floor)
+
+
+def _layout(r: _Resolver, where: Where, groups: list[GroupSpec], pile_names: list[str]):
+    where = r.get(where)
+    if where.value is None:  # default: each group on its own row
+        return tuple(g.piles for g in groups)
+    rows = []
+    by_key = {g.key: g for g in groups}
+    placed: set[str] = set()
+    for row in where.items():
+        out: list[str | None] = []
+        for cell in row.items():
+            name = cell.value
+            if name is None:
+                out.append(None)
+            elif name in by_key:
+                out.extend(by_key[name].piles)
+            elif name in pile_names:
+                out.append(name)
+            else:
+                raise cell.error(f"unknown pile {name!r} in layout; expected a pile, a pile group or ~ for a gap")
+        for name in out:
+            if name is not None:
+                if name in placed:
+                    raise row.error(f"{name} appears twice in the layout")
+                placed.add(name)
+        rows.append(tuple(out))
+    missing = [n for n in pile_names if n not in placed]
+    if missing:
+        raise where.error(f"the layout leaves out {', '.join(missing)}")
+    return tuple(rows)
+
+
+# --------------------------------------------------------------------------- definitions
+
+
+@attrs.define(eq=False)
+class VariantDef:
+    """A loaded, validated variant definition (one YAML file)."""
+
+    name: str
+    title: str
+    description: str
+    aliases: tuple[str, ...]
+    options: tuple[OptionSpec, ...]
+    source: str
+    tree: Any
+    path: Path | None = None
+    provider: str = ""
+    _cache: dict = attrs.field(factory=dict, repr=False)
+
+    def option(self, name: str) -> OptionSpec:
+        for o in self.options:
+            if o.name == name:
+                return o
+        raise OptionError(self.unknown_option_message(name))
+
+    def unknown_option_message(self, name: str) -> str:
+        known = ", ".join(o.flag for o in self.options) or "none"
+        return f"{self.name} has no option --{name}; its options: {known}"
+
+    def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Defaults filled in, each given value validated; raise OptionError."""
+        values = {o.name: o.default for o in self.options}
+        for name, value in (given or {}).items():
+            values[name] = self.option(name).parse(value)
+        return values
+
+    def resolved(self, options: Mapping[str, Any] | None = None) -> ResolvedVariant:
+        opts = self.resolve_options(options)
+        key = tuple(sorted(opts.items(), key=lambda kv: kv[0]))
+        hit = self._cache.get(("resolved", key))
+        if hit is None:
+            hit = _resolve(self, opts)
+            self._cache[("resolved", key)] = hit
+        return hit
+
+    def rules(self, options: Mapping[str, Any] | None = None):
+        """Compiled rules for these options (cached): what :class:`Game` plays."""
+        from .rules import Rules
+
+        opts = self.resolve_options(options)
+        key = tuple(sorted(opts.items(), key=lambda kv: kv[0]))
+        hit = self._cache.get(("rules", key))
+        if hit is None:
+            hit = Rules(self, self.resolved(opts))
+            self._cache[("rules", key)] = hit
+        return hit
+
+    def option_sets(self) -> list[dict[str, Any]]:
+        """The defaults, and each option varied alone over its values: what load-time checks try."""
+        base = {o.name: o.default for o in self.options}
+        sets = [base]
+        for o in self.options:
+            values: list[Any]
+            if o.kind == "flag":
+                values = [True, False]
+            elif o.kind == "choice":
+                values = list(o.choices)
+            else:
+                values = [0, 1, 3] + ([None] if o.unlimited else [])
+            for v in values:
+                if v != base[o.name]:
+                    sets.append({**base, o.name: v})
+        return sets
+
+
+def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str) -> VariantDef:
+    root = Where(tree, source, "", 1)
+    if not isinstance(tree, dict):
+        raise VariantError(f"{source}:1: expected a mapping with keys such as name, piles and deal; "
+                           f"got {describe(tree)}")
+    root.mapping(TOP_KEYS, required=("name", "piles", "deal"))
+    name_w = root.child("name")
+    name = name_w.value
+    if not isinstance(name, str) or not name or not all(ch.isalnum() or ch == "-" for ch in name) \
+            or name != name.lower():
+        raise name_w.error(f"a variant name must be a lower-case word (letters, digits, '-'), got {describe(name)}")
+    aliases_w = root.child("aliases")
+    aliases: tuple[str, ...] = ()
+    if aliases_w.value is not None:
+        for item in aliases_w.items():
+            if not isinstance(item.value, str) or item.value != item.value.lower() or not item.value:
+                raise item.error(f"an alias must be a lower-case word, got {describe(item.value)}")
+        aliases = tuple(aliases_w.value)
+    for key in ("title", "description"):
+        w = root.child(key)
+        if w.value is not None and not isinstance(w.value, str):
+            raise w.error(f"expected text, got {describe(w.value)}")
+    options: list[OptionSpec] = []
+    opts_w = root.child("options")
+    if opts_w.value is not None:
+        opts_w.mapping()
+        for key in opts_w.value:
+            if not isinstance(key, str) or not key.isidentifier() or key != key.lower():
+                raise opts_w.child(key).error(f"an option name must be a lower-case word, got {key!r}")
+            options.append(_parse_option(opts_w.child(key)))
+    defn = VariantDef(
+        name=name,
+        title=root.child("title").value or name.capitalize(),
+        description=" ".join((root.child("description").value or "").split()),
+        aliases=aliases,
+        options=tuple(options),
+        source=source,
+        tree=tree,
+        path=path,
+        provider=provider,
+    )
+    for option_set in defn.option_sets():
+        defn.rules(option_set)  # resolve and compile every branch now: errors surface at load time
+    return defn
+
+
+def load_variant_file(path: str | Path, provider: str = "") -> VariantDef:
+    """Load and validate one variant YAML file; raise VariantError naming file, line and key."""
+    path = Path(path)
+    return _variant_from_tree(load_yaml_file(path), path.name, path, provider)
+
+
+def load_variant_text(text: str, source: str = "<string>", provider: str = "") -> VariantDef:
+    return _variant_from_tree(load_yaml(text, source), source, None, provider)

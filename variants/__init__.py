@@ -1,0 +1,1 @@
+"""The built-in variants. Each registers through the ``solitaire`` entry-point group."""

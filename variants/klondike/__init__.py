@@ -1,0 +1,17 @@
+"""Klondike: registered through the ``solitaire`` entry point, exactly as a third party would.
+
+The whole game is ``klondike.yaml``; this module only tells the kernel where it is.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from solitaire.core import hookimpl
+
+VARIANT_FILE = Path(__file__).with_name("klondike.yaml")
+
+
+@hookimpl
+def register_variants(register):
+    register(VARIANT_FILE)
