@@ -350,9 +350,9 @@ class Game:
                 k = min(rules.draw_count, len(stock))
                 if len(self.piles[t]) + k > rules.capacity[t]:
                     cap = rules.capacity[t]
-                    return (f"the {rules.names[t]} holds {cap} card{'s' if cap != 1 else ''}: "
-                            "play it to a foundation or a reserve before drawing"
-                            if cap == 1 else f"the {rules.names[t]} is full: play from it before drawing")
+                    if cap == 1:
+                        return f"the {rules.names[t]} holds one card: play it before drawing again"
+                    return f"the {rules.names[t]} holds at most {cap} cards: play from it before drawing"
             elif any(len(self.piles[t]) >= rules.capacity[t] for t in targets):
                 return "a pile the stock deals to is full"
             return None

@@ -19,7 +19,7 @@ The algorithm is ours and fixed; it does not use :mod:`random`, whose internals 
 
 >>> from solitaire.core.cards import card_name
 >>> [card_name(c) for c in shuffled_deck(1)[:5]]
-['4H', '9S', 'JD', '7D', 'JH']
+['7D', '9C', '4D', '8H', '8D']
 """
 
 from __future__ import annotations

@@ -1,0 +1,45 @@
+"""Shared helpers: run the real CLI in-process and capture what it prints."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from dataclasses import dataclass
+
+import pytest
+
+from solitaire.cli.main import main
+from solitaire.core import Game, get_variant
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+    def json_lines(self) -> list[dict]:
+        return [json.loads(line) for line in self.out.splitlines() if line.strip()]
+
+
+@pytest.fixture
+def cli(monkeypatch, capsys):
+    """Run ``solitaire ARGS`` in-process with ``input`` on stdin; return code, stdout, stderr."""
+
+    def run(*args: str, input: str = "") -> Result:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(input))
+        code = main(list(args))
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return run
+
+
+@pytest.fixture
+def klondike():
+    return get_variant("klondike")
+
+
+def new_game(options: dict | None = None, seed: int = 1, variant: str = "klondike") -> Game:
+    return Game.new(get_variant(variant).rules(options or {}), seed)

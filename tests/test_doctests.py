@@ -1,0 +1,15 @@
+"""The examples in the kernel's docstrings run as tests."""
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["solitaire.core.cards", "solitaire.core.shuffle"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0
+    assert result.failed == 0
