@@ -104,51 +104,95 @@ class Game:
     # ------------------------------------------------------------------ hot path
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move here, the stock's action last."""
+        """Every legal move here, the stock's action last.
+
+        The movable cards are gathered first (card -> (pile, count)); then each destination
+        looks up only the cards that fit on its top (``rules.fits``), or, when more cards fit
+        than are movable, checks each movable card against its ``accept`` row.
+        """
         rules = self.rules
         piles, down = self.piles, self.down
-        accept, seq, cap, maxacc, targets = rules.accept, rules.seq, rules.capacity, rules.max_accept, rules.targets
-        out: list[Move] = []
+        seq, gives_of = rules.seq, rules.gives
+        movable: dict[int, tuple[int, int]] = {}
         for s in rules.sources:
             pile = piles[s]
             size = len(pile)
             up = size - down[s]
             if up <= 0:
                 continue
-            gives = rules.gives[s]
+            gives = gives_of[s]
             if gives == GIVES_TOP:
-                run = 1
-            elif gives == GIVES_RUN:
-                run = 1
+                movable[pile[-1]] = (s, 1)
+                continue
+            if gives == GIVES_RUN:
                 table = seq[s]
+                movable[pile[-1]] = (s, 1)
+                n = 1
                 i = size - 1
-                while run < up and table[pile[i - 1] * 52 + pile[i]]:
-                    run += 1
+                while n < up and table[pile[i - 1] * 52 + pile[i]]:
+                    n += 1
                     i -= 1
+                    movable[pile[i]] = (s, n)
             else:
-                run = up
-            for d in targets[s]:
+                for n in range(1, up + 1):
+                    movable[pile[size - n]] = (s, n)
+        out: list[Move] = []
+        if movable:
+            cap, maxacc, allowed, fits, accept = (rules.capacity, rules.max_accept, rules.allowed,
+                                                  rules.fits, rules.accept)
+            count = len(movable)
+            for d in rules.receivers:
                 dest = piles[d]
                 dsize = len(dest)
                 if dsize:
                     if down[d] == dsize:
                         continue
-                    row = dest[-1] * 52
+                    top = dest[-1]
                 else:
-                    row = EMPTY * 52
-                table = accept[d]
-                room = cap[d] - dsize
-                limit = maxacc[d]
-                if limit > run:
-                    limit = run
-                if limit > room:
-                    limit = room
-                for n in range(1, limit + 1):
-                    if table[row + pile[size - n]]:
-                        out.append((s, d, n))
-        if rules.stock is not None and self._draw_refusal() is None:
+                    top = EMPTY
+                limit = cap[d] - dsize
+                if maxacc[d] < limit:
+                    limit = maxacc[d]
+                if limit <= 0:
+                    continue
+                from_ok = allowed[d]
+                candidates = fits[d][top]
+                if len(candidates) <= count:
+                    for card in candidates:
+                        hit = movable.get(card)
+                        if hit is not None:
+                            s, n = hit
+                            if from_ok[s] and n <= limit and s != d:
+                                out.append((s, d, n))
+                else:
+                    table = accept[d]
+                    row = top * 52
+                    for card, (s, n) in movable.items():
+                        if from_ok[s] and n <= limit and s != d and table[row + card]:
+                            out.append((s, d, n))
+        if rules.stock is not None and self._can_draw():
             out.append(rules.draw_move)  # type: ignore[arg-type]
         return out
+
+    def _can_draw(self) -> bool:
+        """The stock's action is legal (the fast twin of :meth:`_draw_refusal`)."""
+        rules = self.rules
+        piles = self.piles
+        stock = piles[rules.stock]  # type: ignore[index]
+        targets = rules.draw_targets
+        cap = rules.capacity
+        if stock:
+            if len(targets) == 1:
+                t = targets[0]
+                k = rules.draw_count if rules.draw_count < len(stock) else len(stock)
+                return len(piles[t]) + k <= cap[t]
+            for t in targets:
+                if len(piles[t]) >= cap[t]:
+                    return False
+            return True
+        if len(targets) != 1 or not piles[targets[0]]:
+            return False
+        return rules.redeals is None or self.recycles < rules.redeals
 
     def push(self, move: Move) -> None:
         """Apply a legal move without checking it (the solver's path). Undo with :meth:`pop`."""

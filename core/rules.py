@@ -103,6 +103,21 @@ class Rules:
             for s in spec.piles
         )
         self.sources: tuple[int, ...] = tuple(i for i, t in enumerate(self.targets) if t)
+        # allowed[d][s]: pile d takes cards from pile s; receivers: piles that take from anyone
+        self.allowed: tuple[bytes, ...] = tuple(
+            bytes(1 if d in self.targets[s] else 0 for s in range(self.count)) for d in range(self.count)
+        )
+        self.receivers: tuple[int, ...] = tuple(d for d in range(self.count) if any(self.allowed[d]))
+        # fits[d][top]: the cards that may go on ``top`` in pile d (``top == EMPTY``: empty pile)
+        fit_cache: dict[bytes, tuple[tuple[int, ...], ...]] = {}
+        fits = []
+        for table in self.accept:
+            if table not in fit_cache:
+                fit_cache[table] = tuple(
+                    tuple(c for c in range(DECK_SIZE) if table[row * DECK_SIZE + c]) for row in range(EMPTY + 1)
+                )
+            fits.append(fit_cache[table])
+        self.fits: tuple[tuple[tuple[int, ...], ...], ...] = tuple(fits)
         self.foundations: tuple[int, ...] = tuple(p.index for p in spec.piles if p.role == "foundation")
         self.foundation_set = frozenset(self.foundations)
 
