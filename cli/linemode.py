@@ -12,12 +12,15 @@ from .render import render
 from .session import HELP, Session
 
 
-def run_lines(game: Game, stdin: IO[str], stdout: IO[str]) -> None:
+def run_lines(game: Game, stdin: IO[str], stdout: IO[str], session: Session | None = None) -> None:
     console = Console(file=stdout, highlight=False, soft_wrap=True)
     interactive = stdin.isatty() and stdout.isatty()
-    session = Session(game)
+    session = session or Session(game)
     console.print(render(game), end="")
-    console.print("Type a move (e.g. 't7 t3', 'w f', 'draw'), or 'help'.", style="dim")
+    examples = [game.move_text(m) for m in game.legal_moves()[:2]]
+    shown = ", ".join(f"'{e}'" for e in examples)
+    console.print(f"Type a move (e.g. {shown}), or 'help'." if examples else "Type 'help' for the notation.",
+                  style="dim")
     finish_told = False
     while True:
         if interactive:

@@ -86,7 +86,7 @@ def _variant_options(defn: VariantDef, common: dict[str, Any], extra: list[str])
 
 
 def _start_game(defn: VariantDef, options: dict[str, Any], seed: Optional[int],
-                position: Optional[Path]) -> Game:
+                position: Optional[Path], any_deal: bool = True) -> Game:
     """A new deal, or the position in a file; ``options`` (those given) override the file's."""
     if position is not None:
         if seed is not None:
@@ -95,13 +95,18 @@ def _start_game(defn: VariantDef, options: dict[str, Any], seed: Optional[int],
             data = read_position_file(position)
         except SolitaireError as exc:
             fail(str(exc))
-        if "options" not in data or not isinstance(data.get("options"), dict):
+        if "options" not in data:
             data = {**data, "options": {}}
-        data = {**data, "options": {**data["options"], **options}}
+        if isinstance(data["options"], dict):  # anything else is refused by from_position
+            data = {**data, "options": {**data["options"], **options}}
         try:
             return Game.from_position(defn, data)
         except SolitaireError as exc:
             fail(f"{position}: {exc}")
+    if seed is None and not any_deal:  # a deal the solver has won (shipped pool, else solved live)
+        from solitaire.core.solver import winnable_seed
+
+        seed, _ = winnable_seed(defn, options, seeds_below=RANDOM_SEEDS)
     if seed is None:
         seed = secrets.randbelow(RANDOM_SEEDS)
     if not 0 <= seed <= MAX_SEED:
@@ -123,27 +128,98 @@ SEED = typer.Option(None, "--seed", help="Deal number N (the same deal everywher
 @app.command(context_settings=EXTRA)
 def play(
     ctx: typer.Context,
-    variant: str = typer.Argument(..., help="The game, e.g. klondike."),
+    variant: Optional[str] = typer.Argument(None, help="The game, e.g. klondike (optional with --deal)."),
     draw: Optional[str] = DRAW,
     redeals: Optional[str] = REDEALS,
     relaxed: bool = RELAXED,
     seed: Optional[int] = SEED,
     position: Optional[Path] = typer.Option(None, "--position", help="Start from this position file (JSON)."),
+    new: bool = typer.Option(False, "--new", help="Deal a new game instead of resuming the saved one."),
+    deal_code: Optional[str] = typer.Option(None, "--deal", metavar="CODE",
+                                            help="Play the deal a share code names, e.g. klondike-d3-48213."),
+    daily: bool = typer.Option(False, "--daily", help="Play today's deal (the same for everyone)."),
+    plain: bool = typer.Option(False, "--plain", help="The line mode, even on a terminal."),
+    four_colour: bool = typer.Option(False, "--four-colour", help="Table: a colour per suit."),
+    hints: bool = typer.Option(False, "--hints", help="Table: outline where picked-up cards may go."),
+    any_deal: bool = typer.Option(False, "--any-deal", help="A new deal may be one nobody can win "
+                                  "(by default it is one the solver has won)."),
     json_mode: bool = typer.Option(False, "--json", help="The machine protocol: a command a line in, "
                                    "a JSON object a line out."),
 ) -> None:
-    """Play a game. Other variant options are given as --NAME VALUE."""
-    defn = _variant(variant)
-    options = _variant_options(defn, _common(draw, redeals, relaxed), list(ctx.args))
-    game = _start_game(defn, options, seed, position)
+    """Play a game: the table on a terminal, else the line mode. Resumes the unfinished game.
+
+    Other variant options are given as --NAME VALUE."""
+    from . import saves
+
+    if deal_code is not None:
+        from .sharecode import ShareCodeError, decode
+
+        if seed is not None or position is not None or daily:
+            fail("--deal names the deal: give no --seed, --position or --daily with it")
+        try:
+            defn, code_options, seed = decode(deal_code)
+        except ShareCodeError as exc:
+            fail(str(exc))
+        if variant is not None and _variant(variant).name != defn.name:
+            fail(f"the share code is for {defn.name}, not {variant}")
+        options = _variant_options(defn, _common(draw, redeals, relaxed), list(ctx.args))
+        if options:
+            fail("the share code fixes the options: give none with --deal")
+        options = code_options
+    else:
+        if variant is None:
+            fail("name the game to play, e.g. 'solitaire play klondike', or give --deal CODE")
+        defn = _variant(variant)
+        options = _variant_options(defn, _common(draw, redeals, relaxed), list(ctx.args))
+        if daily:
+            from .sharecode import daily_seed
+
+            if seed is not None or position is not None:
+                fail("--daily names the deal: give no --seed or --position with it")
+            seed = daily_seed()
+
+    tracker = None
+    saved = None
+    try:
+        saved = saves.read_save(defn)
+    except saves.SaveError as exc:
+        try:
+            aside = saves.move_aside(defn.name)
+        except OSError as err:
+            fail(f"the saved {defn.name} game cannot be read ({exc}) nor moved aside ({err})")
+        print(f"solitaire: the saved {defn.name} game could not be read ({exc}); moved it to {aside}; "
+              "starting a new game", file=sys.stderr)
+    fresh = new or seed is not None or position is not None
+    if saved is not None:
+        old_game, elapsed, dealt = saved
+        same = all(old_game.rules.options[k] == v for k, v in options.items())
+        if not fresh and same:
+            tracker = saves.Tracker(old_game, elapsed, dealt)
+        else:
+            saves.Tracker(old_game, elapsed, dealt).abandon()
+    if tracker is None:
+        game = _start_game(defn, options, seed, position, any_deal=any_deal)
+        tracker = saves.Tracker(game, dealt=position is None)
+    game = tracker.game
+
+    from .session import Session
+
+    session = Session(game, tracker)
     if json_mode:
         from .protocol import run_json
 
-        run_json(game, sys.stdin, sys.stdout)
-    else:
+        run_json(game, sys.stdin, sys.stdout, session)
+    elif plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from .linemode import run_lines
 
-        run_lines(game, sys.stdin, sys.stdout)
+        run_lines(game, sys.stdin, sys.stdout, session)
+    else:
+        from .tui.app import run_table  # only here: line and JSON modes never load Textual
+
+        def next_deal(current: Game) -> Game:  # the table's "new deal": as play would deal
+            return _start_game(defn, dict(current.rules.options), None, None, any_deal=any_deal)
+
+        run_table(tracker, four_colour=four_colour, outline=hints, next_deal=next_deal)
 
 
 @app.command(context_settings=EXTRA)
@@ -196,6 +272,37 @@ def variants(json_mode: bool = typer.Option(False, "--json", help="Print JSON.")
             print(f"    {o.describe()}")
     for b in reg.broken:
         print(f"{b.name}  [{b.provider or 'unknown'}]  BROKEN: {b.reason}")
+
+
+@app.command()
+def stats(
+    variant: Optional[str] = typer.Argument(None, help="Only this game, e.g. klondike."),
+    json_mode: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Statistics of the games played, per variant and options."""
+    from .stats import all_summaries, format_time
+
+    name = _variant(variant).name if variant is not None else None
+    rows = all_summaries(name)
+    if json_mode:
+        print(json.dumps({"stats": rows}, indent=2))
+        return
+    if not rows:
+        print("No games played yet." if name is None else f"No {name} games played yet.")
+        return
+    for r in rows:
+        opts = ", ".join(f"{k} {'unlimited' if v is None else v}" for k, v in r["options"].items())
+        rate = f"{r['win_rate'] * 100:.0f}%" if r["win_rate"] is not None else "-"
+        print(f"{r['variant']} ({opts})")
+        print(f"    played {r['played']}, won {r['won']} ({rate}); streak {r['streak']}, "
+              f"best streak {r['best_streak']}")
+        print(f"    best time {format_time(r['best_time_s'])}, fewest moves {r['fewest_moves'] or '-'}, "
+              f"best score {r['best_score'] if r['best_score'] is not None else '-'}")
+
+
+from .solve import solve_command  # noqa: E402  (it reuses the helpers above)
+
+app.command("solve", context_settings=EXTRA)(solve_command)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,7 @@
 """The ``--json`` machine protocol: one command a line in, one JSON object a line out.
 
 The first line out is the starting state; then one reply per non-blank command line:
-``{"ok": bool, "error": str|null, "position": {...}, "score": int, "moves": int, "won": bool}``,
+``{"ok": bool, "error": str|null, "position": {...}, "score": int, "moves": int, "won": bool, "over": bool}``,
 plus ``"hint"`` for ``hint``. Face-down cards show as ``"??"``. ``quit`` or the end of input
 ends the process with status 0.
 """
@@ -18,8 +18,8 @@ from .session import Session
 MAX_LINE = 10_000  # characters; longer lines are refused, not parsed
 
 
-def run_json(game: Game, stdin: IO[str], stdout: IO[str]) -> None:
-    session = Session(game)
+def run_json(game: Game, stdin: IO[str], stdout: IO[str], session: Session | None = None) -> None:
+    session = session or Session(game)
 
     def send(obj: dict) -> None:
         stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")

@@ -23,7 +23,7 @@ def _pile_summary(game: Game, i: int, reveal: bool) -> Text:
     out.append(rules.short_name[i] + " ", style="dim")
     if spec.role == "stock" and not reveal:
         out.append(f"[{len(pile)}]" if pile else "[  ]")
-        if rules.redeals is not None:
+        if rules.redeals:  # a limited number of redeals (none at all is said by the rules page)
             left = rules.redeals - game.recycles
             out.append(f" {left} redeal{'s' if left != 1 else ''} left", style="dim")
         return out

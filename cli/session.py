@@ -30,10 +30,18 @@ class Reply:
 
 
 class Session:
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, tracker: Any = None) -> None:
         self.game = game
+        self.tracker = tracker  # saves.Tracker: told after every accepted change
 
     def command(self, line: str) -> Reply:
+        reply = self._command(line)
+        if reply.ok and self.tracker is not None and (reply.records or self._undone):
+            self.tracker.changed()
+        return reply
+
+    def _command(self, line: str) -> Reply:
+        self._undone = False
         text = " ".join(line.strip().split())
         word = text.lower()
         game = self.game
@@ -44,6 +52,7 @@ class Session:
                 return Reply(ok=True, message=HELP)
             if word == "undo":
                 game.undo()
+                self._undone = True
                 return Reply(ok=True)
             if word == "redo":
                 return Reply(ok=True, records=[game.redo()])
@@ -71,6 +80,7 @@ class Session:
             "score": game.score,
             "moves": game.moves,
             "won": game.won,
+            "over": game.over,  # no legal move is left (won or lost)
         }
         if reply is not None and reply.has_hint:
             out["hint"] = reply.hint

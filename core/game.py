@@ -325,9 +325,16 @@ class Game:
         src, dst, n = move
         rules = self.rules
         if n == 0:
+            if move != rules.draw_move:
+                if rules.draw_move is None:
+                    return ("source", "this game has no stock to draw from")
+                return ("source", "a count of 0 means the stock's action: "
+                        f"({rules.draw_move[0]}, {rules.draw_move[1]}, 0), 'draw' in notation")
             reason = self._draw_refusal()
             return ("source", reason) if reason else None
         name = rules.names
+        if n < 0:
+            return ("source", f"the number of cards must be at least 1, got {n}")
         if src == dst:
             return ("source", f"{name[src]} cannot move onto itself")
         pile = self.piles[src]
@@ -564,11 +571,17 @@ class Game:
                                 f"(e.g. {self.rules.names[sources[0]]})")
         src = sources[0]
         dests = self._pile(tokens[1])
+        if len(dests) > 1:  # a group ('t', 'f'): any pile of it but the source itself
+            dests = tuple(d for d in dests if d != src)
         count: int | None = None
         if len(tokens) == 3:
-            if not tokens[2].isdigit() or int(tokens[2]) < 1:
-                raise NotationError(f"the number of cards must be a whole number of at least 1, got {tokens[2]!r}")
-            count = int(tokens[2])
+            word = tokens[2]
+            digits = word.lstrip("0")
+            # ASCII digits only ('²' is a digit to str.isdigit but not to int), and no 5000-digit ints
+            if not (word.isascii() and word.isdigit()) or not digits:
+                shown = word if len(word) <= 12 else word[:12] + "..."
+                raise NotationError(f"the number of cards must be a whole number of at least 1, got {shown!r}")
+            count = int(digits) if len(digits) <= 6 else DECK_SIZE + 1
         rules = self.rules
         pile = self.piles[src]
         if count is not None:
@@ -609,6 +622,8 @@ class Game:
         source_reasons = [r for r in reasons if r and r[0] == "source"]
         if source_reasons:
             raise IllegalMoveError(source_reasons[0][1])
+        if all(r and r[0] == "dest" for r in reasons):  # e.g. 't7 f 2': one card at a time
+            raise IllegalMoveError(reasons[0][1])  # type: ignore[index]
         label = rules.groups[rules.piles[dests[0]].group].label.lower()
         what = card_name(pile[-1]) if pile else "that"
         raise IllegalMoveError(f"no {label} pile takes {what}" if counts == (1,) else

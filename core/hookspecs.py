@@ -27,3 +27,18 @@ def register_variants(register: Callable[[Any], None]) -> None:
     text is not accepted, or an already loaded :class:`solitaire.core.VariantDef`. Taking a
     callback rather than returning a list lets this hook grow keyword arguments later.
     """
+
+
+@hookspec(firstresult=True)
+def solver_knowledge(rules: Any) -> Any:
+    """What a variant knows that helps the solver, for these compiled rules, or ``None``.
+
+    The solver works from the rules' tables alone; a plugin may return an object (checked
+    by ``rules.name``, the plugin's own variant) with any of these optional methods:
+
+    * ``safe_home(game, move) -> bool``: True when the move to a foundation can never lose
+      a won game, so the solver plays it at once without trying anything else;
+    * ``priority(game, move) -> int``: a bonus for ordering the moves tried (higher first).
+
+    Answers must be sound for ``unwinnable`` to stay a proof: ``safe_home`` only when true.
+    """

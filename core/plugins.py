@@ -3,11 +3,14 @@
 The built-in variants come through this same path (the project's own entry points), exactly as
 a third party's do. A plugin that fails to import, misspells a hook, or registers a broken
 YAML file is recorded in :attr:`Registry.broken` with its reason; the others keep working.
+On a name clash the variant loaded first keeps the name: the kernel's own distribution loads
+first, then the others in order of distribution name, whatever the order of ``sys.path``.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any, Iterable
@@ -18,8 +21,10 @@ import pluggy
 from . import hookspecs
 from .errors import SolitaireError, UnknownVariantError
 from .spec import VariantDef, load_variant_file
+from .yamlsource import did_you_mean
 
 GROUP = "solitaire"
+KERNEL_DIST = "solitaire-table"  # the kernel's own distribution: its variants load first
 
 
 @attrs.frozen
@@ -115,6 +120,24 @@ def _register_definitions(registry: Registry, plugin_name: str, provider: str, c
         registry.add(defn)
 
 
+def _plugin_error(exc: Exception, pm: pluggy.PluginManager) -> str:
+    """pluggy's validation errors as one line a plugin author can act on."""
+    text = str(exc)
+    hooks = sorted(h for h in dir(hookspecs) if hasattr(getattr(hookspecs, h), hookspecs.PROJECT + "_spec"))
+    unknown = re.search(r"unknown hook '([^']+)'", text)
+    if unknown:
+        return (f"unknown hook {unknown.group(1)!r}{did_you_mean(unknown.group(1), hooks)}; "
+                f"the hooks are: {', '.join(hooks)}")
+    args = re.search(r"hookimpl definition: (\S+)\(([^)]*)\).*Argument\(s\) (\{[^}]*\})", text, re.S)
+    if args:
+        hook = args.group(1)
+        spec = getattr(pm.hook, hook).spec
+        wanted = ", ".join(spec.argnames) if spec else "?"
+        return (f"{hook}({args.group(2)}) takes argument(s) {args.group(3)} that the hook does not have; "
+                f"the hook is {hook}({wanted})")
+    return " ".join(text.split())
+
+
 def build_registry(plugins: Iterable[tuple[str, str, Any]] = (),
                    eps: Iterable[EntryPoint] | None = None) -> Registry:
     """Load entry points (all of the ``solitaire`` group unless ``eps`` is given), then any
@@ -122,8 +145,11 @@ def build_registry(plugins: Iterable[tuple[str, str, Any]] = (),
     registry = Registry()
     pm = make_plugin_manager()
     loaded: list[tuple[str, str, Any]] = []
-    for ep in (entry_points(group=GROUP) if eps is None else eps):
-        provider = _provider(ep)
+    found = [(_provider(ep), ep) for ep in (entry_points(group=GROUP) if eps is None else eps)]
+    # a fixed order whatever sys.path says: the kernel's own variants first, then by provider,
+    # so on a name clash the same plugin is the one reported broken on every machine
+    found.sort(key=lambda pe: (pe[0] != KERNEL_DIST, pe[0].lower(), pe[1].name))
+    for provider, ep in found:
         try:
             obj = ep.load()
         except Exception as exc:  # ImportError, SyntaxError, anything a broken package raises
@@ -133,17 +159,26 @@ def build_registry(plugins: Iterable[tuple[str, str, Any]] = (),
         loaded.append((ep.name, provider, obj))
     loaded.extend(plugins)
     for name, provider, obj in loaded:
+        if pm.is_registered(obj):  # two entry points naming the same module: load it once
+            first = pm.get_name(obj)
+            registry.broken.append(BrokenPlugin(name, provider, f"the same plugin is already loaded as {first!r}"))
+            continue
         try:
-            pm.register(obj, name=name)
+            # pluggy names must be unique; two distributions may use the same entry-point name
+            pm.register(obj, name=f"{provider}:{name}" if pm.has_plugin(name) else name)
             pm.check_pending()
         except Exception as exc:  # misspelled hook names, bad hookimpl signatures
             if pm.is_registered(obj):
                 pm.unregister(obj)
-            registry.broken.append(BrokenPlugin(name, provider, f"bad plugin: {exc}"))
+            registry.broken.append(BrokenPlugin(name, provider, f"bad plugin: {_plugin_error(exc, pm)}"))
             continue
-        for impl in pm.hook.register_variants.get_hookimpls():
-            if impl.plugin is obj:
-                _register_definitions(registry, name, provider, impl.function)
+        impls = [impl for impl in pm.hook.register_variants.get_hookimpls() if impl.plugin is obj]
+        if not impls and not pm.get_hookcallers(obj):
+            registry.broken.append(BrokenPlugin(
+                name, provider, "implements no solitaire hook: expected a function register_variants(register) "
+                "decorated with @solitaire.core.hookimpl"))
+        for impl in impls:
+            _register_definitions(registry, name, provider, impl.function)
     return registry
 
 

@@ -123,14 +123,16 @@ def game_from_position(cls: Any, variant: Any, data: Any) -> Any:
         game.piles[i] = down + up
         game.down[i] = len(down)
         if len(game.piles[i]) > rules.capacity[i]:
-            raise PositionError(f"{pname} holds at most {rules.capacity[i]} cards, has {len(game.piles[i])}")
+            cap = rules.capacity[i]
+            raise PositionError(f"{pname} holds at most {cap} card{'s' if cap != 1 else ''}, "
+                                f"has {len(game.piles[i])}")
         if spec.role == "foundation":
             _check_foundation(rules, i, game.piles[i])
     if len(where) != DECK_SIZE:
         missing = [card_name(c) for c in range(DECK_SIZE) if c not in where]
         raise PositionError(f"{len(missing)} card{'s are' if len(missing) != 1 else ' is'} missing: "
                             f"{', '.join(missing)}")
-    game.score = _whole(data, "score")
+    game.score = _whole(data, "score", minimum=rules.floor)  # the score never goes below the floor
     game.moves = _whole(data, "moves", minimum=0)
     game.recycles = _whole(data, "recycles", minimum=0)
     if rules.redeals is not None and game.recycles > rules.redeals:

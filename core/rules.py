@@ -20,6 +20,7 @@ EMPTY = DECK_SIZE  # the row of ``accept`` used for an empty pile
 GIVES_NONE, GIVES_TOP, GIVES_RUN, GIVES_ANY = 0, 1, 2, 3
 _GIVES_CODE = {"none": GIVES_NONE, "top": GIVES_TOP, "run": GIVES_RUN, "any": GIVES_ANY}
 NO_LIMIT = 1 << 30
+_TABLES: dict[Any, bytes] = {}  # (kind, frozen rule objects) -> table, built once per process
 
 
 def _accept_table(build: BuildRule, empty: EmptyRule) -> bytes:
@@ -79,7 +80,7 @@ class Rules:
             for p in spec.piles
         )
 
-        cache: dict[Any, bytes] = {}
+        cache = _TABLES  # shared by every Rules: the option sets of a variant mostly repeat tables
 
         def shared(key: Any, make) -> bytes:
             if key not in cache:

@@ -16,7 +16,7 @@ import attrs
 
 from .cards import DECK_SIZE, parse_card, parse_rank
 from .errors import NotationError, OptionError, VariantError
-from .yamlsource import Where, describe, load_yaml, load_yaml_file
+from .yamlsource import Where, describe, did_you_mean, load_yaml, load_yaml_file
 
 ROLES = ("stock", "waste", "foundation", "tableau", "reserve")
 RANK_RULES = ("down", "up", "up-or-down", "same", "any", "none")
@@ -342,32 +342,37 @@ class _Resolver:
         if isinstance(value, str) and value.startswith("$"):
             name = value[1:]
             if name not in self.specs:
-                raise where.error(f"unknown option {value!r}; declared options: {self._declared()}")
+                raise where.error(f"unknown option {value!r}; declared options: {self._declared()}"
+                                  + did_you_mean(name, self.specs))
             return Where(self.options[name], where.source, where.path, where.line)
         if isinstance(value, dict) and "if" in value:
-            where.mapping(("if", "then", "else"), required=("if", "then"))
+            where.mapping(("if", "then", "else"))
+            if "then" not in value:
+                raise where.error("missing key 'then': a choice by option is {if: OPTION, then: VALUE, else: VALUE}")
             chosen = "then" if self._condition(where.child("if")) else "else"
             return self.get(where.child(chosen))
         return where
 
     def _declared(self) -> str:
-        return ", ".join(self.specs) or "none"
+        return ", ".join(self.specs) or "none (this variant has no 'options:' section)"
 
     def _condition(self, where: Where) -> bool:
         cond = where.value
         if isinstance(cond, str):
             if cond not in self.specs:
-                raise where.error(f"unknown option {cond!r}; declared options: {self._declared()}")
+                raise where.error(f"unknown option {cond!r}; declared options: {self._declared()}"
+                                  + did_you_mean(cond, self.specs))
             return bool(self.options[cond])
         if isinstance(cond, dict) and cond:
             for key in cond:
                 if key not in self.specs:
-                    raise where.child(key).error(f"unknown option {key!r}; declared options: {self._declared()}")
+                    raise where.child(key).error(f"unknown option {key!r}; declared options: {self._declared()}"
+                                                + did_you_mean(key, self.specs))
             return all(self.options[k] == v for k, v in cond.items())
         raise where.error(f"expected an option name or a mapping of option values, got {describe(cond)}")
 
     def word(self, where: Where, allowed: tuple[str, ...], default: str | None = None,
-             spellings: Mapping[str, str] | None = None) -> str:
+             spellings: Mapping[str, str] | None = None, what: str = "value") -> str:
         where = self.get(where)
         value = where.value
         if value is None and default is not None:
@@ -376,7 +381,8 @@ class _Resolver:
             return spellings[value]
         if value not in allowed:
             shown = f"{value!r}" if isinstance(value, str) else describe(value)
-            raise where.error(f"unknown value {shown}; expected one of: {', '.join(allowed)}")
+            raise where.error(f"unknown {what} {shown}; expected one of: {', '.join(allowed)}"
+                              + did_you_mean(value, allowed))
         return value
 
     def integer(self, where: Where, default: int | None = None, minimum: int = 0,
@@ -426,8 +432,8 @@ def _build_rule(r: _Resolver, where: Where, count: int, default: BuildRule) -> l
     if where.value is None:
         return [default] * count
     where.mapping(BUILD_KEYS)
-    rank = r.word(where.child("rank"), RANK_RULES, default=default.rank)
-    suit = r.word(where.child("suit"), SUIT_RULES, default=default.suit, spellings=SUIT_SPELLINGS)
+    rank = r.word(where.child("rank"), RANK_RULES, default=default.rank, what="rule")
+    suit = r.word(where.child("suit"), SUIT_RULES, default=default.suit, spellings=SUIT_SPELLINGS, what="rule")
     wrap = r.boolean(where.child("wrap"), default.wrap)
     steps = r.per_pile(where.child("step"), count, lambda w: r.integer(w, default=1, minimum=1))
     for step, w in zip(steps, [where.child("step")] * count):
@@ -485,9 +491,11 @@ def _resolve(defn: "VariantDef", options: Mapping[str, Any]) -> ResolvedVariant:
         g = piles_where.child(key)
         if not isinstance(key, str) or not key.replace("-", "").isalnum():
             raise g.error(f"a pile group's name must be a word, got {key!r}")
-        g.mapping(PILE_KEYS, required=("role",))
+        g.mapping(PILE_KEYS)
+        if not g.has("role"):
+            raise g.error(f"missing key 'role'; expected one of: {', '.join(ROLES)}")
         group_raw[key] = g
-        role = r.word(g.child("role"), ROLES)
+        role = r.word(g.child("role"), ROLES, what="role")
         count = r.integer(g.child("count"), allow_none=True)
         if count is not None and count < 1:
             raise g.child("count").error("expected at least 1 pile")
@@ -519,14 +527,14 @@ def _resolve(defn: "VariantDef", options: Mapping[str, Any]) -> ResolvedVariant:
         empty_default = EmptyRule(kind="none") if role == "stock" else EmptyRule(kind="any")
         empties = _empty_rule(r, g.child("empty"), n, empty_default)
         default_gives = {"stock": "none", "foundation": "none", "tableau": "run"}.get(role, "top")
-        gives = r.word(g.child("gives"), GIVES, default=default_gives)
+        gives = r.word(g.child("gives"), GIVES, default=default_gives, what="rule")
         if role == "stock" and gives != "none":
             raise g.child("gives").error("the stock gives cards only by drawing: gives must be 'none'")
-        flip = r.word(g.child("flip"), FLIPS, default="auto" if role == "tableau" else "none") == "auto"
+        flip = r.word(g.child("flip"), FLIPS, default="auto" if role == "tableau" else "none", what="rule") == "auto"
         capacity = r.integer(g.child("capacity"), allow_none=True, minimum=1)
         max_accept = r.integer(g.child("max-accept"), allow_none=True, minimum=1)
         default_fan = {"tableau": "down", "reserve": "down", "waste": "right"}.get(role, "none")
-        fan = r.word(g.child("fan"), FANS, default=default_fan)
+        fan = r.word(g.child("fan"), FANS, default=default_fan, what="fan")
         show = r.integer(g.child("show"), allow_none=True, minimum=1)
         accepts_where = r.get(g.child("accepts-from"))
         accepts: tuple[str, ...] | None = None
@@ -571,7 +579,9 @@ def _resolve(defn: "VariantDef", options: Mapping[str, Any]) -> ResolvedVariant:
             for i, src in enumerate(p.accepts_from):
                 if src not in group_keys:
                     w = group_raw[p.group].child("accepts-from")
-                    raise w.error(f"unknown pile group {src!r}; expected one of: {', '.join(group_keys)}")
+                    w = w.child(i) if isinstance(w.value, list) else w
+                    raise w.error(f"unknown pile group {src!r}; expected one of: {', '.join(group_keys)}"
+                                  + did_you_mean(src, group_keys))
             fixed.append(p)
         else:
             # the stock and the waste take cards only by drawing; the others from every giver
@@ -583,7 +593,8 @@ def _resolve(defn: "VariantDef", options: Mapping[str, Any]) -> ResolvedVariant:
         raise piles_where.error("a variant needs at least one pile group with role: foundation")
     if stock is not None and stock.to not in group_keys:
         w = group_raw[stock.pile].child("draw").child("to")
-        raise w.error(f"unknown pile group {stock.to!r}; expected one of: {', '.join(group_keys)}")
+        raise w.error(f"unknown pile group {stock.to!r}; expected one of: {', '.join(group_keys)}"
+                      + did_you_mean(stock.to, group_keys))
     if stock is not None and stock.to == stock.pile:
         raise group_raw[stock.pile].child("draw").child("to").error("the stock cannot draw onto itself")
 
@@ -616,13 +627,14 @@ def _deal_steps(r: _Resolver, where: Where, groups: Mapping[str, GroupSpec],
         item.mapping(DEAL_KEYS, required=("to",))
         to = r.text(item.child("to"))
         if to not in groups:
-            raise item.child("to").error(f"unknown pile group {to!r}; expected one of: {', '.join(groups)}")
+            raise item.child("to").error(f"unknown pile group {to!r}; expected one of: {', '.join(groups)}"
+                                         + did_you_mean(to, groups))
         n = len(groups[to].piles)
         kinds = [k for k in ("counts", "cards", "rest") if item.has(k)]
         if len(kinds) != 1:
             raise item.error("give exactly one of 'counts', 'cards' or 'rest'")
         kind = kinds[0]
-        order = r.word(item.child("order"), ORDERS, default="rows")
+        order = r.word(item.child("order"), ORDERS, default="rows", what="order")
         face_up: list[int | None]
         if item.has("face-up"):
             face_up = r.per_pile(item.child("face-up"), n, lambda w: r.integer(w, minimum=0))
@@ -681,7 +693,8 @@ def _scoring(r: _Resolver, where: Where, group_keys: list[str]) -> ScoringSpec:
                 key = r.text(item.child(end))
                 if key not in group_keys:
                     raise item.child(end).error(
-                        f"unknown pile group {key!r}; expected one of: {', '.join(group_keys)}")
+                        f"unknown pile group {key!r}; expected one of: {', '.join(group_keys)}"
+                        + did_you_mean(key, group_keys))
                 ends.append(key)
             points = r.get(item.child("points"))
             if not isinstance(points.value, int) or isinstance(points.value, bool):
@@ -720,7 +733,9 @@ def _layout(r: _Resolver, where: Where, groups: list[GroupSpec], pile_names: lis
             elif name in pile_names:
                 out.append(name)
             else:
-                raise cell.error(f"unknown pile {name!r} in layout; expected a pile, a pile group or ~ for a gap")
+                raise cell.error(f"unknown pile {name!r} in layout; expected a pile group "
+                                 f"({', '.join(by_key)}), a pile ({', '.join(pile_names)}) or ~ for a gap"
+                                 + did_you_mean(name, [*by_key, *pile_names]))
         for name in out:
             if name is not None:
                 if name in placed:

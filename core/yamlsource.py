@@ -8,6 +8,7 @@ the loader can raise ``thumb.yaml:14: tableau.build: unknown rule 'alternate'; e
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,11 @@ class LList(list):
     item_lines: list[int]
 
 
-def _convert(node: yaml.Node, loader: yaml.SafeLoader, source: str) -> Any:
+# libyaml's parser when PyYAML was built with it (ten times faster at start-up), else pure Python
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _convert(node: yaml.Node, loader: yaml.SafeLoader, source: str, path: str = "") -> Any:
     if isinstance(node, yaml.MappingNode):
         out = LDict()
         out.line = node.start_mark.line + 1
@@ -38,39 +43,58 @@ def _convert(node: yaml.Node, loader: yaml.SafeLoader, source: str) -> Any:
         loader.flatten_mapping(node)
         for key_node, value_node in node.value:
             key = _convert(key_node, loader, source)
+            line = key_node.start_mark.line + 1
             if isinstance(key, (dict, list)):
-                raise VariantError(f"{source}:{key_node.start_mark.line + 1}: a key must be a plain value")
+                raise VariantError(f"{source}:{line}: {path or '(top level)'}: a key must be a plain value")
+            key_path = f"{path}.{key}" if path else str(key)
             if key in out:
-                raise VariantError(f"{source}:{key_node.start_mark.line + 1}: {key}: duplicate key")
-            out[key] = _convert(value_node, loader, source)
+                raise VariantError(f"{source}:{line}: {key_path}: duplicate key (first given on line "
+                                   f"{out.key_lines[key]}); give each key once")
+            out[key] = _convert(value_node, loader, source, key_path)
             out.key_lines[key] = key_node.start_mark.line + 1
         return out
     if isinstance(node, yaml.SequenceNode):
         seq = LList()
         seq.line = node.start_mark.line + 1
         seq.item_lines = []
-        for item in node.value:
-            seq.append(_convert(item, loader, source))
+        for i, item in enumerate(node.value):
+            seq.append(_convert(item, loader, source, f"{path}[{i}]"))
             seq.item_lines.append(item.start_mark.line + 1)
         return seq
     return loader.construct_object(node, deep=True)
 
 
 def load_yaml(text: str, source: str) -> Any:
-    """Parse one YAML document; syntax errors become a one-line :class:`VariantError`."""
-    loader = yaml.SafeLoader(text)
+    """Parse one YAML document; syntax errors become a one-line :class:`VariantError`.
+
+    The fast libyaml parser reads the file; a file it refuses is read again by the pure-Python
+    parser, whose messages say more ("but got ':'") and are the same on every machine.
+    """
+    try:
+        return _load(text, source, _Loader)
+    except yaml.YAMLError:
+        if _Loader is yaml.SafeLoader:
+            raise VariantError(f"{source}: YAML error") from None
+    try:
+        return _load(text, source, yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = f":{mark.line + 1}" if mark else ""
+        problem = exc.problem or exc.context or "invalid YAML"
+        if problem.startswith("but ") and exc.context:  # "but found another document": say what was expected
+            problem = f"{exc.context}, {problem}"
+        raise VariantError(f"{source}{line}: YAML syntax error: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise VariantError(f"{source}: YAML error: {' '.join(str(exc).split())}") from None
+
+
+def _load(text: str, source: str, loader_class: type) -> Any:
+    loader = loader_class(text)
     try:
         node = loader.get_single_node()
         if node is None:
             return None
         return _convert(node, loader, source)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = f":{mark.line + 1}" if mark else ""
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise VariantError(f"{source}{line}: YAML syntax error: {problem}") from None
-    except yaml.YAMLError as exc:
-        raise VariantError(f"{source}: YAML error: {exc}") from None
     finally:
         loader.dispose()
 
@@ -123,7 +147,7 @@ class Where:
             for key in self.value:
                 if key not in allowed:
                     raise self.child(key).error(
-                        f"unknown key {key!r}; expected one of: {', '.join(allowed)}"
+                        f"unknown key {key!r}; expected one of: {', '.join(allowed)}" + did_you_mean(key, allowed)
                     )
         for key in required:
             if key not in self.value:
@@ -134,6 +158,16 @@ class Where:
         if not isinstance(self.value, list):
             raise self.error(f"expected a list, got {describe(self.value)}")
         return [self.child(i) for i in range(len(self.value))]
+
+
+def did_you_mean(value: Any, allowed: Any) -> str:
+    """`` (did you mean 'alternate-colour'?)`` for a near miss, else ``""``."""
+    if not isinstance(value, str):
+        return ""
+    close = difflib.get_close_matches(value, [str(a) for a in allowed], n=1, cutoff=0.6)
+    if not close:
+        close = [a for a in map(str, allowed) if a.startswith(value) or value.startswith(a)][:1]
+    return f" (did you mean {close[0]!r}?)" if close and close[0] != value else ""
 
 
 def describe(value: Any) -> str:

@@ -23,6 +23,14 @@ class Result:
         return [json.loads(line) for line in self.out.splitlines() if line.strip()]
 
 
+@pytest.fixture(autouse=True)
+def solitaire_home(tmp_path_factory, monkeypatch):
+    """Every test gets its own data folder (saves, statistics), never the user's."""
+    home = tmp_path_factory.mktemp("solitaire-home")
+    monkeypatch.setenv("SOLITAIRE_HOME", str(home))
+    return home
+
+
 @pytest.fixture
 def cli(monkeypatch, capsys):
     """Run ``solitaire ARGS`` in-process with ``input`` on stdin; return code, stdout, stderr."""

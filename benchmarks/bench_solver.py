@@ -1,0 +1,125 @@
+"""Benchmark the solver on random Klondike deals (full information).
+
+    python benchmarks/bench_solver.py --deals 200 --timeout 10 --draw 1 --relaxed --jobs 2
+
+Prints won / proved unwinnable / unknown (with 95% Wilson intervals), median and p95 seconds
+a deal, states per second, peak memory (resident set of a worker), which pass decided, and
+checks that every win replays move by move to a won game. The deals are a fixed random
+sample of seeds (``--sample-seed``), so runs compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import resource
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, mid - half), min(1.0, mid + half))
+
+
+def run_one(task: tuple[str, dict, int, float]) -> dict:
+    from solitaire.core import Game, get_variant
+    from solitaire.core.solver import solve
+
+    variant, options, seed, timeout = task
+    rules = get_variant(variant).rules(options)
+    result = solve(Game.new(rules, seed), timeout=timeout)
+    replays = None
+    if result.result == "win":
+        game = Game.new(rules, seed)
+        try:
+            for move in result.moves:
+                game.play(move)
+            replays = game.won
+        except Exception:
+            replays = False
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {"seed": seed, "result": result.result, "seconds": result.seconds, "states": result.states,
+            "method": result.method, "moves": len(result.moves), "replays": replays, "peak_kb": peak_kb}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=200)
+    ap.add_argument("--timeout", type=float, default=10.0)
+    ap.add_argument("--draw", type=int, choices=(1, 3), default=1)
+    ap.add_argument("--relaxed", action="store_true", help="foundation cards may come back (the C++ figures' rules)")
+    ap.add_argument("--redeals", default="unlimited")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--variant", default="klondike")
+    ap.add_argument("--sample-seed", type=int, default=2026)
+    ap.add_argument("--json", action="store_true", help="one JSON line per deal, then the summary")
+    args = ap.parse_args(argv)
+
+    options: dict = {"draw": args.draw, "redeals": None if args.redeals == "unlimited" else int(args.redeals)}
+    if args.relaxed:
+        options["relaxed"] = True
+    if args.variant != "klondike":
+        options = {}
+    seeds = random.Random(args.sample_seed).sample(range(1_000_000_000), args.deals)
+    tasks = [(args.variant, options, s, args.timeout) for s in seeds]
+    began = time.perf_counter()
+    rows = []
+    if args.jobs > 1:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            for row in pool.map(run_one, tasks, chunksize=1):
+                rows.append(row)
+                if args.json:
+                    print(json.dumps(row), flush=True)
+                else:
+                    print(f"\r{len(rows)}/{len(tasks)}", end="", file=sys.stderr, flush=True)
+    else:
+        for task in tasks:
+            rows.append(run_one(task))
+            if args.json:
+                print(json.dumps(rows[-1]), flush=True)
+            else:
+                print(f"\r{len(rows)}/{len(tasks)}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    wall = time.perf_counter() - began
+    n = len(rows)
+    counts = {k: sum(r["result"] == k for r in rows) for k in ("win", "unwinnable", "unknown")}
+    secs = sorted(r["seconds"] for r in rows)
+    states = sum(r["states"] for r in rows)
+    busy = sum(r["seconds"] for r in rows)
+    by = {}
+    for r in rows:
+        if r["result"] != "unknown":
+            by[r["method"]] = by.get(r["method"], 0) + 1
+    summary = {
+        "variant": args.variant, "options": options, "deals": n, "timeout": args.timeout, "jobs": args.jobs,
+        **{k: round(100 * v / n, 1) for k, v in counts.items()},
+        **{f"{k}_ci95": [round(100 * x, 1) for x in wilson(v, n)] for k, v in counts.items()},
+        "decided": round(100 * (counts["win"] + counts["unwinnable"]) / n, 1),
+        "median_s": round(statistics.median(secs), 3),
+        "p95_s": round(secs[min(n - 1, math.ceil(0.95 * n) - 1)], 3),
+        "states_per_s": round(states / busy) if busy else 0,
+        "peak_rss_mb": round(max(r["peak_kb"] for r in rows) / 1024, 1),
+        "decided_by": by,
+        "wins_replayed": f"{sum(r['replays'] is True for r in rows)}/{counts['win']}",
+        "wall_s": round(wall, 1),
+    }
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        for key, value in summary.items():
+            print(f"{key:>14}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

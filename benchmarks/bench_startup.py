@@ -1,0 +1,82 @@
+"""Time from starting ``solitaire play klondike`` on a terminal to the table's first paint.
+
+The real program runs in a pseudo-terminal (80x24) with a fresh data folder; the clock stops
+when the header's share code has been written to the terminal (Textual writes a frame at a
+time, so the code appearing means the first frame is out). Target: 0.4 s.
+
+    python benchmarks/bench_startup.py [--runs N]
+
+Also prints the time the line mode takes to print its board, for comparison.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import pty
+import select
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+
+PROGRAM = "import sys; from solitaire.cli.main import main; sys.exit(main(sys.argv[1:]))"
+
+
+def first_paint(args: list[str], needle: bytes, home: str) -> float:
+    main_fd, child_fd = pty.openpty()
+    fcntl.ioctl(child_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = {**os.environ, "SOLITAIRE_HOME": home, "TERM": "xterm-256color"}
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-c", PROGRAM, *args], stdin=child_fd, stdout=child_fd,
+                            stderr=child_fd, env=env, close_fds=True)
+    os.close(child_fd)
+    out = b""
+    elapsed = float("nan")
+    try:
+        while True:
+            ready, _, _ = select.select([main_fd], [], [], 10)
+            if not ready:
+                break
+            try:
+                chunk = os.read(main_fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+            if needle in out:
+                elapsed = time.perf_counter() - start
+                break
+        os.write(main_fd, b"q\r")  # q quits the table; the line mode reads the line "q"
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(main_fd)
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10)
+    ns = parser.parse_args()
+    with tempfile.TemporaryDirectory() as home:
+        first_paint(["play", "klondike", "--seed", "48213", "--new"], b"klondike-48213", home)  # warm caches
+        table = [first_paint(["play", "klondike", "--seed", "48213", "--new"], b"klondike-48213", home)
+                 for _ in range(ns.runs)]
+        lines = [first_paint(["play", "klondike", "--plain", "--seed", "48213", "--new"], b"Type a move", home)
+                 for _ in range(ns.runs)]
+    print(f"table first paint: median {statistics.median(table):.3f} s, "
+          f"min {min(table):.3f} s, max {max(table):.3f} s ({ns.runs} runs)")
+    print(f"line mode board:   median {statistics.median(lines):.3f} s, "
+          f"min {min(lines):.3f} s, max {max(lines):.3f} s ({ns.runs} runs)")
+
+
+if __name__ == "__main__":
+    main()

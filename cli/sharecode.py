@@ -1,0 +1,120 @@
+"""Share codes: one word naming a deal, e.g. ``klondike-d3-48213``.
+
+A code is the variant's name, one token per option that differs from its default, and the
+seed, joined by ``-``. An option token is the shortest prefix of the option's name that no
+other option of the variant shares, followed by the value: ``d3`` (draw 3), ``red2`` (2
+redeals), ``redu`` (unlimited), ``rel`` (a switch turned on; ``rel0`` turns one off).
+Defaults are left out, so the plain deal is just ``klondike-48213``.
+
+>>> from solitaire.core import get_variant
+>>> encode(get_variant("klondike"), {"draw": 3}, 48213)
+'klondike-d3-48213'
+>>> decode("klondike-d3-48213")[1:]
+({'draw': 3}, 48213)
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+from typing import Any
+
+from solitaire.core import OptionError, SolitaireError, VariantDef, get_variant
+from solitaire.core.shuffle import MAX_SEED
+
+DAILY_SEEDS = 1_000_000_000
+
+
+class ShareCodeError(ValueError):
+    """A code that names no deal (the message says why, in one line)."""
+
+
+def _prefixes(defn: VariantDef) -> dict[str, str]:
+    names = [o.name.replace("_", "") for o in defn.options]
+    out = {}
+    for o, name in zip(defn.options, names):
+        others = [n for n in names if n != name]
+        k = 1
+        while k < len(name) and any(n.startswith(name[:k]) for n in others):
+            k += 1
+        out[o.name] = name[:k].lower()
+    return out
+
+
+def _value(option: Any, value: Any) -> str:
+    if option.kind == "flag":
+        return "" if value else "0"
+    if option.kind == "count" and value is None:
+        return "u"
+    return str(value).lower()
+
+
+def encode(defn: VariantDef, options: dict[str, Any], seed: int) -> str:
+    """The code of deal ``seed`` of ``defn`` under ``options`` (given or full)."""
+    values = defn.resolve_options(options)
+    prefixes = _prefixes(defn)
+    parts = [defn.name]
+    for o in defn.options:
+        if values[o.name] != o.default:
+            parts.append(prefixes[o.name] + _value(o, values[o.name]))
+    parts.append(str(seed))
+    return "-".join(parts)
+
+
+def decode(code: str) -> tuple[VariantDef, dict[str, Any], int]:
+    """(variant, options given by the code, seed); raise ShareCodeError."""
+    text = code.strip().lower()
+    parts = text.split("-")
+    if len(parts) < 2 or not parts[-1].isdigit():
+        raise ShareCodeError(f"bad share code {code!r}: expected VARIANT[-OPTION...]-NUMBER, "
+                             "e.g. klondike-d3-48213")
+    seed = int(parts[-1])
+    if seed > MAX_SEED:
+        raise ShareCodeError(f"bad share code {code!r}: the deal number is above {MAX_SEED}")
+    defn = None
+    for k in range(len(parts) - 1, 0, -1):
+        try:
+            defn = get_variant("-".join(parts[:k]))
+        except SolitaireError:
+            continue
+        break
+    if defn is None:
+        raise ShareCodeError(f"bad share code {code!r}: it names no installed variant")
+    prefixes = _prefixes(defn)
+    options: dict[str, Any] = {}
+    for token in parts[k:-1]:
+        matches = sorted(((p, name) for name, p in prefixes.items() if token.startswith(p)),
+                         key=lambda pn: -len(pn[0]))
+        for p, name in matches:
+            option = defn.option(name)
+            raw = token[len(p):]
+            try:
+                if option.kind == "flag":
+                    if raw not in ("", "0"):
+                        raise OptionError("bad switch")
+                    value: Any = raw == ""
+                elif option.kind == "count" and raw == "u":
+                    value = option.parse("unlimited")
+                else:
+                    value = option.parse(raw)
+            except OptionError:
+                continue
+            if name in options:
+                raise ShareCodeError(f"bad share code {code!r}: option {name} given twice")
+            options[name] = value
+            break
+        else:
+            raise ShareCodeError(f"bad share code {code!r}: {token!r} is not an option of {defn.name}")
+    try:
+        defn.rules(options)
+    except SolitaireError as exc:
+        raise ShareCodeError(f"bad share code {code!r}: {exc}") from None
+    return defn, options, seed
+
+
+def daily_seed(day: datetime.date | None = None) -> int:
+    """The deal of the day (UTC): the same number for everyone, every variant."""
+    if day is None:
+        day = datetime.datetime.now(datetime.timezone.utc).date()
+    digest = hashlib.sha256(f"solitaire-daily-{day.isoformat()}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % DAILY_SEEDS

@@ -1,0 +1,150 @@
+"""``solitaire solve``: the full-information solver at the command line.
+
+One deal (``--seed N`` or ``--position FILE``) prints the answer; ``--json`` prints one object
+``{"result": "win"|"unwinnable"|"unknown", "moves": [...], "seconds": float, "states": int}``.
+A batch (``--seeds A..B``) prints one JSON line a deal and a summary with 95% confidence
+intervals, solving ``--jobs N`` deals at once.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from solitaire.core.solver import SolveResult, parse_range, player_hint, solve
+
+from .main import DRAW, REDEALS, RELAXED, _common, _start_game, _variant, _variant_options, fail
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for k successes in n trials, as fractions."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, mid - half), min(1.0, mid + half))
+
+
+def _one(args: tuple[str, dict[str, Any], int, float]) -> dict[str, Any]:
+    from solitaire.core import Game, get_variant
+
+    name, options, seed, timeout = args
+    rules = get_variant(name).rules(options)
+    result = solve(Game.new(rules, seed), timeout=timeout)
+    return {"seed": seed, **result.as_json()}
+
+
+def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, jobs: int) -> None:
+    tasks = [(name, options, s, timeout) for s in seeds]
+    counts = {"win": 0, "unwinnable": 0, "unknown": 0}
+    times: list[float] = []
+    progress = sys.stderr.isatty()
+    began = time.perf_counter()
+
+    def report(row: dict[str, Any]) -> None:
+        counts[row["result"]] += 1
+        times.append(row["seconds"])
+        print(json.dumps(row, separators=(",", ":")), flush=True)
+        if progress:
+            done = len(times)
+            bar = "#" * (30 * done // len(tasks))
+            print(f"\r[{bar:<30}] {done}/{len(tasks)}", end="", file=sys.stderr, flush=True)
+
+    if jobs > 1 and len(tasks) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for row in pool.map(_one, tasks, chunksize=1):
+                report(row)
+    else:
+        for task in tasks:
+            report(_one(task))
+    if progress:
+        print(file=sys.stderr)
+    n = len(tasks)
+    summary: dict[str, Any] = {"summary": True, "deals": n, "seconds": round(time.perf_counter() - began, 3)}
+    for key, k in counts.items():
+        lo, hi = wilson(k, n)
+        summary[key] = {"count": k, "percent": round(100 * k / n, 2),
+                        "ci95": [round(100 * lo, 2), round(100 * hi, 2)]}
+    ordered = sorted(times)
+    summary["median_seconds"] = round(ordered[n // 2], 4)
+    summary["p95_seconds"] = round(ordered[min(n - 1, math.ceil(0.95 * n) - 1)], 4)
+    print(json.dumps(summary, separators=(",", ":")), flush=True)
+
+
+def _show(result: SolveResult) -> None:
+    if result.result == "win":
+        print(f"win in {len(result.moves)} moves ({result.seconds:.2f} s, {result.states} states, "
+              f"{result.method} search):")
+        line: list[str] = []
+        for i, move in enumerate(result.moves, 1):
+            line.append(f"{i:>3}. {move:<9}")
+            if len(line) == 6:
+                print("  " + " ".join(line).rstrip())
+                line = []
+        if line:
+            print("  " + " ".join(line).rstrip())
+    elif result.result == "unwinnable":
+        print(f"unwinnable: every line was searched ({result.seconds:.2f} s, {result.states} states)")
+    else:
+        print(f"unknown: the budget ran out ({result.seconds:.2f} s, {result.states} states); "
+              "try a longer --timeout")
+
+
+def solve_command(
+    ctx: typer.Context,
+    variant: str = typer.Argument(..., help="The game, e.g. klondike."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Deal number N.", min=0),
+    seeds: Optional[str] = typer.Option(None, "--seeds", help="Solve deals A..B (inclusive), one JSON line "
+                                        "each, then a summary.", metavar="A..B"),
+    position: Optional[Path] = typer.Option(None, "--position", help="Solve the position in this file (JSON)."),
+    draw: Optional[str] = DRAW,
+    redeals: Optional[str] = REDEALS,
+    relaxed: bool = RELAXED,
+    timeout: float = typer.Option(10.0, "--timeout", help="Seconds to search before answering 'unknown'.",
+                                  metavar="S"),
+    jobs: int = typer.Option(1, "--jobs", help="Deals solved at once in a batch.", metavar="N"),
+    hint: bool = typer.Option(False, "--hint", help="Suggest a next move from what the player can see only "
+                              "(never a face-down card or the stock's order)."),
+    json_mode: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> None:
+    """Solve a deal with full information: win (with the moves), unwinnable, or unknown."""
+    defn = _variant(variant)
+    options = _variant_options(defn, _common(draw, redeals, relaxed), list(ctx.args))
+    if not timeout > 0 or math.isinf(timeout) or math.isnan(timeout):
+        fail("--timeout must be a positive number of seconds")
+    if jobs < 1:
+        fail("--jobs must be at least 1")
+    if seeds is not None:
+        if seed is not None or position is not None:
+            fail("give one of --seed, --seeds or --position")
+        try:
+            span = parse_range(seeds)
+        except ValueError as exc:
+            fail(str(exc))
+        _batch(defn.name, options, span, timeout, jobs)
+        return
+    if seed is None and position is None:
+        fail("give --seed N, --seeds A..B or --position FILE")
+    game = _start_game(defn, options, seed, position)
+    if hint:
+        move, wins = player_hint(game)
+        if json_mode:
+            print(json.dumps({"hint": move, "won_guesses": wins}))
+        else:
+            print(f"hint: {move}" if move else "hint: no useful move")
+        return
+    result = solve(game, timeout=timeout)
+    if json_mode:
+        print(json.dumps(result.as_json()))
+    else:
+        _show(result)

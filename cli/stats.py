@@ -1,0 +1,169 @@
+"""Statistics: one SQLite file in the user data folder, one row per game played.
+
+A game counts as played when it is won, or abandoned for another game (a new deal while it
+was unfinished). Results are kept per variant and per option set (Klondike draw 1 and draw 3
+apart); the summary (win rate, streaks, bests) is computed from the rows.
+
+Two games in two terminals may finish at once: the database runs in WAL mode, each write is
+one short ``BEGIN IMMEDIATE`` transaction, and a busy timeout makes a writer wait its turn
+instead of failing. SQLite is in the standard library and does the locking for us.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from solitaire.core import Game
+
+from .saves import data_dir
+
+BUSY_TIMEOUT_S = 30.0
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    variant TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER,
+    won INTEGER NOT NULL,
+    time_s REAL NOT NULL,
+    moves INTEGER NOT NULL,
+    score INTEGER NOT NULL,
+    finished_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_kind ON games (variant, options, id);
+"""
+
+
+def db_path() -> Path:
+    return data_dir() / "stats.sqlite3"
+
+
+def connect(path: Path | None = None) -> sqlite3.Connection:
+    path = path or db_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.executescript(SCHEMA)
+    return conn
+
+
+def options_key(options: dict[str, Any]) -> str:
+    """The option set as canonical JSON: the key results are grouped by."""
+    return json.dumps(options, sort_keys=True, separators=(",", ":"))
+
+
+def game_options(game: Game) -> dict[str, Any]:
+    return {o.name: game.rules.options[o.name] for o in game.rules.variant.options}
+
+
+def summary_of(game: Game) -> dict[str, Any]:
+    return summary(game.rules.name, game_options(game))
+
+
+def record_game(game: Game, won: bool, time_s: float, path: Path | None = None) -> dict[str, Any]:
+    """Record one finished or abandoned game; return the kind's summary before and after:
+    ``{"before": {...}, "after": {...}}`` so the win screen can say what is a new best."""
+    options = game_options(game)
+    return record(game.rules.name, options, game.seed, won, time_s, game.moves, game.score, path)
+
+
+def record(variant: str, options: dict[str, Any], seed: int | None, won: bool, time_s: float,
+           moves: int, score: int, path: Path | None = None) -> dict[str, Any]:
+    conn = connect(path)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            before = _summary(conn, variant, options)
+            conn.execute(
+                "INSERT INTO games (variant, options, seed, won, time_s, moves, score, finished_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (variant, options_key(options), seed, int(won), float(time_s), moves, score, time.time()))
+            after = _summary(conn, variant, options)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    finally:
+        conn.close()
+    return {"before": before, "after": after}
+
+
+def _summary(conn: sqlite3.Connection, variant: str, options: dict[str, Any]) -> dict[str, Any]:
+    key = options_key(options)
+    played, won, best_time, fewest, best_score = conn.execute(
+        "SELECT COUNT(*), COALESCE(SUM(won), 0),"
+        " MIN(CASE WHEN won THEN time_s END), MIN(CASE WHEN won THEN moves END),"
+        " MAX(CASE WHEN won THEN score END)"
+        " FROM games WHERE variant = ? AND options = ?", (variant, key)).fetchone()
+    streak = best_streak = run = 0
+    for (w,) in conn.execute("SELECT won FROM games WHERE variant = ? AND options = ? ORDER BY id",
+                             (variant, key)):
+        run = run + 1 if w else 0
+        best_streak = max(best_streak, run)
+    streak = run
+    return {
+        "variant": variant,
+        "options": options,
+        "played": played,
+        "won": won,
+        "win_rate": round(won / played, 4) if played else None,
+        "best_time_s": None if best_time is None else round(best_time, 1),
+        "fewest_moves": fewest,
+        "best_score": best_score,
+        "streak": streak,
+        "best_streak": best_streak,
+    }
+
+
+def summary(variant: str, options: dict[str, Any], path: Path | None = None) -> dict[str, Any]:
+    conn = connect(path)
+    try:
+        return _summary(conn, variant, options)
+    finally:
+        conn.close()
+
+
+def all_summaries(variant: str | None = None, path: Path | None = None) -> list[dict[str, Any]]:
+    """A summary for each (variant, options) played, sorted; only ``variant``'s if given."""
+    path = path or db_path()
+    if not path.exists():
+        return []
+    conn = connect(path)
+    try:
+        query = "SELECT DISTINCT variant, options FROM games"
+        args: tuple = ()
+        if variant is not None:
+            query += " WHERE variant = ?"
+            args = (variant,)
+        kinds = sorted(conn.execute(query + " ORDER BY variant, options", args).fetchall())
+        return [_summary(conn, v, json.loads(o)) for v, o in kinds]
+    finally:
+        conn.close()
+
+
+def new_bests(result: dict[str, Any]) -> list[str]:
+    """What a won game improved: 'time', 'moves', 'score' (a first win improves all three)."""
+    before, after = result["before"], result["after"]
+    out = []
+    if after["best_time_s"] is not None and (before["best_time_s"] is None
+                                             or after["best_time_s"] < before["best_time_s"]):
+        out.append("time")
+    if after["fewest_moves"] is not None and (before["fewest_moves"] is None
+                                              or after["fewest_moves"] < before["fewest_moves"]):
+        out.append("moves")
+    if after["best_score"] is not None and (before["best_score"] is None
+                                            or after["best_score"] > before["best_score"]):
+        out.append("score")
+    return out
+
+
+def format_time(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    s = int(seconds)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"

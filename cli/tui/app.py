@@ -1,0 +1,617 @@
+"""The full-screen table (Textual): ``solitaire play VARIANT`` on a terminal.
+
+The app owns the interaction state (cursor, cards picked up, hints); the :class:`TableView`
+widget draws the game with :mod:`.table` and posts what the mouse did as messages; the game
+itself (:class:`solitaire.core.Game`) knows nothing of the UI. Every accepted change goes
+through :meth:`SolitaireApp.after_change`, which saves the game and notices a win.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, Callable
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import Button, Static
+
+from solitaire.core import Game, SolitaireError
+
+from ..saves import Tracker
+from ..stats import format_time, new_bests
+from .table import Geometry, Hit, View, draw, hit_test, movable, pile_at
+
+RANDOM_SEEDS = 1_000_000_000
+KEYS_LINE = "arrows move  space pick/put  d draw  u undo  r redo  h hint  ? help  q quit"
+
+HELP_TEXT = """\
+[b]Mouse[/b]
+  click a card          pick it up, with every card on it
+  click a pile          put the cards down there; click them again to let go
+  drag and drop         move cards in one gesture
+  click the stock       draw (or turn the waste back when the stock is empty)
+  double-click a card   send it to a foundation
+
+[b]Keys[/b]
+  ← ↑ ↓ →               move the cursor between piles
+  space, enter          pick up at the cursor / put down at the cursor
+  escape                let go
+  d, s                  draw            a   send the card at the cursor home
+  u                     undo            r   redo
+  h                     hint            o   outline where picked cards can go (on/off)
+  f                     finish (once every card is face up)
+  n                     new deal        R   restart this deal
+  c                     four-colour suits (on/off)
+  ?                     this help       q   quit (the game is saved; play resumes it)
+"""
+
+
+def start_of(game: Game) -> Game:
+    """The position this game started from (the deal), with no history."""
+    first = game.copy()
+    while first.history:
+        first.pop()
+    first.future = []
+    return first
+
+
+def random_deal(current: Game) -> Game:
+    """A new deal under the same rules."""
+    return Game.new(current.rules, secrets.randbelow(RANDOM_SEEDS))
+
+
+def share_code(game: Game) -> str:
+    if game.seed is None:
+        return "position"
+    from ..sharecode import encode
+
+    rules = game.rules
+    return encode(rules.variant, dict(rules.options), game.seed)
+
+
+class TableView(Widget):
+    """Draws the table; turns mouse clicks and drags into messages for the app."""
+
+    class PileClicked(Message):
+        def __init__(self, pile: int, card: int | None, chain: int) -> None:
+            super().__init__()
+            self.pile, self.card, self.chain = pile, card, chain
+
+    class Dropped(Message):
+        def __init__(self, src: int, n: int, dst: int | None) -> None:
+            super().__init__()
+            self.src, self.n, self.dst = src, n, dst
+
+    DEFAULT_CSS = "TableView { width: 1fr; height: 1fr; }"
+
+    def __init__(self, game: Game, view: View, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.game = game
+        self.view = view
+        self.hits: list[Hit] = []
+        self.geo: Geometry | None = None
+        self._lines: list[Strip] = []
+        self._key: Any = None
+        self._press: tuple[int, int, int, int] | None = None  # pile, n, x, y
+        self._dragging = False
+        self._swallow_click = False
+
+    # -- drawing
+    def update_table(self) -> None:
+        self._key = None
+        self.refresh()
+
+    def _paint(self) -> None:
+        size = self.size
+        key = (size.width, size.height, id(self.game))
+        if key == self._key:
+            return
+        canvas, self.hits, self.geo = draw(self.game, self.view, size.width, size.height)
+        self._lines = [Strip(segs, size.width) for segs in canvas.lines()]
+        self._key = key
+
+    def render_line(self, y: int) -> Strip:
+        self._paint()
+        if 0 <= y < len(self._lines):
+            return self._lines[y]
+        return Strip.blank(self.size.width)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.update_table()
+
+    def point_of(self, pile: int, card: int | None = None) -> tuple[int, int]:
+        """A point inside pile ``pile`` (on card ``card`` if given, else its top): for tests."""
+        self._paint()
+        found = [h for h in self.hits if h.pile == pile and (card is None or h.card == card)]
+        if not found:
+            raise LookupError(f"pile {pile} card {card} is not on screen")
+        hit = found[-1]
+        return (hit.x0 + 1, hit.y0)
+
+    # -- mouse
+    def _where(self, event: events.MouseEvent) -> tuple[int, int]:
+        return event.x, event.y
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        self._swallow_click = False
+        self._press = None
+        x, y = self._where(event)
+        hit = hit_test(self.hits, x, y)
+        if hit is None or hit.card is None:
+            return
+        n = len(self.game.piles[hit.pile]) - hit.card
+        if movable(self.game, hit.pile, n):
+            self._press = (hit.pile, n, x, y)
+            self.capture_mouse()
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        if self._press is None:
+            return
+        pile, n, x0, y0 = self._press
+        x, y = self._where(event)
+        if not self._dragging and (x, y) == (x0, y0):
+            return
+        self._dragging = True
+        self.view.picked = (pile, n)
+        self.view.drag_at = (x - 1, y)
+        self.update_table()
+
+    def on_mouse_up(self, event: events.MouseUp) -> None:
+        press, self._press = self._press, None
+        self.capture_mouse(False)
+        if press is None or not self._dragging:
+            return
+        self._dragging = False
+        self._swallow_click = True
+        self.view.drag_at = None
+        x, y = self._where(event)
+        assert self.geo is not None
+        dst = pile_at(self.hits, x, y, self.geo, self.game)
+        self.post_message(self.Dropped(press[0], press[1], dst))
+
+    def on_click(self, event: events.Click) -> None:
+        if self._swallow_click:
+            self._swallow_click = False
+            return
+        x, y = self._where(event)
+        hit = hit_test(self.hits, x, y)
+        if hit is not None:
+            self.post_message(self.PileClicked(hit.pile, hit.card, event.chain))
+            return
+        if self.geo is not None:
+            pile = pile_at(self.hits, x, y, self.geo, self.game)
+            if pile is not None:
+                self.post_message(self.PileClicked(pile, None, event.chain))
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,question_mark,enter,space", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help"):
+            yield Static(HELP_TEXT, id="help-text")
+            yield Static("[dim]any of escape, ?, q closes this[/dim]")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class WinScreen(ModalScreen[str]):
+    BINDINGS = [Binding("n", "choose('new')", "New deal"), Binding("s", "choose('same')", "Same deal"),
+                Binding("q,escape", "choose('quit')", "Quit")]
+
+    def __init__(self, summary: str) -> None:
+        super().__init__()
+        self.summary = summary
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="win"):
+            yield Static("You won!", id="win-title")
+            yield Static(self.summary, id="win-text")
+            with Horizontal(id="win-buttons"):
+                yield Button("New deal (n)", id="new", variant="primary")
+                yield Button("Same deal (s)", id="same")
+                yield Button("Quit (q)", id="quit")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "quit")
+
+    def action_choose(self, what: str) -> None:
+        self.dismiss(what)
+
+
+class SolitaireApp(App[None]):
+    CSS_PATH = "solitaire.tcss"
+    TITLE = "solitaire"
+    BINDINGS = [
+        Binding("left", "cursor(-1, 0)", show=False),
+        Binding("right", "cursor(1, 0)", show=False),
+        Binding("up", "cursor(0, -1)", show=False),
+        Binding("down", "cursor(0, 1)", show=False),
+        Binding("space,enter", "select", show=False),
+        Binding("escape", "let_go", show=False),
+        Binding("d,s", "draw", show=False),
+        Binding("a", "home", show=False),
+        Binding("u,ctrl+z", "undo", show=False),
+        Binding("r,ctrl+y", "redo", show=False),
+        Binding("h", "hint", show=False),
+        Binding("o", "toggle_outline", show=False),
+        Binding("f", "finish", show=False),
+        Binding("n", "new_deal", show=False),
+        Binding("R", "restart", show=False),
+        Binding("c", "toggle_colours", show=False),
+        Binding("question_mark,f1", "help", show=False),
+        Binding("q", "quit", show=False),
+    ]
+
+    def __init__(self, tracker: Tracker, *, outline: bool = False, four_colour: bool = False,
+                 tick: bool = True, finish_delay: float = 0.06,
+                 next_deal: Callable[[Game], Game] | None = None) -> None:
+        super().__init__()
+        self.next_deal = next_deal or random_deal
+        self.tracker = tracker
+        self.outline = outline
+        self.tick = tick
+        self.finish_delay = finish_delay
+        self.view = View(four_colour=four_colour)
+        self.message = ""
+        self._finishing: list[Any] = []
+        self._finish_timer: Any = None
+        self.won_summary: str | None = None
+        self.flexible = False  # the cards in hand were picked up by key: put down as many as fit
+
+    @property
+    def game(self) -> Game:
+        return self.tracker.game
+
+    # -- layout
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="header"):
+            yield Static(id="info")
+            button = Button("Finish", id="finish", variant="success", compact=True)
+            button.can_focus = False
+            yield button
+        yield TableView(self.game, self.view, id="table")
+        yield Static(id="status")
+
+    def on_mount(self) -> None:
+        rules = self.game.rules
+        self.view.cursor = rules.draw_targets[0] if rules.draw_targets else 0
+        if rules.stock is not None:
+            self.view.cursor = rules.stock
+        if self.tick:
+            self.set_interval(1.0, self.refresh_header)
+        self.refresh_all()
+
+    @property
+    def table(self) -> TableView:
+        return self.query_one(TableView)
+
+    def refresh_header(self) -> None:
+        game = self.game
+        info = Text()
+        info.append(f" {game.rules.variant.title} ", style="bold")
+        info.append(share_code(game), style="bold cyan")
+        info.append(f"   {format_time(self.tracker.elapsed())}")
+        info.append(f"   moves {game.moves}   score {game.score}")
+        if self.outline:
+            info.append("   hints on", style="yellow")
+        self.query_one("#info", Static).update(info)
+
+    def refresh_all(self) -> None:
+        game = self.game
+        view = self.view
+        if view.picked is not None and self.outline:
+            src, n = view.picked
+            counts = range(1, n + 1) if self.flexible else (n,)
+            view.outlined = frozenset(d for d in range(game.rules.count)
+                                      if d != src and any(game.refusal((src, d, k)) is None for k in counts))
+        elif view.picked is None:
+            view.outlined = frozenset()
+        self.refresh_header()
+        ready = self.finish_available()
+        self.query_one("#finish", Button).display = ready
+        status = self.message
+        if not status:
+            if ready:
+                status = "Every card is face up: press f (or Finish) to play them home."
+            elif not game.won and game.over:
+                status = "No moves are left: u to undo, R to restart, n for a new deal."
+            else:
+                status = KEYS_LINE
+        self.query_one("#status", Static).update(Text(status, style="bold" if self.message else "dim"))
+        table = self.table
+        table.game = game
+        table.update_table()
+
+    def say(self, message: str) -> None:
+        self.message = message
+
+    def finish_available(self) -> bool:
+        game = self.game
+        return not self._finishing and game.finish_ready() is None and game.finish_moves() is not None
+
+    # -- playing
+    def play(self, move: tuple[int, int, int]) -> bool:
+        try:
+            self.game.play(move)
+        except SolitaireError as exc:
+            self.say(str(exc))
+            self.refresh_all()
+            return False
+        self.view.picked = None
+        self.after_change()
+        return True
+
+    def after_change(self) -> None:
+        self.tracker.changed()
+        self.refresh_all()
+        if self.game.won and not self._finishing:
+            self.show_win()
+
+    def show_win(self) -> None:
+        game = self.game
+        lines = [f"Time   {format_time(self.tracker.elapsed())}", f"Moves  {game.moves}", f"Score  {game.score}"]
+        result = self.tracker.last_result
+        if result is not None:
+            bests = new_bests(result)
+            after = result["after"]
+            lines.append("New best: " + ", ".join(bests) + "!" if bests else "No new best this time.")
+            lines.append(f"Won {after['won']} of {after['played']}; streak {after['streak']}")
+        else:
+            lines.append("(a position, not a deal: not counted in the statistics)")
+        self.won_summary = "\n".join(lines)
+        self.push_screen(WinScreen(self.won_summary), self._after_win)
+
+    def _after_win(self, choice: str | None) -> None:
+        if choice == "new":
+            self.action_new_deal()
+        elif choice == "same":
+            self.action_restart()
+        else:
+            self.exit()
+
+    def pick(self, pile: int, n: int, flexible: bool = False) -> None:
+        """Pick up the top ``n`` cards of ``pile``; ``flexible``: the keyboard's pick-up, which
+        may put down fewer of them (as many as fit where they go)."""
+        self.flexible = flexible
+        if movable(self.game, pile, n):
+            self.view.picked = (pile, n)
+            self.say("")
+        elif not self.game.piles[pile]:
+            self.say(f"{self.game.rules.names[pile]} is empty")
+        else:
+            self.say(f"cannot pick up {'that card' if n == 1 else f'those {n} cards'} from "
+                     f"{self.game.rules.names[pile]}")
+        self.refresh_all()
+
+    def put(self, dst: int, flexible: bool = False) -> None:
+        """Put the picked-up cards on ``dst``; ``flexible`` tries fewer cards if all do not fit."""
+        assert self.view.picked is not None
+        src, n = self.view.picked
+        if dst == src:
+            self.view.picked = None
+            self.say("")
+            self.refresh_all()
+            return
+        if flexible:
+            for k in range(n, 0, -1):
+                if self.game.refusal((src, dst, k)) is None:
+                    n = k
+                    break
+        reason = self.game.refusal((src, dst, n))
+        if reason is not None:
+            self.say(reason)
+            self.refresh_all()
+            return
+        self.say("")
+        self.play((src, dst, n))
+
+    def send_home(self, pile: int) -> None:
+        game = self.game
+        for f in game.rules.foundations:
+            if game.refusal((pile, f, 1)) is None:
+                self.view.picked = None
+                self.say("")
+                self.play((pile, f, 1))
+                return
+        self.view.picked = None
+        cards = game.piles[pile]
+        self.say("no foundation takes that card" if cards else f"{game.rules.names[pile]} is empty")
+        self.refresh_all()
+
+    def on_table_view_pile_clicked(self, event: TableView.PileClicked) -> None:
+        if self._finishing:
+            return
+        game = self.game
+        pile = event.pile
+        self.view.cursor = pile
+        if event.chain >= 2 and event.card is not None:
+            self.send_home(pile)
+            return
+        if game.rules.role[pile] == "stock":
+            if self.view.picked is not None:
+                self.view.picked = None
+                self.refresh_all()
+                return
+            self.action_draw()
+            return
+        if self.view.picked is not None:
+            self.put(pile)
+            return
+        if event.card is None:
+            self.refresh_all()
+            return
+        self.pick(pile, len(game.piles[pile]) - event.card)
+
+    def on_table_view_dropped(self, event: TableView.Dropped) -> None:
+        self.view.picked = (event.src, event.n)
+        if event.dst is None or event.dst == event.src:
+            self.view.picked = None
+            self.refresh_all()
+            return
+        self.view.cursor = event.dst
+        self.put(event.dst)
+        self.view.picked = None
+        self.refresh_all()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "finish":
+            self.action_finish()
+
+    # -- actions (keys)
+    def _layout_grid(self) -> list[list[int]]:
+        rules = self.game.rules
+        return [[rules.index[n] if n is not None else -1 for n in row] for row in rules.spec.layout]
+
+    def action_cursor(self, dx: int, dy: int) -> None:
+        grid = self._layout_grid()
+        cur = self.view.cursor if self.view.cursor is not None else 0
+        r, c = next(((r, row.index(cur)) for r, row in enumerate(grid) if cur in row), (0, 0))
+        if dx:
+            cells = [k for k, v in enumerate(grid[r]) if v >= 0]
+            pos = cells.index(c) if c in cells else 0
+            c = cells[(pos + dx) % len(cells)]
+        if dy:
+            r = (r + dy) % len(grid)
+            cells = [k for k, v in enumerate(grid[r]) if v >= 0]
+            c = min(cells, key=lambda k: (abs(k - c), k))
+        self.view.cursor = grid[r][c]
+        self.say("")
+        self.refresh_all()
+
+    def action_select(self) -> None:
+        if self._finishing:
+            return
+        cur = self.view.cursor
+        if cur is None:
+            return
+        if self.view.picked is not None:
+            self.put(cur, flexible=self.flexible)
+            return
+        game = self.game
+        if game.rules.role[cur] == "stock":
+            self.action_draw()
+            return
+        up = len(game.piles[cur]) - game.down[cur]
+        for n in range(up, 0, -1):
+            if movable(game, cur, n):
+                self.pick(cur, n, flexible=True)
+                return
+        self.pick(cur, 1)
+
+    def action_let_go(self) -> None:
+        self.view.picked = None
+        self.say("")
+        self.refresh_all()
+
+    def action_draw(self) -> None:
+        move = self.game.rules.draw_move
+        self.view.picked = None
+        if move is None:
+            self.say("this game has no stock")
+            self.refresh_all()
+            return
+        self.say("")
+        self.play(move)
+
+    def action_home(self) -> None:
+        if self.view.cursor is not None:
+            self.send_home(self.view.cursor)
+
+    def action_undo(self) -> None:
+        self._plain(self.game.undo)
+
+    def action_redo(self) -> None:
+        self._plain(self.game.redo)
+
+    def _plain(self, fn: Any) -> None:
+        if self._finishing:
+            return
+        self.view.picked = None
+        try:
+            fn()
+        except SolitaireError as exc:
+            self.say(str(exc))
+            self.refresh_all()
+            return
+        self.say("")
+        self.after_change()
+
+    def action_hint(self) -> None:
+        move = self.game.hint()
+        if move is None:
+            self.say("hint: no useful move")
+        else:
+            self.say(f"hint: {self.game.move_text(move)}")
+            src, dst, n = move
+            if n:
+                self.view.picked = (src, n)
+                self.flexible = False
+                self.view.cursor = dst
+        self.refresh_all()
+
+    def action_toggle_outline(self) -> None:
+        self.outline = not self.outline
+        self.say("hints on: the piles the picked-up cards may go to are outlined" if self.outline
+                 else "hints off")
+        self.refresh_all()
+
+    def action_toggle_colours(self) -> None:
+        self.view.four_colour = not self.view.four_colour
+        self.refresh_all()
+
+    def action_finish(self) -> None:
+        if not self.finish_available():
+            reason = self.game.finish_ready() or "the cards cannot all be played straight home from here"
+            self.say(reason)
+            self.refresh_all()
+            return
+        self.view.picked = None
+        self._finishing = list(self.game.finish_moves() or [])
+        self.say("playing every card home ...")
+        self._finish_timer = self.set_interval(self.finish_delay, self._finish_step)
+
+    def _finish_step(self) -> None:
+        if not self._finishing:
+            return
+        move = self._finishing.pop(0)
+        try:
+            self.game.play(move)
+        except SolitaireError:
+            self._finishing = []
+        if not self._finishing:
+            if self._finish_timer is not None:
+                self._finish_timer.stop()
+            self.say("")
+        self.after_change()
+
+    def _start(self, game: Game, dealt: bool) -> None:
+        self.tracker.abandon()
+        self.tracker = Tracker(game, dealt=dealt, enabled=self.tracker.enabled)
+        self.view.picked = None
+        self._finishing = []
+        self.say("")
+        self.refresh_all()
+
+    def action_new_deal(self) -> None:
+        self._start(self.next_deal(self.game), dealt=True)
+
+    def action_restart(self) -> None:
+        self._start(start_of(self.game), dealt=self.tracker.dealt)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+
+def run_table(tracker: Tracker, *, four_colour: bool = False, outline: bool = False,
+              next_deal: Callable[[Game], Game] | None = None) -> None:
+    """Open the table on this terminal and play until the player quits."""
+    SolitaireApp(tracker, four_colour=four_colour, outline=outline, next_deal=next_deal).run()

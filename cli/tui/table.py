@@ -1,0 +1,362 @@
+"""The card table: one widget that draws any variant from its declared layout.
+
+The drawing is pure data: :func:`draw` turns a game plus the UI state (cursor, cards picked
+up, piles to outline, a drag in flight) into a grid of cells and a list of hit regions, so
+the same code serves painting, mouse hit-testing and the tests. Nothing here knows a game by
+name: rows come from ``rules.spec.layout``, piles whose ``fan`` is ``down`` fan downwards,
+``right`` fans show their top ``show`` cards side by side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rich.segment import Segment
+from rich.style import Style
+
+from solitaire.core import Game
+from solitaire.core.cards import SUIT, card_symbol, is_red
+from solitaire.core.rules import GIVES_ANY, GIVES_NONE, GIVES_RUN, GIVES_TOP
+
+# colours: named ANSI-friendly values, so terminals without true colour still get them right
+FELT = Style(bgcolor="#0b5d1e", color="#d7ffd7")
+FACE = "#f5f5f0"
+PICKED = "#ffd75f"
+CURSOR = "#87d7ff"
+BACK = Style(bgcolor="#1c3f94", color="#8fb0ff")
+BACK_CURSOR = Style(bgcolor="#2f6fd0", color="#d0e4ff", bold=True)  # a back under the cursor
+RED = "#c00000"
+BLACK = "#000000"
+FOUR = ("#006000", "#0040c0", "#c00000", "#000000")  # clubs, diamonds, hearts, spades
+OUTLINE = Style(bgcolor="#0b5d1e", color="#7fbf8f")
+HINT = Style(bgcolor="#0b5d1e", color="#ffff00", bold=True)
+CURSOR_MARK = Style(bgcolor="#0b5d1e", color=CURSOR, bold=True)
+
+
+@dataclass
+class Hit:
+    """A clickable rectangle: pile ``pile``, card ``card`` (index from the bottom, or None for
+    the pile itself). Later hits lie on top of earlier ones."""
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    pile: int
+    card: int | None
+
+
+@dataclass
+class View:
+    """What the table shows beside the game itself."""
+
+    cursor: int | None = None
+    picked: tuple[int, int] | None = None  # (pile, number of cards)
+    outlined: frozenset[int] = frozenset()
+    four_colour: bool = False
+    drag_at: tuple[int, int] | None = None  # where the picked cards are being dragged
+
+
+@dataclass
+class Geometry:
+    col_w: int
+    card_w: int
+    card_h: int
+    left: int
+    pile_x: dict[int, int] = field(default_factory=dict)
+    pile_y: dict[int, int] = field(default_factory=dict)
+    pile_room: dict[int, int] = field(default_factory=dict)  # lines (fan down) or columns (fan right)
+
+
+def geometry(game: Game, width: int, height: int) -> Geometry:
+    rules = game.rules
+    layout = rules.spec.layout
+    ncols = max((len(row) for row in layout), default=1)
+    col_w = max(4, width // ncols)
+    card_w = max(3, min(col_w - (2 if col_w >= 8 else 1), 15))
+    card_h = 3 if height < 32 else 4 if height < 44 else 5
+    left = (width - ncols * col_w) // 2 + (col_w - card_w) // 2
+    geo = Geometry(col_w, card_w, card_h, left)
+    fanned_rows = [all(rules.piles[rules.index[n]].fan == "down" for n in row if n) for row in layout]
+    flat_height = sum(card_h + 1 for f in fanned_rows if not f)
+    fan_rows = sum(1 for f in fanned_rows if f)
+    fan_height = max(card_h, (height - flat_height - 1) // max(1, fan_rows)) if fan_rows else 0
+    y = 1 if height > flat_height + fan_rows * (card_h + 6) else 0
+    for row, fanned in zip(layout, fanned_rows):
+        for k, name in enumerate(row):
+            if name is None:
+                continue
+            i = rules.index[name]
+            geo.pile_x[i] = left + k * col_w
+            geo.pile_y[i] = y
+            if fanned:
+                geo.pile_room[i] = fan_height
+            else:  # a right fan may spread over the gaps after it
+                gaps = 0
+                for later in row[k + 1:]:
+                    if later is not None:
+                        break
+                    gaps += 1
+                geo.pile_room[i] = card_w + gaps * col_w + (col_w - card_w)
+        y += (fan_height if fanned else card_h) + 1
+    return geo
+
+
+def movable(game: Game, pile: int, n: int) -> bool:
+    """May the top ``n`` cards of ``pile`` be picked up together (judged from visible cards)?"""
+    rules = game.rules
+    cards = game.piles[pile]
+    gives = rules.gives[pile]
+    if n < 1 or gives == GIVES_NONE or n > len(cards) - game.down[pile]:
+        return False
+    if gives == GIVES_TOP:
+        return n == 1
+    if gives == GIVES_RUN:
+        table = rules.seq[pile]
+        return all(table[cards[i] * 52 + cards[i + 1]] for i in range(len(cards) - n, len(cards) - 1))
+    return gives == GIVES_ANY
+
+
+class Canvas:
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.chars = [[" "] * width for _ in range(height)]
+        self.styles = [[FELT] * width for _ in range(height)]
+
+    def put(self, x: int, y: int, text: str, style: Style) -> None:
+        if not 0 <= y < self.height:
+            return
+        row, srow = self.chars[y], self.styles[y]
+        for k, ch in enumerate(text):
+            if 0 <= x + k < self.width:
+                row[x + k] = ch
+                srow[x + k] = style
+
+    def lines(self) -> list[list[Segment]]:
+        out = []
+        for row, srow in zip(self.chars, self.styles):
+            segs: list[Segment] = []
+            start = 0
+            for k in range(1, len(row) + 1):
+                if k == len(row) or srow[k] is not srow[start]:
+                    segs.append(Segment("".join(row[start:k]), srow[start]))
+                    start = k
+            out.append(segs)
+        return out
+
+
+def _face_style(card: int, bg: str, four: bool) -> Style:
+    colour = FOUR[SUIT[card]] if four else (RED if is_red(card) else BLACK)
+    return Style(bgcolor=bg, color=colour, bold=True)
+
+
+def _card(canvas: Canvas, x: int, y: int, w: int, h: int, card: int | None, bg: str, four: bool,
+          lines: int | None = None, label: str = "", back: Style = BACK) -> None:
+    """A card at (x, y): a face (``card``), or a back (``card`` None); only ``lines`` lines."""
+    shown = h if lines is None else min(lines, h)
+    for k in range(shown):
+        if card is None:
+            text = ("░" * w) if k % 2 == 0 else ("▒" * w)
+            if label and k == h // 2:
+                text = label.center(w, "▒" if k % 2 else "░")[:w]
+            canvas.put(x, y + k, text, back)
+            continue
+        sym = card_symbol(card)
+        if k == 0:
+            text = sym.ljust(w)
+        elif k == h - 1 and h >= 3:
+            text = sym.rjust(w)
+        elif k == h // 2 and h >= 3:
+            text = sym[-1].center(w)
+        else:
+            text = " " * w
+        canvas.put(x, y + k, text[:w], _face_style(card, bg, four))
+
+
+def _slot(canvas: Canvas, x: int, y: int, w: int, h: int, label: str, style: Style = OUTLINE) -> None:
+    """An empty pile: a thin outline with the pile's name."""
+    if h == 1:
+        canvas.put(x, y, f"[{label.center(w - 2)[:w - 2]}]", style)
+        return
+    canvas.put(x, y, "┌" + "─" * (w - 2) + "┐", style)
+    for k in range(1, h - 1):
+        inner = label.center(w - 2)[:w - 2] if k == (h - 1) // 2 else " " * (w - 2)
+        canvas.put(x, y + k, "│" + inner + "│", style)
+    canvas.put(x, y + h - 1, "└" + "─" * (w - 2) + "┘", style)
+
+
+def _fan_down(canvas: Canvas, hits: list[Hit], top_box: dict[int, tuple[int, int]], game: Game, view: View,
+              geo: Geometry, i: int, visible: int, bg_for) -> int:
+    """Draw pile ``i`` fanned downwards (its first ``visible`` cards); return the line after it.
+
+    Each card shows one line (its rank and suit) and the last shows whole. When the pile is
+    longer than its room, the face-down cards shrink to one line with their count, then the
+    lowest face-up cards are packed several to a line, so every face-up card stays readable.
+    """
+    rules = game.rules
+    x, y = geo.pile_x[i], geo.pile_y[i]
+    w, h = geo.card_w, geo.card_h
+    room = geo.pile_room[i]
+    cards = game.piles[i]
+    four = view.four_colour
+    if visible == 0:
+        _slot(canvas, x, y, w, h, rules.short_name[i], CURSOR_MARK if view.cursor == i else OUTLINE)
+        top_box[i] = (x, y)
+        return y + h
+    vis_down = min(game.down[i], visible)
+    vis_up = visible - vis_down
+    down_lines = vis_down if vis_up else vis_down - 1 + h
+    up_lines = vis_up - 1 + h if vis_up else 0
+    squeeze = vis_down > 1 and down_lines + up_lines > room
+    if squeeze:
+        down_lines = 1 if vis_up else h
+    per_line = max(1, (w + 1) // 4)
+    packed = 0
+    if vis_up > 1:
+        while packed < vis_up - 1 and down_lines + -(-packed // per_line) + (vis_up - 1 - packed) + h > room:
+            packed += 1
+    row = y
+    # face-down cards
+    if vis_down:
+        shown_down = [vis_down - 1] if squeeze else list(range(vis_down))
+        for idx in shown_down:
+            last = idx == visible - 1
+            back = BACK_CURSOR if last and view.cursor == i else BACK
+            _card(canvas, x, row, w, h, None, FACE, four, lines=None if last else 1, back=back)
+            if squeeze:
+                canvas.put(x, row, f"{vis_down}".ljust(w, "░")[:w], back)
+            row += h if last else 1
+    # face-up cards packed several to a line; if even that is too long, the lowest are left
+    # out behind a "+N" line, so the top of the pile always shows
+    first_up = vis_down
+    lines_left = room - down_lines - h - (vis_up - 1 - packed)
+    hidden = 0
+    if packed and -(-packed // per_line) > lines_left:
+        hidden = min(packed, (-(-packed // per_line) - max(lines_left, 1) + 1) * per_line)
+        canvas.put(x, row, f"+{hidden}".ljust(w)[:w], Style(bgcolor=FACE, color="#606060"))
+        row += 1
+    for start in range(first_up + hidden, first_up + packed, per_line):
+        chunk = list(range(start, min(start + per_line, first_up + packed)))
+        canvas.put(x, row, " " * w, Style(bgcolor=FACE))
+        for m, idx in enumerate(chunk):
+            cx = x + m * 4
+            cw = 4 if m < len(chunk) - 1 else w - m * 4
+            canvas.put(cx, row, card_symbol(cards[idx]).ljust(cw)[:cw], _face_style(cards[idx], bg_for(idx), four))
+            hits.append(Hit(cx, row, cx + cw, row + 1, i, idx))
+        row += 1
+    # the rest fanned one line each, the last whole
+    for idx in range(first_up + packed, visible):
+        last = idx == visible - 1
+        _card(canvas, x, row, w, h, cards[idx], bg_for(idx), four, lines=None if last else 1)
+        hits.append(Hit(x, row, x + w, row + (h if last else 1), i, idx))
+        if last:
+            top_box[i] = (x, row)
+        row += h if last else 1
+    if vis_up == 0:
+        top_box[i] = (x, row - h)
+    return row
+
+
+def draw(game: Game, view: View, width: int, height: int) -> tuple[Canvas, list[Hit], Geometry]:
+    """Paint the table; return the canvas, the hit regions (bottom first) and the geometry."""
+    rules = game.rules
+    geo = geometry(game, width, height)
+    canvas = Canvas(width, height)
+    hits: list[Hit] = []
+    w, h = geo.card_w, geo.card_h
+    four = view.four_colour
+    picked_pile, picked_n = view.picked if view.picked else (None, 0)
+    top_box: dict[int, tuple[int, int]] = {}  # pile -> (x, y) of its top card or slot
+
+    for i in range(rules.count):
+        if i not in geo.pile_x:
+            continue
+        x, y = geo.pile_x[i], geo.pile_y[i]
+        spec = rules.piles[i]
+        cards = game.piles[i]
+        down = game.down[i]
+        size = len(cards)
+        hits.append(Hit(x, y, x + w, y + h, i, None))
+        lifted = picked_n if (i == picked_pile and view.drag_at is None) else 0
+        dragged = picked_n if (i == picked_pile and view.drag_at is not None) else 0
+
+        def bg_for(idx: int) -> str:
+            if lifted and idx >= size - lifted:
+                return PICKED
+            if view.cursor == i and idx == size - 1 and not lifted:
+                return CURSOR
+            return FACE
+
+        if not cards:
+            style = CURSOR_MARK if view.cursor == i else OUTLINE
+            label = rules.short_name[i]
+            if spec.role == "stock":
+                label = "↺" if game.refusal(rules.draw_move) is None else "·"  # type: ignore[arg-type]
+            _slot(canvas, x, y, w, h, label, style)
+            top_box[i] = (x, y)
+            continue
+        if spec.fan == "down":
+            _fan_down(canvas, hits, top_box, game, view, geo, i, size - dragged, bg_for)
+            continue
+        # a pile that does not fan down: its top card, or its top `show` cards fanned right
+        visible = size - dragged
+        if visible == 0:
+            _slot(canvas, x, y, w, h, rules.short_name[i])
+            top_box[i] = (x, y)
+            continue
+        show = spec.show or 1
+        if spec.fan != "right":
+            show = 1
+        shown = list(range(max(0, visible - show), visible))
+        step = 4 if geo.pile_room[i] >= w + 4 * (show - 1) else 3
+        for k, idx in enumerate(shown):
+            cx = x + k * step
+            last = k == len(shown) - 1
+            if idx < down:
+                label = str(visible) if spec.role == "stock" else ""
+                back = BACK_CURSOR if last and view.cursor == i else BACK
+                _card(canvas, cx, y, w if last else step, h, None, FACE, four, label=label, back=back)
+            else:  # each card is drawn whole; the next one covers all but its left edge
+                _card(canvas, cx, y, w, h, cards[idx], bg_for(idx), four)
+                if not last:
+                    hits.append(Hit(cx, y, cx + step, y + h, i, idx))
+            if last:
+                hits.append(Hit(cx, y, cx + w, y + h, i, idx))
+                top_box[i] = (cx, y)
+
+    # outlines round the piles the picked-up cards may go to
+    for i in view.outlined:
+        if i in top_box:
+            x, y = top_box[i]
+            for k in range(h):
+                canvas.put(x - 1, y + k, "▐", HINT)
+                canvas.put(x + w, y + k, "▌", HINT)
+    # a keyboard cursor on a pile with no card under it is marked by its slot; on cards by colour
+    # the dragged cards follow the pointer
+    if view.drag_at is not None and view.picked is not None:
+        p, n = view.picked
+        cards = game.piles[p][-n:]
+        dx, dy = view.drag_at
+        for k, card in enumerate(cards):
+            last = k == len(cards) - 1
+            _card(canvas, dx, dy + k, w, h, card, PICKED, four, lines=None if last else 1)
+    return canvas, hits, geo
+
+
+def hit_test(hits: list[Hit], x: int, y: int) -> Hit | None:
+    for hit in reversed(hits):
+        if hit.x0 <= x < hit.x1 and hit.y0 <= y < hit.y1:
+            return hit
+    return None
+
+
+def pile_at(hits: list[Hit], x: int, y: int, geo: Geometry, game: Game) -> int | None:
+    """The pile under (x, y), also below a fanned pile's last card (its whole column)."""
+    hit = hit_test(hits, x, y)
+    if hit is not None:
+        return hit.pile
+    for i, px in geo.pile_x.items():
+        if px <= x < px + geo.card_w and game.rules.piles[i].fan == "down":
+            if geo.pile_y[i] <= y < geo.pile_y[i] + geo.pile_room[i]:
+                return i
+    return None

@@ -1,0 +1,806 @@
+"""A full-information solver that works from the kernel's compiled tables, for any variant.
+
+It never asks which game it is playing: everything comes from :class:`~solitaire.core.Rules`
+(``accept``, ``seq``, ``targets``, ``foundations``, ``stock``, ``draw_targets``, ``redeals``).
+
+Search: depth-first over the real :class:`~solitaire.core.Game` (``legal_moves``/``push``/
+``pop``), with
+
+* a transposition table of canonical state keys (the piles of a group whose piles are
+  interchangeable are sorted; with unlimited redeals the stock and waste are keyed by the
+  card sequence they cycle through, not by where the turn has got to);
+* provably safe moves to the foundations applied automatically (derived from ``accept``: a
+  card may go home when every card that could ever be built on it outside the foundations is
+  already home; when foundations give cards back, every card that could be built on it,
+  transitively);
+* stock macro-moves: "draw j times, then play the waste's top card", one move, so the
+  search never stores a draw-only state (exact for any draw count and redeal limit);
+* no move from a pile that holds only a face-up run to an empty interchangeable pile; a run
+  moved off a face-up card, or a card taken back from a foundation, only when it is used
+  next (such a move can always wait until then);
+* with limited redeals, turn positions compared by dominance rather than equality.
+
+A portfolio: a pruned greedy depth-first pass, then a greedy best-first pass, share half the
+budget; then the exact search runs; only an exhausted exact search answers ``unwinnable``.
+See docs/solver.md.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .cards import DECK_SIZE
+from .game import Game, Move
+from .rules import EMPTY, GIVES_NONE, GIVES_RUN, Rules
+
+WIN, UNWINNABLE, UNKNOWN = "win", "unwinnable", "unknown"
+
+
+@attrs.frozen
+class SolveResult:
+    """The answer: ``result`` is "win", "unwinnable" or "unknown"; ``moves`` in notation."""
+
+    result: str
+    moves: tuple[str, ...] = ()
+    seconds: float = 0.0
+    states: int = 0
+    method: str = ""  # which pass decided: "greedy" or "exact"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"result": self.result, "moves": list(self.moves), "seconds": round(self.seconds, 4),
+                "states": self.states, "method": self.method}
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def variant_knowledge(rules: Rules) -> Any:
+    """The ``solver_knowledge`` hook's answer for these rules (from any installed plugin)."""
+    from importlib.metadata import entry_points
+
+    import pluggy
+
+    from . import hookspecs
+    from .plugins import GROUP
+
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    for ep in entry_points(group=GROUP):
+        try:
+            obj = ep.load()
+            if hasattr(obj, "solver_knowledge") and not pm.is_registered(obj):
+                pm.register(obj, name=f"solver:{ep.name}")
+        except Exception:  # a broken plugin is reported by the registry, not here
+            continue
+    try:
+        return pm.hook.solver_knowledge(rules=rules)
+    except Exception:
+        return None
+
+
+class _Tables:
+    """What the search derives once per Rules: safe-move tables, interchangeable groups."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.knowledge = variant_knowledge(rules)
+        found = rules.foundation_set
+        # piles that receive cards by moves, outside the foundations
+        receivers = sorted({d for s in rules.sources for d in rules.targets[s] if d not in found})
+        children: list[tuple[int, ...]] = []
+        for c in range(DECK_SIZE):
+            kids = set()
+            for p in receivers:
+                row = rules.accept[p]
+                base = c * DECK_SIZE
+                for x in range(DECK_SIZE):
+                    if row[base + x]:
+                        kids.add(x)
+            children.append(tuple(sorted(kids)))
+        give_back = any(rules.gives[f] != GIVES_NONE for f in rules.foundations)
+        if give_back:  # a home card may come back down: everything that can pile on it must be home
+            closure = []
+            for c in range(DECK_SIZE):
+                seen: set[int] = set()
+                todo = list(children[c])
+                while todo:
+                    x = todo.pop()
+                    if x not in seen and x != c:
+                        seen.add(x)
+                        todo.extend(children[x])
+                closure.append(tuple(sorted(seen)))
+            children = closure
+        self.needs_home: tuple[tuple[int, ...], ...] = tuple(children)
+        self.needs_mask: tuple[int, ...] = tuple(sum(1 << x for x in kids) for kids in children)
+        # fitlist[p][row]: the cards pile p takes on top card ``row`` (row 52: when empty)
+        self.fitlist: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(tuple(c for c in range(DECK_SIZE) if rules.accept[p][row * DECK_SIZE + c])
+                  for row in range(DECK_SIZE + 1))
+            for p in range(rules.count))
+        # a run moved off a face-up card may wait until that card is used (see _useful_under)
+        unbounded = all(rules.capacity[p] >= DECK_SIZE and rules.max_accept[p] >= DECK_SIZE for p in receivers)
+        self.defer = tuple(unbounded and rules.gives[p] == GIVES_RUN for p in range(rules.count))
+        self.found_defer = all(len(self.fitlist[f][row]) <= 1 for f in rules.foundations
+                               for row in range(DECK_SIZE)) and all(self.defer[p] for p in receivers)
+        self.auto_sources = tuple(s for s in rules.sources if s not in found
+                                  and any(f in found for f in rules.targets[s]))
+
+        # interchangeable piles: same group and identical tables and neighbours
+        def signature(i: int, members: tuple[int, ...]) -> tuple:
+            mates = set(members)
+            return (rules.role[i], rules.accept[i], rules.seq[i], rules.gives[i], rules.capacity[i],
+                    rules.max_accept[i], rules.flip[i], frozenset(rules.targets[i]) - mates,
+                    mates - {i} <= set(rules.targets[i]) or not (mates & set(rules.targets[i])),
+                    frozenset(s for s in range(rules.count) if i in rules.targets[s]) - mates)
+
+        groups: list[tuple[int, ...]] = []
+        grouped: set[int] = set()
+        for members in rules.group_piles.values():
+            if len(members) > 1 and len({signature(i, members) for i in members}) == 1:
+                groups.append(members)
+                grouped.update(members)
+        self.groups = tuple(groups)
+        self.sorted_member = frozenset(grouped)
+        self.group_of = {i: g for g in groups for i in g}
+
+        # stock macro-moves: a single waste that only the stock fills, unbounded
+        self.macro = False
+        self.waste = -1
+        if rules.stock is not None and len(rules.draw_targets) == 1:
+            w = rules.draw_targets[0]
+            fed = any(w in rules.targets[s] for s in range(rules.count))
+            if not fed and w not in found and rules.capacity[w] >= DECK_SIZE:
+                self.macro = True
+                self.waste = w
+        self.singles = tuple(i for i in range(rules.count)
+                             if i not in grouped and not (self.macro and i in (rules.stock, self.waste)))
+
+
+_TABLES: dict[int, _Tables] = {}
+
+
+def _tables(rules: Rules) -> _Tables:
+    t = _TABLES.get(id(rules))
+    if t is None or t.rules is not rules:
+        t = _TABLES[id(rules)] = _Tables(rules)
+    return t
+
+
+class Solver:
+    """Solve ``game`` (full information: it sees the face-down cards and the stock order)."""
+
+    def __init__(self, game: Game, timeout: float = 10.0, max_states: int = 3_000_000,
+                 greedy_share: float = 0.5, knowledge: Any = None) -> None:
+        self.start = game
+        self.rules = game.rules
+        self.t = _tables(game.rules)
+        know = knowledge if knowledge is not None else self.t.knowledge
+        self.safe_home = getattr(know, "safe_home", None)
+        self.priority = getattr(know, "priority", None)
+        self.timeout = timeout
+        self.max_states = max_states
+        self.greedy_share = greedy_share
+        self.best_first = True
+        # limited redeals: positions of the turn are compared by dominance, not equality
+        self.dominance = self.t.macro and self.rules.redeals is not None
+        self.states = 0
+
+    # ------------------------------------------------------------------ public
+
+    def solve(self) -> SolveResult:
+        began = time.perf_counter()
+        deadline = began + self.timeout
+        old_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old_limit, 20_000))
+        try:
+            if self._blocked():
+                return SolveResult(UNWINNABLE, (), time.perf_counter() - began, 0, "blocked")
+            if self.greedy_share > 0:
+                share = self.timeout * self.greedy_share
+                result = self._run(prune=True, deadline=began + share / 2)
+                if result is True:
+                    return self._win(began, "greedy")
+                if self.best_first:
+                    result = self._best_first(deadline=began + share)
+                    if result is True:
+                        return self._win(began, "best-first")
+            result = self._run(prune=False, deadline=deadline)
+            if result is True:
+                return self._win(began, "exact")
+            seconds = time.perf_counter() - began
+            if result is False:
+                return SolveResult(UNWINNABLE, (), seconds, self.states, "exact")
+            return SolveResult(UNKNOWN, (), seconds, self.states, "")
+        finally:
+            sys.setrecursionlimit(old_limit)
+
+    # ------------------------------------------------------------------ search
+
+    def _run(self, prune: bool, deadline: float) -> bool | None:
+        g = self.start.copy()
+        g.history = []
+        g.future = []
+        self.g = g
+        self.seen: Any = set() if not self.dominance else {}
+        self.prune = prune
+        self.deadline = deadline
+        self.count = 0
+        try:
+            if self._dfs():
+                self.solution = [(h[0], h[1], h[2]) for h in g.history]
+                return True
+            return False
+        except _OutOfBudget:
+            return None
+        finally:
+            self.states += len(self.seen)
+
+    def _best_first(self, deadline: float) -> bool | None:
+        """Greedy best-first: always expand the open state with the fewest cards away from
+        home and face down. Finds many wins a depth-first pass misses after a bad early choice.
+        Pruned like the greedy pass, so a failure proves nothing."""
+        import heapq
+
+        g = self.start.copy()
+        g.history = []
+        g.future = []
+        self.g = g
+        self.seen = set() if not self.dominance else {}
+        self.prune = True
+        rules = self.rules
+        found = rules.foundations
+        hide = [i for i in range(rules.count) if i != rules.stock]
+        draw = rules.draw_move
+
+        def snap() -> bytes:  # compact: [down, cards...] a pile, 255 between piles, recycles last
+            piles, down = g.piles, g.down
+            return b"\xff".join([bytes((down[i],)) + bytes(piles[i]) for i in range(rules.count)]
+                                 + [str(g.recycles).encode()])
+
+        def h() -> int:
+            piles, down = g.piles, g.down
+            return (DECK_SIZE - sum(len(piles[f]) for f in found)) + 3 * sum(down[i] for i in hide)
+
+        nodes: list[list] = [[-1, (), ()]]  # parent, moves from the parent, safe moves played here
+        heap = [(h(), 0, 0, snap())]
+        count = 0
+        try:
+            while heap:
+                _, _, idx, state = heapq.heappop(heap)
+                count += 1
+                if not count & 63 and (time.perf_counter() > deadline or len(self.seen) > self.max_states
+                                       or len(heap) > self.max_states // 4):
+                    return None
+                parts = state.split(b"\xff")
+                g.piles = [list(p[1:]) for p in parts[:-1]]
+                g.down = [p[0] for p in parts[:-1]]
+                g.recycles = int(parts[-1])
+                g.history = []
+                self._auto()
+                autos = tuple((m[0], m[1], m[2]) for m in g.history)
+                nodes[idx][2] = autos
+                if g.won:
+                    path: list[Move] = []
+                    while idx >= 0:
+                        parent, edge, auto = nodes[idx]
+                        path[:0] = list(edge) + list(auto)
+                        idx = parent
+                    self.solution = path
+                    return True
+                if not self._visit():
+                    continue
+                base = len(g.history)
+                for _, draws, m in self._moves():
+                    for _ in range(draws):
+                        g.push(draw)  # type: ignore[arg-type]
+                    g.push(m)
+                    edge = tuple((x[0], x[1], x[2]) for x in g.history[base:])
+                    nodes.append([idx, edge, ()])
+                    heapq.heappush(heap, (h(), -len(nodes), len(nodes) - 1, snap()))
+                    while len(g.history) > base:
+                        g.pop()
+            return False
+        finally:
+            self.states += len(self.seen)
+
+    def _blocked(self) -> bool:
+        """A card that can never move, because every card it could go onto lies under it in
+        its own pile (and no empty pile takes it), while cards lie under it: a sure loss."""
+        g = self.start
+        rules = self.rules
+        accept = rules.accept
+        for p in rules.sources:
+            if p in rules.foundation_set or p == rules.stock or p in rules.draw_targets:
+                continue
+            pile = g.piles[p]
+            below: set[int] = set()
+            for i, y in enumerate(pile):
+                if i:
+                    free = False
+                    for d in rules.targets[p]:
+                        table = accept[d]
+                        if table[EMPTY * 52 + y]:
+                            free = True
+                            break
+                        for t in range(DECK_SIZE):
+                            if t not in below and table[t * 52 + y]:
+                                free = True
+                                break
+                        if free:
+                            break
+                    if not free:
+                        return True
+                below.add(y)
+        return False
+
+    def _win(self, began: float, method: str) -> SolveResult:
+        moves = self._notation(self.solution)
+        return SolveResult(WIN, tuple(moves), time.perf_counter() - began, self.states, method)
+
+    def _notation(self, moves: list[Move]) -> list[str]:
+        """The moves as the player types them, checked by replaying them on a fresh copy."""
+        g = self.start.copy()
+        out = []
+        for m in moves:
+            text = g.move_text(m)
+            try:
+                same = g.parse_move(text) == m
+            except Exception:
+                same = False
+            if not same:
+                short = g.rules.short_name
+                text = f"{short[m[0]]} {short[m[1]]} {m[2]}"
+            g.play(text)
+            out.append(text)
+        if not g.won:  # pragma: no cover - a solver bug, never a user's
+            raise AssertionError("solver produced a line that does not win")
+        return out
+
+    def _auto(self) -> int:
+        """Play safe moves home until none is left; return how many were pushed."""
+        g = self.g
+        rules = self.rules
+        piles, down = g.piles, g.down
+        found = rules.foundations
+        t = self.t
+        needs = t.needs_mask
+        fitlist = t.fitlist
+        targets = rules.targets
+        cap = rules.capacity
+        pushed = 0
+        while True:
+            wanted: dict[int, list[int]] = {}
+            home = 0
+            for f in found:
+                fp = piles[f]
+                if len(fp) >= cap[f]:
+                    continue
+                for c in fitlist[f][fp[-1] if fp else EMPTY]:
+                    wanted.setdefault(c, []).append(f)
+                for c in fp:
+                    home |= 1 << c
+            if not wanted:
+                return pushed
+            for s in t.auto_sources:
+                pile = piles[s]
+                if not pile or down[s] == len(pile):
+                    continue
+                card = pile[-1]
+                fits = wanted.get(card)
+                if fits is None:
+                    continue
+                fits = [f for f in fits if f in targets[s]]
+                if not fits:
+                    continue
+                safe = not needs[card] & ~home
+                if safe and len(fits) > 1:
+                    grp = t.group_of.get(fits[0])
+                    safe = grp is not None and not any(piles[f] or f not in grp for f in fits)
+                if not safe:
+                    if self.safe_home is None:
+                        continue
+                    for f in fits:
+                        if self.safe_home(g, (s, f, 1)):
+                            fits = [f]
+                            break
+                    else:
+                        continue
+                g.push((s, fits[0], 1))
+                pushed += 1
+                break
+            else:
+                return pushed
+
+    def _visit(self) -> bool:
+        """Record this position; False when it (or one that dominates it) was seen before.
+
+        With limited redeals the stock and waste are keyed by their card sequence, and where
+        the turn has got to (waste length L, redeals used r) is compared by dominance: (L1, r1)
+        reaches everything (L2, r2) does when it can draw on to L2 in the same pass
+        (r1 <= r2, L1 <= L2, same phase of the draw count or L2 the end), or redeal first to
+        reach L2 on a later pass (r1 < r2 and L2 a multiple of the draw count)."""
+        key = self._key()
+        seen = self.seen
+        if not self.dominance:
+            if key in seen:
+                return False
+            seen.add(key)
+            return True
+        g = self.g
+        w = g.piles[self.t.waste]
+        total = len(w) + len(g.piles[self.rules.stock])  # type: ignore[index]
+        L2, r2 = len(w), g.recycles
+        k = self.rules.draw_count
+        aligned = L2 % k == 0 or L2 == total
+        entries = seen.get(key)
+        if entries is None:
+            seen[key] = [(L2, r2)]
+            return True
+        for L1, r1 in entries:
+            if r1 <= r2 and L1 <= L2 and ((L2 - L1) % k == 0 or L2 == total):
+                return False
+            if r1 < r2 and aligned:
+                return False
+        entries.append((L2, r2))
+        return True
+
+    def _key(self) -> bytes:
+        g = self.g
+        piles, down = g.piles, g.down
+        t = self.t
+        parts = [bytes((down[i],)) + bytes(piles[i]) for i in t.singles]
+        for grp in t.groups:
+            parts.append(b"\xfe".join(sorted([bytes((down[i],)) + bytes(piles[i]) for i in grp])))
+        rules = self.rules
+        if t.macro:
+            stock = piles[rules.stock]  # type: ignore[index]
+            waste = piles[t.waste]
+            if rules.redeals is None:
+                seq = bytes(waste) + bytes(reversed(stock))
+                k = rules.draw_count
+                if stock and len(waste) % k:
+                    seq += bytes((200, len(waste)))
+            else:
+                seq = bytes(waste) + bytes(reversed(stock))  # where the turn is: see _visit
+            parts.append(seq)
+        elif rules.redeals is not None and rules.stock is not None:
+            parts.append(str(g.recycles).encode())
+        return b"\xff".join(parts)
+
+    def _moves(self) -> list[tuple[int, int, Move]]:
+        """(priority, draws before, move), best first."""
+        g = self.g
+        rules = self.rules
+        t = self.t
+        piles, down = g.piles, g.down
+        found = rules.foundation_set
+        prune = self.prune
+        out: list[tuple[int, int, Move]] = []
+        for m in g.legal_moves():
+            src, dst, n = m
+            if n == 0:
+                if t.macro:
+                    continue
+                out.append((5, 0, m))
+                continue
+            pile = piles[src]
+            left = len(pile) - n
+            if dst in found:
+                out.append((100 + (left > 0 and left == down[src]) * 5, 0, m))
+                continue
+            if src in found:
+                # a card taken back from a foundation: only when a card can go on it next (it
+                # can wait until then, as the foundation takes nothing but it meanwhile)
+                # (or the card under it can leave the foundation next)
+                if prune or (t.found_defer and len(pile) > 1 and not self._wanted_on(pile[-1], dst, -1)
+                             and not self._can_follow(pile[-2], src, dst, pile[-1])):
+                    continue
+                out.append((2, 0, m))
+                continue
+            dest = piles[dst]
+            if left == 0 and down[src] == 0 and not dest and t.group_of.get(src) is t.group_of.get(dst) \
+                    and src in t.group_of:
+                continue  # a pile moved whole to an empty twin: the same position
+            if left > 0 and left == down[src]:
+                out.append((90 - down[src], 0, m))  # turns a card up
+            elif src == t.waste or rules.role[src] in ("waste", "reserve"):
+                out.append((60, 0, m))
+            elif left == 0:
+                if prune and not dest:
+                    continue
+                out.append((40, 0, m))
+            else:
+                # a run moved off a face-up card: worth it only if that card is used next
+                under = pile[left - 1]
+                if any(self._fits(under, f) for f in rules.targets[src] if f in found):
+                    out.append((30, 0, m))
+                elif prune or (t.defer[src] and not self._wanted_on(under, src, pile[left])):
+                    continue
+                else:
+                    out.append((10, 0, m))
+        if t.macro:
+            out.extend(self._stock_moves())
+        if self.priority is not None:
+            bonus = self.priority
+            out = [(p + int(bonus(g, m)) if draws == 0 else p, draws, m) for p, draws, m in out]
+        out.sort(key=lambda e: (-e[0], e[1]))
+        return out
+
+    def _wanted_on(self, under: int, src: int, moved: int) -> bool:
+        """May a card other than ``moved`` go onto ``under`` (top of ``src``) right now?
+
+        Why this is exact: a move of a run off a face-up card X can always be put off until
+        just before X is used (X goes home, a card is put on X, or X moves; in the last case
+        X moves with the run and the run moves on afterwards), so when nothing can go on X
+        and X cannot go home, the move can wait (or is never needed). Needs runs of any
+        length to move (no capacity or max-accept limits) -- see _Tables.defer."""
+        g = self.g
+        rules = self.rules
+        piles, down = g.piles, g.down
+        t = self.t
+        for c in t.fitlist[src][under]:
+            if c == moved:
+                continue
+            for p in range(rules.count):
+                if p == src:
+                    continue
+                pile = piles[p]
+                if c not in pile:
+                    continue
+                if p == rules.stock or p == t.waste:
+                    return True
+                i = pile.index(c)
+                if i < down[p]:
+                    break
+                if p in rules.foundation_set:
+                    if rules.gives[p] != GIVES_NONE and i == len(pile) - 1:
+                        return True
+                    break
+                if src in rules.targets[p]:
+                    return True
+                break
+        return False
+
+    def _can_follow(self, card: int, src: int, dst: int, moved: int) -> bool:
+        """Could ``card`` (left on top of ``src`` once ``moved`` goes to ``dst``) move next?"""
+        accept = self.rules.accept
+        for d in self.rules.targets[src]:
+            if d == dst:
+                if accept[d][moved * 52 + card]:
+                    return True
+            elif self._fits(card, d):
+                return True
+        return False
+
+    def _fits(self, card: int, d: int) -> bool:
+        g = self.g
+        dest = g.piles[d]
+        if dest:
+            if g.down[d] == len(dest):
+                return False
+            row = dest[-1] * 52
+        else:
+            row = EMPTY * 52
+        return bool(self.rules.accept[d][row + card]) and len(dest) < self.rules.capacity[d]
+
+    def _stock_moves(self) -> list[tuple[int, int, Move]]:
+        """Every waste card reachable by drawing, with the number of draws, played to each
+        pile that takes it."""
+        g = self.g
+        rules = self.rules
+        w = self.t.waste
+        stock = g.piles[rules.stock]  # type: ignore[index]
+        waste = g.piles[w]
+        seq = waste + stock[::-1]
+        total = len(seq)
+        if total == 0:
+            return []
+        k = rules.draw_count
+        redeals_left = None if rules.redeals is None else rules.redeals - g.recycles
+        L = len(waste)
+        draws = 0
+        seen_L = {L}
+        out = []
+        found = rules.foundation_set
+        piles, down = g.piles, g.down
+        fitlist = self.t.fitlist
+        cap = rules.capacity
+        wanted: dict[int, list[int]] = {}
+        for d in rules.targets[w]:
+            dest = piles[d]
+            if dest:
+                if down[d] == len(dest) or len(dest) >= cap[d]:
+                    continue
+                row = dest[-1]
+            else:
+                row = EMPTY
+            for c in fitlist[d][row]:
+                wanted.setdefault(c, []).append(d)
+        if not wanted:
+            return out
+        while True:
+            if L == total:  # stock empty: recycle if allowed
+                if redeals_left is not None and redeals_left <= 0:
+                    break
+                if redeals_left is not None:
+                    redeals_left -= 1
+                L = 0
+                draws += 1
+                if L in seen_L:
+                    break
+                seen_L.add(L)
+                continue
+            L = min(L + k, total)
+            draws += 1
+            if L in seen_L:
+                break
+            seen_L.add(L)
+            dests = wanted.get(seq[L - 1])
+            if dests:
+                for d in dests:
+                    pri = 100 if d in found else 60
+                    out.append((pri - min(draws, 50) // 4, draws, (w, d, 1)))
+        return out
+
+    def _dfs(self) -> bool:
+        g = self.g
+        self.count += 1
+        if not self.count & 255:
+            if time.perf_counter() > self.deadline or len(self.seen) > self.max_states:
+                raise _OutOfBudget
+        mark = len(g.history)
+        self._auto()
+        if g.won:
+            return True
+        if not self._visit():
+            while len(g.history) > mark:
+                g.pop()
+            return False
+        draw = self.rules.draw_move
+        for _, draws, m in self._moves():
+            inner = len(g.history)
+            for _ in range(draws):
+                g.push(draw)  # type: ignore[arg-type]
+            g.push(m)
+            if self._dfs():
+                return True
+            while len(g.history) > inner:
+                g.pop()
+        while len(g.history) > mark:
+            g.pop()
+        return False
+
+
+def solve(game: Game, timeout: float = 10.0, max_states: int = 3_000_000, greedy_share: float = 0.5,
+          knowledge: Any = None) -> SolveResult:
+    """Solve ``game`` with full information; see :class:`Solver`. ``knowledge`` overrides
+    what the ``solver_knowledge`` hook gives (an object with ``safe_home``/``priority``)."""
+    return Solver(game, timeout=timeout, max_states=max_states, greedy_share=greedy_share,
+                  knowledge=knowledge).solve()
+
+
+# ---------------------------------------------------------------------- winnable deals
+
+def options_slug(defn: Any, options: dict[str, Any]) -> str:
+    """A file name for an option set: the options that differ from the defaults, e.g. ``draw-3``."""
+    values = defn.resolve_options(options)
+    parts = []
+    for o in defn.options:
+        v = values[o.name]
+        if v == o.default:
+            continue
+        if o.kind == "flag":
+            parts.append(o.name)
+        else:
+            parts.append(f"{o.name}-{o.show(v) if hasattr(o, 'show') else v}")
+    return "-".join(parts) or "default"
+
+
+def pool_path(defn: Any, options: dict[str, Any]) -> Path | None:
+    """Where the shipped pool of won seeds for these options lives (beside the variant's YAML)."""
+    if getattr(defn, "path", None) is None:
+        return None
+    return Path(defn.path).parent / "winnable" / f"{options_slug(defn, options)}.txt"
+
+
+_POOLS: dict[Path, list[int]] = {}
+
+
+def load_pool(path: Path) -> list[int]:
+    if path not in _POOLS:
+        seeds: list[int] = []
+        try:
+            for line in path.read_text().splitlines():
+                word = line.split("#", 1)[0].strip()
+                if word.isdigit():
+                    seeds.append(int(word))
+        except OSError:
+            pass
+        _POOLS[path] = seeds
+    return _POOLS[path]
+
+
+def winnable_seed(defn: Any, options: dict[str, Any], rng: random.Random | None = None,
+                  bound: float = 0.12, seeds_below: int = 1_000_000_000) -> tuple[int, bool]:
+    """A seed the solver has won under these options: ``(seed, proved)``.
+
+    From the shipped pool when there is one; else random seeds solved live, each within a
+    share of ``bound`` seconds; when the bound runs out the last seed is returned with
+    ``proved`` False.
+    """
+    rng = rng or random.SystemRandom()
+    path = pool_path(defn, options)
+    if path is not None:
+        pool = load_pool(path)
+        if pool:
+            return rng.choice(pool), True
+    rules = defn.rules(options)
+    end = time.perf_counter() + bound
+    seed = rng.randrange(seeds_below)
+    while True:
+        left = end - time.perf_counter()
+        if left <= 0:
+            return seed, False
+        result = solve(Game.new(rules, seed), timeout=left, greedy_share=1.0)
+        if result.result == WIN:
+            return seed, True
+        seed = rng.randrange(seeds_below)
+
+
+def parse_range(text: str) -> range:
+    """``A..B`` (inclusive) as a range; raise ValueError."""
+    a, sep, b = text.partition("..")
+    if not sep or not a.strip().isdigit() or not b.strip().isdigit() or int(b) < int(a):
+        raise ValueError(f"a seed range is A..B with whole numbers A <= B, got {text!r}")
+    return range(int(a), int(b) + 1)
+
+
+# ---------------------------------------------------------------------- hints
+
+def player_hint(game: Game, samples: int = 6, states: int = 2000) -> tuple[str | None, int]:
+    """A next move judged only from what the player can see: ``(move text or None, wins)``.
+
+    The face-down cards and the stock's order are unknown to the player, so the solver
+    solves ``samples`` guesses of them (each a deal consistent with every visible card,
+    drawn from a generator seeded by the visible position alone), ``states`` states each
+    (a count, not a time, so the answer does not depend on the machine's speed),
+    and suggests the first move most of the won guesses share; ``wins`` is how many guesses
+    it won. Two positions that differ only in hidden cards give the same hint. With no won
+    guess it falls back to the kernel's simple hint.
+    """
+    import hashlib
+    import json
+
+    from .cards import HIDDEN, card_name
+
+    seen = game.to_position(hidden=True)
+    digest = hashlib.sha256(json.dumps(seen, sort_keys=True).encode()).digest()
+    rng = random.Random(int.from_bytes(digest[:8], "big"))
+    visible = {c for p in seen["piles"].values() for c in p["down"] + p["up"] if c != HIDDEN}
+    unseen = [card_name(c) for c in range(DECK_SIZE) if card_name(c) not in visible]
+    votes: dict[str, int] = {}
+    wins = 0
+    for _ in range(samples):
+        rng.shuffle(unseen)
+        cards = iter(unseen)
+        data = json.loads(json.dumps(seen))
+        for pile in data["piles"].values():
+            pile["down"] = [next(cards) if c == HIDDEN else c for c in pile["down"]]
+            pile["up"] = [next(cards) if c == HIDDEN else c for c in pile["up"]]
+        guess = Game.from_position(game.rules.variant, data)
+        result = solve(guess, timeout=60.0, max_states=states, greedy_share=1.0)
+        if result.result == WIN and result.moves:
+            wins += 1
+            votes[result.moves[0]] = votes.get(result.moves[0], 0) + 1
+    if votes:
+        best = max(sorted(votes), key=lambda m: votes[m])
+        return best, wins
+    move = game.hint()
+    return (game.move_text(move) if move is not None else None), 0

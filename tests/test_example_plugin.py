@@ -1,0 +1,232 @@
+"""The example third-party plugin (examples/solitaire-yukon): its rules, then a real install.
+
+The first tests load the plugin in-process through ``build_registry`` and check Yukon's rules
+with the Python API. The last one does what a user does: a fresh virtual environment,
+``pip install`` of solitaire and of the example (each from a copy of its folder, so the
+working tree is left alone), then ``solitaire variants`` and ``solitaire play yukon --json``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import json
+import os
+import re
+import shutil
+import subprocess
+import venv
+from pathlib import Path
+
+import pytest
+
+from solitaire.core import Game, IllegalMoveError, build_registry, hookimpl, hookspecs
+from solitaire.core.cards import COLOUR, RANK, SUIT, card_name
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "solitaire-yukon"
+PACKAGE = EXAMPLE / "src" / "solitaire_yukon"
+
+
+def load_plugin_module():
+    spec = importlib.util.spec_from_file_location("solitaire_yukon_under_test", PACKAGE / "__init__.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def yukon():
+    reg = build_registry(plugins=[("yukon", "solitaire-yukon", load_plugin_module())])
+    assert reg.broken == []
+    return reg.get("yukon")
+
+
+def test_the_example_is_yaml_and_one_hook_only():
+    code = (PACKAGE / "__init__.py").read_text()
+    assert "register(Path(__file__).with_name(\"yukon.yaml\"))" in code
+    assert sorted(p.name for p in PACKAGE.iterdir() if p.name != "__pycache__") == ["__init__.py", "yukon.yaml"]
+    meta = (EXAMPLE / "pyproject.toml").read_text()
+    assert '[project.entry-points.solitaire]\nyukon = "solitaire_yukon"' in meta
+
+
+def test_deal_counts_and_face_up_cards(yukon):
+    game = Game.new(yukon.rules(), 11)
+    rules = game.rules
+    tableau = [rules.index[f"t{i}"] for i in range(1, 8)]
+    assert [len(game.piles[t]) for t in tableau] == [1, 6, 7, 8, 9, 10, 11]
+    assert [game.face_up_count(t) for t in tableau] == [1, 5, 5, 5, 5, 5, 5]
+    assert rules.stock is None and "stock" not in rules.names
+    assert sum(len(p) for p in game.piles) == 52
+
+
+def test_no_stock_means_no_draw(yukon):
+    game = Game.new(yukon.rules(), 11)
+    with pytest.raises(IllegalMoveError, match="this game has no stock to draw from"):
+        game.play("draw")
+    assert all(m[2] > 0 for m in game.legal_moves())
+    assert game.finish_ready() == "finish needs every card face up"
+
+
+def test_any_face_up_group_moves_even_out_of_sequence(yukon):
+    """Find a legal move of several cards whose cards are not in sequence: Yukon allows it."""
+    for seed in range(200):
+        game = Game.new(yukon.rules(), seed)
+        for src, dst, n in game.legal_moves():
+            moved = game.piles[src][-n:]
+            in_sequence = all(RANK[a] == RANK[b] + 1 and COLOUR[a] != COLOUR[b] for a, b in zip(moved, moved[1:]))
+            if n > 1 and not in_sequence:
+                before = len(game.piles[dst])
+                game.play((src, dst, n))
+                assert game.piles[dst][before:] == moved
+                bottom, target = moved[0], game.piles[dst][before - 1]
+                assert RANK[target] == RANK[bottom] + 1 and COLOUR[target] != COLOUR[bottom]
+                return
+    pytest.fail("no out-of-sequence group move in 200 deals")
+
+
+def test_empty_column_takes_only_a_king_and_foundations_one_card_by_suit(yukon):
+    piles = {f"f{i}": {"up": []} for i in range(1, 5)}
+    cards = [card_name(c) for c in range(52)]
+    # t1: empty; t2: QH on 5C; t3: KS; the rest of the deck on t4 .. t7, all face up
+    used = {"QH", "5C", "KS", "AC"}
+    rest = [c for c in cards if c not in used]
+    piles |= {"t1": {"up": []}, "t2": {"up": ["5C", "QH"]}, "t3": {"up": ["KS"]}, "t4": {"up": ["AC"]}}
+    piles |= {f"t{i}": {"up": rest[k::3]} for k, i in enumerate((5, 6, 7))}
+    game = Game.from_position(yukon, {"variant": "yukon", "piles": piles})
+    with pytest.raises(IllegalMoveError, match="nothing from t2 fits on the empty t1: it takes only a King"):
+        game.play("t2 t1")
+    game.play("t3 t1")
+    assert card_name(game.piles[game.rules.index["t1"]][-1]) == "KS"
+    with pytest.raises(IllegalMoveError, match="f1 takes 1 card at a time"):
+        game.play("t2 f1 2")
+    record = game.play("t4 f")
+    assert record.dst == "f1" and game.score == 10
+    assert SUIT[game.piles[game.rules.index["f1"]][0]] == 0
+
+
+# --------------------------------------------------------------------------- a real install
+
+
+def _copy_project(src: Path, dst: Path, parts: list[str]) -> Path:
+    dst.mkdir()
+    for part in parts:
+        path = src / part
+        if path.is_dir():
+            shutil.copytree(path, dst / part, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        else:
+            shutil.copy2(path, dst / part)
+    return dst
+
+
+@pytest.mark.slow
+def test_the_example_installs_lists_and_plays_in_a_fresh_environment(tmp_path):
+    # the project as a fresh clone would have it, less what an install does not need
+    main = tmp_path / "solitaire"
+    shutil.copytree(ROOT, main, ignore=shutil.ignore_patterns(
+        ".git", ".*venv*", "venv", "site", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
+        ".hypothesis", "tests", "docs", "examples", "benchmarks"))
+    example = _copy_project(EXAMPLE, tmp_path / "solitaire-yukon", ["pyproject.toml", "README.md", "src"])
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    bindir = env_dir / ("Scripts" if os.name == "nt" else "bin")
+    python = bindir / "python"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PIP_REQUIRE", "VIRTUAL_ENV"))}
+    env |= {"SOLITAIRE_HOME": str(tmp_path / "home"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", str(main), str(example)],
+        capture_output=True, text=True, env=env, timeout=600)
+    assert install.returncode == 0, install.stdout + install.stderr
+
+    def solitaire(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+        return subprocess.run([str(bindir / "solitaire"), *args], input=stdin, capture_output=True, text=True,
+                              env=env, timeout=120)
+
+    listing = solitaire("variants")
+    assert listing.returncode == 0, listing.stderr
+    assert "yukon  [solitaire-yukon]" in listing.stdout.splitlines()
+    assert "klondike  [solitaire-table]" in listing.stdout.splitlines()
+    guide = next(b for b in code_blocks(GUIDE.read_text(), "text") if b.startswith("yukon  [solitaire-yukon]\n"))
+    assert guide in listing.stdout  # the guide shows what solitaire prints
+    data = json.loads(solitaire("variants", "--json").stdout)
+    assert {v["name"]: v["provider"] for v in data["variants"]} == {
+        "calculation": "solitaire-table", "klondike": "solitaire-table", "yukon": "solitaire-yukon"}
+    assert data["broken"] == []
+
+    # the same moves in-process, from the example's YAML, say what the installed one must reply
+    reg = build_registry(eps=[], plugins=[("yukon", "solitaire-yukon", load_plugin_module())])
+    game = Game.new(reg.get("yukon").rules(), 7)
+    commands = []
+    for _ in range(6):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        commands.append(game.move_text(moves[-1]))
+        game.play(moves[-1])
+    commands += ["draw", "t1 t1", "undo"]
+    played = solitaire("play", "yukon", "--seed", "7", "--json", stdin="\n".join(commands) + "\n")
+    assert played.returncode == 0, played.stderr
+    replies = [json.loads(line) for line in played.stdout.splitlines()]
+    assert len(replies) == len(commands) + 1
+    assert all(r["ok"] for r in replies[1:len(commands) - 2]), replies
+    after = replies[len(commands) - 3]
+    expected = game.to_position(hidden=True)
+    assert after["position"]["piles"] == expected["piles"]
+    assert after["score"] == game.score and after["moves"] == game.moves
+    assert replies[-3]["error"] == "this game has no stock to draw from"
+    assert replies[-2]["error"] == "t1 cannot move onto itself"
+    assert replies[-1]["ok"] and replies[-1]["moves"] == game.moves - 1
+
+
+# --------------------------------------------------------------------------- the guide
+
+
+GUIDE = ROOT / "docs" / "write-a-variant.md"
+
+
+def code_blocks(text: str, lang: str) -> list[str]:
+    return re.findall(rf"^```{lang}[^\n]*\n(.*?)^```", text, flags=re.S | re.M)
+
+
+def test_the_guide_includes_every_file_of_the_example_as_it_is():
+    text = GUIDE.read_text()
+    included = re.findall(r'^--8<-- "([^"]+)"$', text, flags=re.M)
+    expected = ["examples/solitaire-yukon/pyproject.toml", "examples/solitaire-yukon/src/solitaire_yukon/__init__.py",
+                "examples/solitaire-yukon/src/solitaire_yukon/yukon.yaml"]
+    assert included == expected
+    for path in included:
+        assert (ROOT / path).is_file()
+        # each inclusion sits alone in a code block titled with the same path
+        assert re.search(rf'^```\w+ title="{re.escape(path)}"\n--8<-- "{re.escape(path)}"\n```$', text, flags=re.M)
+
+
+def test_the_guide_documents_every_hook():
+    text = GUIDE.read_text()
+    specs = [name for name in dir(hookspecs) if hasattr(getattr(hookspecs, name), hookspecs.PROJECT + "_spec")]
+    assert specs == ["register_variants", "solver_knowledge"]
+    for name in specs:
+        args = ", ".join(inspect.signature(getattr(hookspecs, name)).parameters)
+        assert f"`{name}({args})`" in text
+
+
+def test_the_guides_test_code_runs(monkeypatch):
+    [code] = [c for c in code_blocks(GUIDE.read_text(), "python") if "--8<--" not in c]
+    monkeypatch.chdir(EXAMPLE)
+    namespace: dict = {}
+    exec(compile(code, str(GUIDE), "exec"), namespace)
+    tests = [f for name, f in namespace.items() if name.startswith("test_")]
+    assert len(tests) == 2
+    for test in tests:
+        test()
+
+
+def test_the_guides_broken_lines_are_what_solitaire_says(tmp_path, cli, monkeypatch):
+    lines = [l for block in code_blocks(GUIDE.read_text(), "text") for l in block.splitlines() if "BROKEN" in l]
+    assert len(lines) == 2
+    misspelled = type("Plugin", (), {"register_variant": hookimpl(lambda self, register: None)})()
+    yaml = tmp_path / "yukon.yaml"
+    yaml.write_text((PACKAGE / "yukon.yaml").read_text().replace("alternate-colour", "alternate"))
+    typo = type("Plugin", (), {"register_variants": hookimpl(lambda self, register: register(yaml))})()
+    reg = build_registry(eps=[], plugins=[("yukon", "solitaire-yukon", misspelled), ("yukon", "solitaire-yukon", typo)])
+    said = [f"{b.name}  [{b.provider}]  BROKEN: {b.reason}" for b in reg.broken]
+    assert said == lines

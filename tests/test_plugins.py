@@ -1,0 +1,296 @@
+"""Plugins: the ``solitaire`` entry-point group, pluggy hooks, and broken plugins kept apart.
+
+Third-party plugins are faked the way Python sees a real one: a module and a ``*.dist-info``
+folder (METADATA, entry_points.txt) on ``sys.path``, so ``importlib.metadata`` finds them,
+names their distribution, and ``solitaire variants`` lists them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+import textwrap
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+
+import pytest
+
+from solitaire.core import BrokenPlugin, VariantDef, build_registry, hookimpl, load_variant_text
+from solitaire.core.errors import UnknownVariantError
+from solitaire.core.plugins import registry
+
+_unique = itertools.count()
+
+THUMB_YAML = """\
+name: thumb
+title: Thumb
+aliases: [thumbs]
+description: A one-line test variant.
+piles:
+  stock: {role: stock, draw: {count: 1, to: waste}}
+  waste: {role: waste, alias: w}
+  foundation: {role: foundation, count: 4, build: {rank: up, suit: same-suit}, empty: {rank: A}}
+  tableau: {role: tableau, count: 7, build: {rank: down, suit: alternate-colour}, empty: {rank: K}}
+deal:
+  - {to: tableau, counts: [1, 2, 3, 4, 5, 6, 7], face-up: 1}
+  - {to: stock, rest: true}
+"""
+
+
+def variant_text(name: str, aliases: str = "[]") -> str:
+    return THUMB_YAML.replace("name: thumb", f"name: {name}").replace("[thumbs]", aliases)
+
+
+class Site:
+    """A folder on sys.path where tests install fake distributions."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def install(self, dist: str, code: str, files: dict[str, str] | None = None,
+                entry: str | None = None) -> str:
+        """A distribution ``dist`` whose module (given ``code``) is the entry point ``entry``."""
+        module = f"{dist.replace('-', '_')}_{next(_unique)}"
+        package = self.root / module
+        package.mkdir()
+        (package / "__init__.py").write_text(textwrap.dedent(code))
+        for name, text in (files or {}).items():
+            (package / name).write_text(text)
+        info = self.root / f"{dist.replace('-', '_')}-1.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+        (info / "entry_points.txt").write_text(f"[solitaire]\n{entry or dist} = {module}\n")
+        return module
+
+
+@pytest.fixture
+def site(tmp_path, monkeypatch):
+    root = tmp_path / "site"
+    root.mkdir()
+    monkeypatch.syspath_prepend(str(root))
+    before = set(sys.modules)
+    registry.cache_clear()
+    yield Site(root)
+    registry.cache_clear()
+    for name in set(sys.modules) - before:
+        if name.split(".")[0] in {p.name for p in root.iterdir()}:
+            del sys.modules[name]
+
+
+GOOD = """\
+from pathlib import Path
+from solitaire.core import hookimpl
+
+@hookimpl
+def register_variants(register):
+    register(Path(__file__).with_name("thumb.yaml"))
+"""
+
+
+# --------------------------------------------------------------------------- the built-ins
+
+
+def test_builtins_come_through_the_same_entry_point_group():
+    eps = {ep.name: ep for ep in entry_points(group="solitaire")}
+    assert eps["klondike"].value == "solitaire.variants.klondike"
+    assert eps["calculation"].value == "solitaire.variants.calculation"
+    assert eps["klondike"].dist.metadata["Name"] == "solitaire-table"
+    # no entry points, no variants: there is no other path for the built-ins
+    empty = build_registry(eps=[])
+    assert empty.variants == {} and empty.broken == []
+    with pytest.raises(UnknownVariantError, match="unknown variant 'klondike'; installed: none"):
+        empty.get("klondike")
+
+
+def test_builtins_only_registry_lists_both_games():
+    reg = build_registry()
+    assert {"klondike", "calculation"} <= set(reg.variants)
+    assert reg.get("hopscotch") is reg.get("calculation")
+    assert reg.variants["calculation"].provider == "solitaire-table"
+
+
+# --------------------------------------------------------------------------- plugin objects
+
+
+class PathPlugin:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @hookimpl
+    def register_variants(self, register):
+        register(self.path)
+
+
+class DefinitionPlugin:
+    """Registers a definition object rather than a file."""
+
+    @hookimpl
+    def register_variants(self, register):
+        register(load_variant_text(variant_text("pinky"), "pinky.yaml"))
+
+
+def test_register_and_unregister_plugins(tmp_path):
+    path = tmp_path / "thumb.yaml"
+    path.write_text(THUMB_YAML)
+    with_it = build_registry(plugins=[("thumb", "thumb-dist", PathPlugin(path))])
+    assert with_it.broken == []
+    thumb = with_it.get("thumbs")
+    assert thumb.name == "thumb" and thumb.provider == "thumb-dist" and thumb.path == path
+    assert {"klondike", "calculation", "thumb"} <= set(with_it.variants)
+    without = build_registry()
+    with pytest.raises(UnknownVariantError, match="unknown variant 'thumb'"):
+        without.get("thumb")
+    only = build_registry(eps=[], plugins=[("thumb", "thumb-dist", PathPlugin(path))])
+    assert list(only.variants) == ["thumb"]
+
+
+def test_a_plugin_may_register_a_definition_object():
+    reg = build_registry(eps=[], plugins=[("pinky", "pinky-dist", DefinitionPlugin())])
+    defn = reg.get("pinky")
+    assert isinstance(defn, VariantDef) and defn.provider == "pinky-dist" and defn.path is None
+
+
+def test_fake_entry_point_objects(tmp_path, monkeypatch):
+    (tmp_path / "thumb.yaml").write_text(THUMB_YAML)
+    module = tmp_path / "thumb_ep_plugin.py"
+    module.write_text(GOOD.replace('Path(__file__).with_name("thumb.yaml")', repr(str(tmp_path / "thumb.yaml"))))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    eps = [
+        EntryPoint(name="thumb", value="thumb_ep_plugin", group="solitaire"),
+        EntryPoint(name="ghost", value="no_such_module_anywhere", group="solitaire"),
+    ]
+    reg = build_registry(eps=eps)
+    assert list(reg.variants) == ["thumb"]
+    assert reg.broken == [BrokenPlugin("ghost", "", "cannot import no_such_module_anywhere: "
+                                       "ModuleNotFoundError: No module named 'no_such_module_anywhere'")]
+    monkeypatch.delitem(sys.modules, "thumb_ep_plugin")
+
+
+# --------------------------------------------------------------------------- installed plugins
+
+
+def test_an_installed_plugin_is_listed_with_its_distribution_and_plays(site, cli):
+    site.install("thumb-plugin", GOOD, {"thumb.yaml": THUMB_YAML})
+    result = cli("variants")
+    assert result.code == 0, result.err
+    assert "thumb (also: thumbs)  [thumb-plugin]" in result.out
+    assert "    A one-line test variant." in result.out
+    assert "calculation (also: hopscotch)  [solitaire-table]" in result.out
+    data = json.loads(cli("variants", "--json").out)
+    thumb = next(v for v in data["variants"] if v["name"] == "thumb")
+    assert thumb["provider"] == "thumb-plugin" and thumb["aliases"] == ["thumbs"]
+    assert thumb["description"] == "A one-line test variant."
+    assert data["broken"] == []
+    replies = cli("play", "thumbs", "--seed", "3", "--json", input="draw\n").json_lines()
+    assert replies[0]["position"]["variant"] == "thumb"
+    assert replies[1]["ok"] and replies[1]["moves"] == 1
+
+
+BROKEN = {
+    # dist name: (module code, files, expected reason, listed name)
+    "import-error-plugin": (
+        "import not_a_module_that_exists\n", {},
+        "cannot import {module}: ModuleNotFoundError: No module named 'not_a_module_that_exists'",
+        "import-error-plugin"),
+    "bad-yaml-plugin": (
+        GOOD, {"thumb.yaml": THUMB_YAML.replace("alternate-colour", "alternate")},
+        "thumb.yaml:9: piles.tableau.build.suit: unknown rule 'alternate'; expected one of: "
+        "alternate-colour, same-suit, same-colour, different-suit, any-suit (did you mean 'alternate-colour'?)",
+        "thumb"),
+    "raising-plugin": (
+        "from solitaire.core import hookimpl\n\n@hookimpl\ndef register_variants(register):\n"
+        "    raise RuntimeError('the plugin fell over')\n", {},
+        "register_variants failed: RuntimeError: the plugin fell over", "raising-plugin"),
+    "misspelled-plugin": (
+        "from solitaire.core import hookimpl\n\n@hookimpl\ndef register_variant(register):\n    pass\n", {},
+        "bad plugin: unknown hook 'register_variant' (did you mean 'register_variants'?); "
+        "the hooks are: register_variants, solver_knowledge", "misspelled-plugin"),
+    "undecorated-plugin": (
+        "def register_variants(register):\n    pass\n", {},
+        "implements no solitaire hook: expected a function register_variants(register) decorated with "
+        "@solitaire.core.hookimpl", "undecorated-plugin"),
+    "wrong-argument-plugin": (
+        "from solitaire.core import hookimpl\n\n@hookimpl\ndef register_variants(add):\n    pass\n", {},
+        "bad plugin: register_variants(add) takes argument(s) {'add'} that the hook does not have; "
+        "the hook is register_variants(register)", "wrong-argument-plugin"),
+    "duplicate-plugin": (
+        GOOD, {"thumb.yaml": variant_text("klondike")},
+        "the name 'klondike' is already taken by 'klondike' from solitaire-table", "klondike"),
+    "alias-clash-plugin": (
+        GOOD, {"thumb.yaml": variant_text("scotch", "[hopscotch]")},
+        "the name 'hopscotch' is already taken by 'calculation' from solitaire-table", "scotch"),
+    "wrong-type-plugin": (
+        "from solitaire.core import hookimpl\n\n@hookimpl\ndef register_variants(register):\n"
+        "    register({'name': 'x'})\n", {},
+        "register() takes a YAML file path or a VariantDef, got dict", "wrong-type-plugin"),
+    "syntax-error-plugin": (
+        GOOD, {"thumb.yaml": THUMB_YAML.replace("aliases: [thumbs]", "aliases: [thumbs")},
+        "thumb.yaml:4: YAML syntax error: expected ',' or ']', but got ':'", "thumb"),
+}
+
+
+@pytest.fixture
+def broken_site(site):
+    modules = {}
+    for dist, (code, files, _, _) in BROKEN.items():
+        modules[dist] = site.install(dist, code, files)
+    site.install("thumb-plugin", GOOD, {"thumb.yaml": THUMB_YAML})
+    return modules
+
+
+def test_each_broken_plugin_is_listed_with_its_reason_and_the_others_work(broken_site, cli):
+    data = json.loads(cli("variants", "--json").out)
+    broken = {b["provider"]: b for b in data["broken"]}
+    assert set(broken) == set(BROKEN)
+    for dist, (_, _, reason, name) in BROKEN.items():
+        assert broken[dist]["reason"] == reason.replace("{module}", broken_site[dist]), dist
+        assert broken[dist]["name"] == name
+    names = {v["name"]: v["provider"] for v in data["variants"]}
+    assert names == {"klondike": "solitaire-table", "calculation": "solitaire-table", "thumb": "thumb-plugin"}
+
+    text = cli("variants")
+    assert text.code == 0
+    for dist, (_, _, reason, name) in BROKEN.items():
+        why = reason.replace("{module}", broken_site[dist])
+        assert f"{name}  [{dist}]  BROKEN: {why}" in text.out.splitlines()
+    for game in ("klondike", "hopscotch", "thumb"):
+        result = cli("play", game, "--seed", "1", "--json", input="draw\n")
+        assert result.code == 0 and result.json_lines()[1]["ok"], (game, result.err)
+
+
+def test_playing_a_broken_variant_says_why(broken_site, cli):
+    result = cli("play", "misspelled-plugin", "--seed", "1")
+    assert result.code == 2
+    assert result.err == ("solitaire: variant 'misspelled-plugin' is installed but broken: bad plugin: unknown hook "
+                          "'register_variant' (did you mean 'register_variants'?); the hooks are: register_variants, solver_knowledge\n")
+    result = cli("deal", "scotch", "--seed", "1")
+    assert result.code == 2 and "installed but broken: the name 'hopscotch' is already taken" in result.err
+
+
+def test_the_builtins_win_a_name_clash_whatever_the_path_order(site):
+    # the fake distribution is first on sys.path, yet the kernel's own klondike keeps the name
+    site.install("aaa-plugin", GOOD, {"thumb.yaml": variant_text("klondike")})
+    reg = build_registry()
+    assert reg.get("klondike").provider == "solitaire-table"
+    assert [b.provider for b in reg.broken] == ["aaa-plugin"]
+
+
+def test_two_entry_points_naming_one_module_load_it_once(tmp_path, monkeypatch):
+    (tmp_path / "twice_plugin.py").write_text(
+        GOOD.replace('Path(__file__).with_name("thumb.yaml")', repr(str(tmp_path / "thumb.yaml"))))
+    (tmp_path / "thumb.yaml").write_text(THUMB_YAML)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    eps = [EntryPoint(name=n, value="twice_plugin", group="solitaire") for n in ("one", "two")]
+    reg = build_registry(eps=eps)
+    assert list(reg.variants) == ["thumb"]
+    assert reg.broken == [BrokenPlugin("two", "", "the same plugin is already loaded as 'one'")]
+    monkeypatch.delitem(sys.modules, "twice_plugin")
+
+
+def test_two_distributions_may_use_the_same_entry_point_name(site):
+    site.install("first-dist", GOOD, {"thumb.yaml": variant_text("one")}, entry="games")
+    site.install("second-dist", GOOD, {"thumb.yaml": variant_text("two")}, entry="games")
+    reg = build_registry()
+    assert reg.broken == []
+    assert reg.get("one").provider == "first-dist" and reg.get("two").provider == "second-dist"

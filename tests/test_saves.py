@@ -1,0 +1,139 @@
+"""Saved games: written after every move, resumed in every mode, moved aside when unreadable."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from solitaire.cli import saves
+from solitaire.core import Game, get_variant
+
+
+def suit(s: str, high: int = 13) -> list[str]:
+    return ["A23456789TJQK"[r] + s for r in range(high)]
+
+
+def near_won(**piles: list[str]) -> dict:
+    """Klondike with every card home but the kings of hearts and spades (on t1 and t2),
+    unless ``piles`` say otherwise: two moves from a win."""
+    names = ["stock", "waste", "f1", "f2", "f3", "f4"] + [f"t{i}" for i in range(1, 8)]
+    spec = {n: {"down": [], "up": []} for n in names}
+    spec["f1"]["up"], spec["f2"]["up"] = suit("C"), suit("D")
+    spec["f3"]["up"], spec["f4"]["up"] = suit("H", 12), suit("S", 12)
+    spec["t1"]["up"], spec["t2"]["up"] = ["KH"], ["KS"]
+    for name, cards in piles.items():
+        spec[name] = {"down": cards, "up": []} if name == "stock" else {"down": [], "up": cards}
+    return {"variant": "klondike", "seed": None, "options": {}, "piles": spec}
+
+
+def save_file(home, variant="klondike"):
+    return home / "saves" / f"{variant}.json"
+
+
+def test_a_move_saves_and_play_resumes_it_with_undo_and_redo(cli, solitaire_home):
+    first = cli("play", "klondike", "--json", "--seed", "7", input="draw\ndraw\nundo\n").json_lines()
+    assert first[-1]["moves"] == 1
+    data = json.loads(save_file(solitaire_home).read_text())
+    assert data["position"]["seed"] == 7 and len(data["history"]) == 1 and len(data["future"]) == 1
+    again = cli("play", "klondike", "--json", input="redo\nundo\nundo\nundo\n").json_lines()
+    assert again[0]["position"] == first[-1]["position"]
+    assert [r["ok"] for r in again[1:]] == [True, True, True, False]  # redo, undo twice, then nothing
+    assert again[-1]["error"] == "nothing to undo"
+    assert again[-1]["position"]["piles"] == first[0]["position"]["piles"]
+
+
+def test_resume_keeps_the_options_and_plain_mode_resumes_too(cli, solitaire_home):
+    cli("play", "klondike", "--json", "--draw", "3", "--seed", "5", input="draw\n")
+    out = cli("play", "klondike", "--plain", input="quit\n")
+    assert out.code == 0 and "draw 3" in out.out and "seed 5" in out.out and "moves 1" in out.out
+    again = cli("play", "klondike", "--json", "--draw", "3", input="").json_lines()
+    assert again[0]["moves"] == 1 and again[0]["position"]["options"]["draw"] == 3
+
+
+def test_new_options_new_flag_and_seed_start_a_new_game(cli, solitaire_home):
+    cli("play", "klondike", "--json", "--seed", "5", input="draw\n")
+    other = cli("play", "klondike", "--json", "--draw", "3", input="").json_lines()
+    assert other[0]["moves"] == 0 and other[0]["position"]["options"]["draw"] == 3
+    cli("play", "klondike", "--json", "--seed", "5", input="draw\n")
+    fresh = cli("play", "klondike", "--json", "--new", input="").json_lines()
+    assert fresh[0]["moves"] == 0
+    cli("play", "klondike", "--json", "--seed", "5", input="draw\n")
+    seeded = cli("play", "klondike", "--json", "--seed", "9", input="").json_lines()
+    assert seeded[0]["moves"] == 0 and seeded[0]["position"]["seed"] == 9
+    # each abandoned deal counted as played and lost
+    stats = json.loads(cli("stats", "klondike", "--json").out)["stats"]
+    assert sum(r["played"] for r in stats) == 3 and sum(r["won"] for r in stats) == 0
+
+
+def test_no_save_before_the_first_move(cli, solitaire_home):
+    cli("play", "klondike", "--json", input="hint\nquit\n")
+    assert not save_file(solitaire_home).exists()
+
+
+@pytest.mark.parametrize("garbage", ["{not json", json.dumps({"format": 1, "position": {"variant": "klondike"}}),
+                                     "[]"])
+def test_an_unreadable_save_is_moved_aside_and_a_new_game_starts(cli, solitaire_home, garbage):
+    path = save_file(solitaire_home)
+    path.parent.mkdir(parents=True)
+    path.write_text(garbage)
+    result = cli("play", "klondike", "--json", input="draw\n")
+    assert result.code == 0
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1 and "could not be read" in lines[0] and "moved it to" in lines[0]
+    aside = [p for p in path.parent.iterdir() if "unreadable" in p.name]
+    assert len(aside) == 1 and aside[0].read_text() == garbage and str(aside[0]) in lines[0]
+    assert result.json_lines()[0]["moves"] == 0
+    assert json.loads(path.read_text())["position"]["moves"] == 1  # the new game's save
+
+
+def test_a_second_unreadable_save_never_overwrites_the_first(cli, solitaire_home):
+    path = save_file(solitaire_home)
+    path.parent.mkdir(parents=True)
+    for text in ("first", "second"):
+        path.write_text(text)
+        cli("play", "klondike", "--json", input="")
+    kept = sorted(p.read_text() for p in path.parent.iterdir() if "unreadable" in p.name)
+    assert kept == ["first", "second"]
+
+
+def test_a_history_that_does_not_fit_the_position_is_unreadable(solitaire_home):
+    defn = get_variant("klondike")
+    game = Game.new(defn.rules(), 3)
+    game.play("draw")
+    data = saves.save_data(game, 1.0, True)
+    data["history"] = [[0, 1, 0, 30, 0]] * 3  # three draws of 30 cards each: impossible
+    with pytest.raises(saves.SaveError):
+        saves.game_from_save(defn, data)
+
+
+def test_a_won_game_removes_its_save_and_counts_only_if_dealt(cli, solitaire_home, tmp_path):
+    pos = tmp_path / "near.json"
+    pos.write_text(json.dumps(near_won()))
+    out = cli("play", "klondike", "--json", "--position", str(pos), input="t1 f\n").json_lines()
+    assert out[-1]["ok"] and save_file(solitaire_home).exists()
+    out = cli("play", "klondike", "--json", input="t2 f\n").json_lines()
+    assert out[-1]["won"] is True
+    assert not save_file(solitaire_home).exists()
+    assert json.loads(cli("stats", "--json").out) == {"stats": []}  # a position, not a deal
+
+
+def test_tracker_records_a_dealt_win(solitaire_home):
+    defn = get_variant("klondike")
+    game = Game.from_position(defn, {**near_won(), "seed": 12})
+    tracker = saves.Tracker(game, elapsed=30.0, dealt=True)
+    game.play("t1 f")
+    tracker.changed()
+    assert saves.read_save(defn) is not None
+    game.play("t2 f")
+    tracker.changed()
+    assert saves.read_save(defn) is None
+    assert tracker.last_result["after"]["won"] == 1 and tracker.last_result["after"]["best_time_s"] >= 30
+
+
+def test_saves_are_atomic_and_leave_no_temporary_files(solitaire_home):
+    game = Game.new(get_variant("klondike").rules(), 4)
+    game.play("draw")
+    for _ in range(5):
+        saves.write_save(game, 2.0, True)
+    assert [p.name for p in (solitaire_home / "saves").iterdir()] == ["klondike.json"]

@@ -1,0 +1,392 @@
+"""The solver: wins that replay through the real CLI, proofs only when exhaustive, budgets."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from solitaire.core import Game, get_variant
+from solitaire.core.solver import (
+    UNKNOWN,
+    UNWINNABLE,
+    WIN,
+    load_pool,
+    options_slug,
+    parse_range,
+    pool_path,
+    solve,
+    winnable_seed,
+)
+
+SUITS = "CDHS"
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"]
+
+
+def name(rank: int, suit: str) -> str:
+    return f"{RANKS[rank - 1]}{suit}"
+
+
+def position(piles: dict[str, dict], options: dict | None = None) -> dict:
+    """A Klondike position: ``piles`` given, every other pile empty."""
+    names = ["stock", "waste", "f1", "f2", "f3", "f4"] + [f"t{i}" for i in range(1, 8)]
+    full = {n: {"down": [], "up": []} for n in names}
+    for n, p in piles.items():
+        full[n] = {"down": list(p.get("down", [])), "up": list(p.get("up", []))}
+    return {"variant": "klondike", "options": options or {}, "piles": full}
+
+
+def home(*suits: str) -> dict[str, dict]:
+    """Foundations f1.. holding the whole of each suit given."""
+    return {f"f{i + 1}": {"up": [name(r, s) for r in range(1, 14)]} for i, s in enumerate(suits)}
+
+
+def replay(cli, seed: int, moves: list[str], *options: str) -> dict:
+    """Play the moves through `solitaire play --json`; every reply ok; return the last state."""
+    result = cli("play", "klondike", "--seed", str(seed), *options, "--json", input="\n".join(moves) + "\n")
+    assert result.code == 0, result.err
+    lines = result.json_lines()
+    assert len(lines) == len(moves) + 1
+    bad = [(m, r["error"]) for m, r in zip(moves, lines[1:]) if not r["ok"]]
+    assert not bad
+    return lines[-1]
+
+
+@pytest.mark.parametrize("options, seeds", [((), (2, 6, 9)), (("--draw", "3"), (6, 7, 8))])
+def test_cli_wins_replay_to_a_win(cli, options, seeds):
+    for seed in seeds:
+        out = cli("solve", "klondike", "--seed", str(seed), *options, "--timeout", "20", "--json")
+        assert out.code == 0, out.err
+        answer = json.loads(out.out)
+        assert answer["result"] == WIN
+        assert replay(cli, seed, answer["moves"], *options)["won"] is True
+
+
+@pytest.mark.parametrize("options, seed", [({"relaxed": True}, 2), ({"relaxed": True}, 4),
+                                           ({"redeals": 2}, 5), ({"redeals": 2}, 8),
+                                           ({"draw": 3, "redeals": 1}, 7), ({"draw": 3, "redeals": 1}, 9)])
+def test_wins_under_other_options_replay(cli, options, seed):
+    rules = get_variant("klondike").rules(options)
+    flags = []
+    for key, value in options.items():
+        flags += [f"--{key}"] if value is True else [f"--{key}", str(value)]
+    result = solve(Game.new(rules, seed), timeout=20)
+    assert result.result == WIN
+    assert replay(cli, seed, list(result.moves), *flags)["won"] is True
+
+
+def stuck_hearts(redeals) -> dict:
+    """Hearts come from the stock as 2, 3, A, 4, ..., K with every black card home: with no
+    redeal the 3 buries the 2 for ever; with a redeal it is easy."""
+    order = [2, 3, 1] + list(range(4, 14))  # the order they are drawn
+    stock = [name(r, "H") for r in reversed(order)]  # bottom to top: the last is drawn first
+    return position({**home("C", "D", "S"), "stock": {"down": stock}}, {"redeals": redeals})
+
+
+def test_needs_a_redeal_is_proved_unwinnable_without_one(klondike):
+    result = solve(Game.from_position(klondike, stuck_hearts(0)), timeout=30)
+    assert result.result == UNWINNABLE
+    assert result.moves == ()
+    assert result.states > 1  # decided by search, not by a shortcut
+
+
+def test_same_position_with_redeals_is_won(klondike):
+    game = Game.from_position(klondike, stuck_hearts(None))
+    result = solve(game, timeout=30)
+    assert result.result == WIN
+    for move in result.moves:
+        game.play(move)
+    assert game.won
+
+
+def test_card_buried_under_its_successor_is_unwinnable(klondike):
+    # every red card and the clubs are home; the 2 of spades sits face down on the ace...
+    # no: the ace sits face down under the 2, which can go nowhere (the red 3s are home)
+    data = position({**home("C", "D", "H"),
+                     "t1": {"down": ["AS"], "up": ["2S"]},
+                     "stock": {"down": [name(r, "S") for r in range(13, 2, -1)]}})
+    assert solve(Game.from_position(klondike, data), timeout=30).result == UNWINNABLE
+
+
+def test_relaxed_rules_can_rescue_the_buried_card(klondike):
+    # the same kind of block, but a red 3 may come back down from its foundation to take the 2
+    data = position({**home("C", "D", "H"),
+                     "t1": {"down": ["AS"], "up": ["2S"]},
+                     "stock": {"down": [name(r, "S") for r in range(13, 2, -1)]}},
+                    {"relaxed": True})
+    game = Game.from_position(klondike, data)
+    result = solve(game, timeout=30)
+    assert result.result == WIN
+    for move in result.moves:
+        game.play(move)
+    assert game.won
+
+
+def test_tiny_budget_answers_unknown():
+    rules = get_variant("klondike").rules({})
+    result = solve(Game.new(rules, 0), timeout=1e-6, max_states=1)
+    assert result.result == UNKNOWN
+    assert result.moves == ()
+
+
+def test_solver_leaves_the_game_untouched():
+    game = Game.new(get_variant("klondike").rules({}), 2)
+    before = game.to_position()
+    solve(game, timeout=5)
+    assert game.to_position() == before
+    assert game.history == []
+
+
+def test_cli_json_shape_and_text(cli):
+    out = cli("solve", "klondike", "--seed", "0", "--timeout", "0.05", "--json")
+    assert out.code == 0
+    answer = json.loads(out.out)
+    assert set(answer) >= {"result", "moves", "seconds", "states"}
+    assert answer["result"] in (WIN, UNWINNABLE, UNKNOWN)
+    assert isinstance(answer["seconds"], float) and isinstance(answer["states"], int)
+    text = cli("solve", "klondike", "--seed", "2")
+    assert text.code == 0 and text.out.startswith("win in ")
+
+
+def test_cli_solves_a_position_file(cli, tmp_path, klondike):
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(stuck_hearts(0)))
+    out = cli("solve", "klondike", "--position", str(path), "--json")
+    assert out.code == 0, out.err
+    assert json.loads(out.out)["result"] == UNWINNABLE
+    out = cli("solve", "klondike", "--position", str(path), "--redeals", "unlimited", "--json")
+    assert json.loads(out.out)["result"] == WIN
+
+
+@pytest.mark.parametrize("args, words", [
+    (("solve", "klondike"), "--seed"),
+    (("solve", "nosuchgame", "--seed", "1"), "unknown variant"),
+    (("solve", "klondike", "--seed", "1", "--timeout", "0"), "--timeout"),
+    (("solve", "klondike", "--seed", "1", "--draw", "2"), "draw"),
+    (("solve", "klondike", "--seeds", "9..3"), "A..B"),
+    (("solve", "klondike", "--seeds", "1..3", "--seed", "2"), "one of"),
+    (("solve", "klondike", "--seed", "1", "--position", "x.json"), "not both"),
+    (("solve", "klondike", "--position", "/no/such/file.json"), "no such file"),
+])
+def test_cli_bad_input_is_one_line_exit_2(cli, args, words):
+    out = cli(*args)
+    assert out.code == 2
+    assert out.out == ""
+    assert len(out.err.strip().splitlines()) == 1
+    assert words in out.err
+
+
+def test_batch_prints_a_line_per_deal_and_a_summary(cli):
+    out = cli("solve", "klondike", "--seeds", "5..7", "--timeout", "2")
+    assert out.code == 0, out.err
+    lines = out.json_lines()
+    assert [r["seed"] for r in lines[:-1]] == [5, 6, 7]
+    summary = lines[-1]
+    assert summary["deals"] == 3
+    total = sum(summary[k]["count"] for k in (WIN, UNWINNABLE, UNKNOWN))
+    assert total == 3
+    assert summary[WIN]["count"] == sum(r["result"] == WIN for r in lines[:-1])
+    lo, hi = summary[WIN]["ci95"]
+    assert 0 <= lo <= summary[WIN]["percent"] <= hi <= 100
+
+
+def test_parse_range():
+    assert parse_range("3..5") == range(3, 6)
+    for bad in ("5..3", "3", "a..b", "3..", "-1..2"):
+        with pytest.raises(ValueError):
+            parse_range(bad)
+
+
+def test_options_slug_names_the_pool(klondike):
+    assert options_slug(klondike, {}) == "default"
+    assert options_slug(klondike, {"draw": 1}) == "default"
+    assert options_slug(klondike, {"draw": 3}) == "draw-3"
+
+
+@pytest.mark.parametrize("options", [{}, {"draw": 3}])
+def test_shipped_pools_hold_won_seeds(klondike, options):
+    pool = load_pool(pool_path(klondike, options))
+    assert len(pool) >= 100
+    rules = klondike.rules(options)
+    for seed in random.Random(4).sample(pool, 3):
+        assert solve(Game.new(rules, seed), timeout=20).result == WIN
+
+
+def test_winnable_seed_comes_from_the_pool_or_is_solved(klondike):
+    rng = random.Random(7)
+    seed, proved = winnable_seed(klondike, {}, rng)
+    assert proved and seed in load_pool(pool_path(klondike, {}))
+    # options with no shipped pool: solved live within the bound
+    seed, proved = winnable_seed(klondike, {"redeals": 3, "relaxed": True}, rng, bound=20)
+    assert proved
+    assert solve(Game.new(klondike.rules({"redeals": 3, "relaxed": True}), seed), timeout=20).result == WIN
+
+
+def test_play_without_seed_deals_a_won_seed(cli, klondike):
+    for options, slug in (((), {}), (("--draw", "3"), {"draw": 3})):
+        out = cli("play", "klondike", "--new", *options, "--json", input="quit\n")
+        assert out.code == 0, out.err
+        seed = out.json_lines()[0]["position"]["seed"]
+        assert seed in load_pool(pool_path(klondike, slug))
+
+
+def test_play_any_deal_and_seed_skip_the_pool(cli, klondike):
+    pool = set(load_pool(pool_path(klondike, {})))
+    seeds = set()
+    for _ in range(3):
+        out = cli("play", "klondike", "--new", "--any-deal", "--json", input="quit\n")
+        assert out.code == 0, out.err
+        seeds.add(out.json_lines()[0]["position"]["seed"])
+    assert not seeds <= pool
+    out = cli("play", "klondike", "--seed", "3", "--json", input="quit\n")
+    assert out.json_lines()[0]["position"]["seed"] == 3
+
+
+class Counting:
+    """Variant knowledge that records what the solver asks."""
+
+    def __init__(self):
+        self.asked = []
+
+    def safe_home(self, game, move):
+        self.asked.append(move)
+        return False
+
+    def priority(self, game, move):
+        return 0
+
+
+def test_variant_knowledge_is_consulted_and_keeps_the_answer(klondike):
+    know = Counting()
+    game = Game.new(klondike.rules({}), 2)
+    result = solve(game, timeout=30, knowledge=know)
+    assert result.result == WIN
+    assert know.asked and all(move[1] in game.rules.foundations for move in know.asked)
+    assert solve(Game.from_position(klondike, stuck_hearts(0)), timeout=30,
+                 knowledge=Counting()).result == UNWINNABLE
+
+
+def test_solver_knowledge_hook_reaches_a_plugin(monkeypatch, klondike):
+    import importlib.metadata
+
+    from solitaire.core import hookimpl
+    from solitaire.core.solver import variant_knowledge
+
+    answer = Counting()
+
+    class Plugin:
+        @hookimpl
+        def solver_knowledge(self, rules):
+            return answer if rules.name == "klondike" else None
+
+    class EP:
+        name = "test-knowledge"
+
+        def load(self):
+            return Plugin()
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group=None: [EP()])
+    assert variant_knowledge(klondike.rules({})) is answer
+
+
+def test_player_hint_ignores_hidden_cards(klondike):
+    from solitaire.core.solver import player_hint
+
+    game = Game.new(klondike.rules({}), 3)
+    data = game.to_position()
+    # swap a face-down card of t7 with one of t6, and two cards deep in the stock
+    t6, t7, stock = data["piles"]["t6"]["down"], data["piles"]["t7"]["down"], data["piles"]["stock"]["down"]
+    t6[0], t7[0] = t7[0], t6[0]
+    stock[0], stock[1] = stock[1], stock[0]
+    other = Game.from_position(klondike, data)
+    assert other.piles != game.piles
+    first = player_hint(game, samples=3, states=1500)
+    assert first == player_hint(other, samples=3, states=1500)
+    move = first[0]
+    assert move is not None and game.refusal(game.parse_move(move)) is None
+
+
+def test_cli_hint_is_a_legal_move(cli):
+    out = cli("solve", "klondike", "--seed", "3", "--hint", "--json")
+    assert out.code == 0, out.err
+    move = json.loads(out.out)["hint"]
+    game = Game.new(get_variant("klondike").rules({}), 3)
+    game.play(move)  # raises if the hint were illegal
+
+
+# ---------------------------------------------------------------- soundness against brute force
+
+def small_position(rng: random.Random) -> Game:
+    """A random Klondike end game: a few of the highest cards still out, anywhere."""
+    from solitaire.core.cards import card_name
+
+    options = {"draw": rng.choice([1, 3]), "redeals": rng.choice([0, 0, 0, 1, None]), "relaxed": rng.random() < 0.3}
+    heights = [13] * 4
+    out: list[int] = []
+    suits = (1, 2) if rng.random() < 0.6 else (0, 1, 2, 3)  # one colour: nothing builds, losses happen
+    for _ in range(rng.randrange(5, 10)):
+        s = rng.choice(suits)
+        if heights[s] > 0:
+            out.append(s * 13 + heights[s] - 1)
+            heights[s] -= 1
+    rng.shuffle(out)
+    names = ["stock", "waste"] + [f"f{i}" for i in range(1, 5)] + [f"t{i}" for i in range(1, 8)]
+    piles = {n: {"down": [], "up": []} for n in names}
+    for s in range(4):
+        piles[f"f{s + 1}"]["up"] = [card_name(s * 13 + r) for r in range(heights[s])]
+    cut = rng.randrange(len(out) // 2, len(out) + 1)
+    piles["stock"]["down"] = [card_name(c) for c in out[:cut]]
+    for c in out[cut:]:
+        piles[f"t{rng.randrange(1, 4)}"]["down"].append(card_name(c))
+    for i in range(1, 8):
+        p = piles[f"t{i}"]
+        if p["down"]:
+            k = rng.randrange(1, len(p["down"]) + 1)
+            p["down"], p["up"] = p["down"][:-k], p["down"][-k:]
+    return Game.from_position(get_variant("klondike"), {"variant": "klondike", "options": options, "piles": piles})
+
+
+def brute_force(game: Game, limit: int = 20_000) -> bool | None:
+    """Every legal move, raw positions, no pruning: True/False, None if too big."""
+    g = game.copy()
+    seen = {g.key()}
+    stack = [iter(g.legal_moves())]
+    while stack:
+        m = next(stack[-1], None)
+        if m is None:
+            stack.pop()
+            if stack:
+                g.pop()
+            continue
+        g.push(m)
+        if g.won:
+            return True
+        k = g.key()
+        if k in seen or len(seen) > limit:
+            g.pop()
+            if len(seen) > limit:
+                return None
+            continue
+        seen.add(k)
+        stack.append(iter(g.legal_moves()))
+    return False
+
+
+def test_answers_agree_with_brute_force():
+    rng = random.Random(20261130)
+    checked = lost = 0
+    for _ in range(50):
+        game = small_position(rng)
+        truth = brute_force(game)
+        if truth is None:
+            continue
+        checked += 1
+        lost += not truth
+        answer = solve(game, timeout=60)
+        assert answer.result == (WIN if truth else UNWINNABLE), game.to_position()
+        if truth:
+            for move in answer.moves:
+                game.play(move)
+            assert game.won
+    assert checked >= 25 and lost >= 1, (checked, lost)

@@ -1,0 +1,92 @@
+"""Statistics in SQLite: per variant and options, streaks and bests, safe under concurrency."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import sqlite3
+import threading
+
+from solitaire.cli import stats
+
+D1 = {"draw": 1, "redeals": None, "relaxed": False}
+D3 = {"draw": 3, "redeals": None, "relaxed": False}
+
+
+def test_summary_counts_streaks_and_bests(solitaire_home):
+    results = [(True, 300, 120, 500), (True, 200, 130, 600), (False, 50, 10, 0), (True, 250, 110, 550),
+               (True, 400, 140, 450), (True, 500, 150, 400)]
+    for won, t, moves, score in results:
+        stats.record("klondike", D1, 1, won, t, moves, score)
+    s = stats.summary("klondike", D1)
+    assert (s["played"], s["won"], s["streak"], s["best_streak"]) == (6, 5, 3, 3)
+    assert (s["best_time_s"], s["fewest_moves"], s["best_score"]) == (200, 110, 600)
+    assert s["win_rate"] == round(5 / 6, 4)
+
+
+def test_options_are_kept_apart(solitaire_home):
+    stats.record("klondike", D1, 1, True, 100, 100, 100)
+    stats.record("klondike", D3, 1, False, 100, 100, 100)
+    assert stats.summary("klondike", D1)["won"] == 1
+    assert stats.summary("klondike", D3)["won"] == 0 and stats.summary("klondike", D3)["played"] == 1
+
+
+def test_new_bests_after_a_win(solitaire_home):
+    first = stats.record("klondike", D1, 1, True, 100, 100, 100)
+    assert stats.new_bests(first) == ["time", "moves", "score"]
+    second = stats.record("klondike", D1, 2, True, 90, 120, 100)
+    assert stats.new_bests(second) == ["time"]
+
+
+def test_stats_command_text_and_json(cli, solitaire_home):
+    assert cli("stats").out.strip() == "No games played yet."
+    stats.record("klondike", D3, 1, True, 61, 100, 700)
+    out = cli("stats", "klondike", "--json")
+    assert out.code == 0
+    rows = json.loads(out.out)["stats"]
+    assert len(rows) == 1
+    keys = {"variant", "options", "played", "won", "best_time_s", "fewest_moves", "best_score", "streak",
+            "best_streak"}
+    assert keys <= set(rows[0])
+    assert rows[0]["options"] == D3 and rows[0]["best_time_s"] == 61
+    text = cli("stats").out
+    assert "draw 3" in text and "played 1, won 1 (100%)" in text and "best time 1:01" in text
+
+
+def test_stats_of_an_unknown_variant_is_one_line_exit_2(cli):
+    out = cli("stats", "nosuchgame")
+    assert out.code == 2 and len(out.err.strip().splitlines()) == 1
+
+
+def _writer(home: str, n: int, won: bool) -> None:
+    import os
+
+    os.environ["SOLITAIRE_HOME"] = home
+    for i in range(n):
+        stats.record("klondike", D1, i, won, 10 + i, 100, 100)
+
+
+def test_two_processes_writing_at_once_lose_nothing(solitaire_home):
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_writer, args=(str(solitaire_home), 40, k == 0)) for k in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+        assert p.exitcode == 0
+    s = stats.summary("klondike", D1)
+    assert s["played"] == 80 and s["won"] == 40
+    conn = sqlite3.connect(stats.db_path())
+    assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    conn.close()
+
+
+def test_threads_writing_at_once_lose_nothing(solitaire_home):
+    threads = [threading.Thread(target=stats.record, args=("klondike", D3, i, i % 2 == 0, 5, 5, 5))
+               for i in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert stats.summary("klondike", D3)["played"] == 16

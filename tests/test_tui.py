@@ -1,0 +1,312 @@
+"""The Textual table: real clicks, drags and keys through whole games, and snapshots.
+
+Positions are built so a win is a few moves away. The clock is frozen (``tick=False`` and a
+tracker whose elapsed time is fixed) so snapshots do not depend on how fast the machine is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solitaire.cli import saves, stats
+from solitaire.cli.tui.app import HelpScreen, SolitaireApp, WinScreen
+from solitaire.cli.tui.table import View, draw, hit_test
+from solitaire.core import Game, get_variant
+from solitaire.core.cards import card_symbol
+
+KLONDIKE = get_variant("klondike")
+IDX = KLONDIKE.rules().index
+
+
+def suit(s: str, high: int = 13) -> list[str]:
+    return ["A23456789TJQK"[r] + s for r in range(high)]
+
+
+def near_won(seed: int | None = None, **piles: list[str]) -> dict:
+    """Every card home but the kings of hearts and spades (on t1 and t2), unless ``piles`` say
+    otherwise (a list of face-up cards per pile; for the stock, face-down cards)."""
+    names = ["stock", "waste", "f1", "f2", "f3", "f4"] + [f"t{i}" for i in range(1, 8)]
+    spec = {n: {"down": [], "up": []} for n in names}
+    spec["f1"]["up"], spec["f2"]["up"] = suit("C"), suit("D")
+    spec["f3"]["up"], spec["f4"]["up"] = suit("H", 12), suit("S", 12)
+    spec["t1"]["up"], spec["t2"]["up"] = ["KH"], ["KS"]
+    for name, cards in piles.items():
+        spec[name] = {"down": cards, "up": []} if name == "stock" else {"down": [], "up": cards}
+    return {"variant": "klondike", "seed": seed, "options": {}, "piles": spec}
+
+
+def pilot_test(fn):
+    """Run an async Pilot test in its own event loop (no pytest-asyncio needed)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        asyncio.run(fn(*args, **kwargs))
+
+    return wrapper
+
+
+class FrozenTracker(saves.Tracker):
+    def elapsed(self) -> float:
+        return 42.0
+
+
+def make_app(game: Game, dealt: bool = False, **kwargs) -> SolitaireApp:
+    kwargs.setdefault("tick", False)
+    kwargs.setdefault("finish_delay", 0.01)
+    return SolitaireApp(FrozenTracker(game, dealt=dealt), **kwargs)
+
+
+def position(**kwargs) -> Game:
+    return Game.from_position(KLONDIKE, near_won(**kwargs))
+
+
+async def click(pilot, app, pile: str, card: int | None = None, times: int = 1) -> None:
+    x, y = app.table.point_of(IDX[pile], card)
+    await pilot.click("#table", offset=(x, y), times=times)
+    await pilot.pause()
+
+
+async def drag(pilot, app, src: str, dst: str, card: int | None = None) -> None:
+    x0, y0 = app.table.point_of(IDX[src], card)
+    x1, y1 = app.table.point_of(IDX[dst])
+    await pilot.mouse_down("#table", offset=(x0, y0))
+    await pilot.hover("#table", offset=(x0 + 1, y0 + 1))
+    await pilot.hover("#table", offset=(x1, y1))
+    await pilot.mouse_up("#table", offset=(x1, y1))
+    await pilot.pause()
+
+
+@pilot_test
+async def test_click_click_then_double_click_wins_and_the_win_screen_offers_a_new_deal(solitaire_home):
+    app = make_app(position(seed=77), dealt=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await click(pilot, app, "t1")  # pick up the king of hearts
+        assert app.view.picked == (IDX["t1"], 1)
+        await click(pilot, app, "t1")  # click it again: let go
+        assert app.view.picked is None
+        await click(pilot, app, "t1")
+        await click(pilot, app, "f3")  # put it down on the hearts
+        assert app.game.piles[IDX["t1"]] == [] and len(app.game.piles[IDX["f3"]]) == 13
+        await click(pilot, app, "t2", times=2)  # double-click: the king of spades goes home
+        await pilot.pause()
+        assert app.game.won
+        assert isinstance(app.screen, WinScreen)
+        assert "Moves  2" in app.won_summary and "New best" in app.won_summary
+        await pilot.press("n")
+        await pilot.pause()
+        assert not isinstance(app.screen, WinScreen)
+        assert app.game.moves == 0 and not app.game.won and app.game.seed is not None
+    recorded = stats.summary("klondike", KLONDIKE.resolve_options())
+    assert (recorded["played"], recorded["won"], recorded["fewest_moves"]) == (1, 1, 2)
+
+
+@pilot_test
+async def test_a_refused_put_down_says_why_and_keeps_the_cards_in_hand():
+    app = make_app(position())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await click(pilot, app, "t1")
+        await click(pilot, app, "f1")  # the clubs are complete
+        assert app.view.picked == (IDX["t1"], 1)
+        assert "full" in app.message or "does not go" in app.message
+        assert app.game.moves == 0
+
+
+@pilot_test
+async def test_drag_and_drop_moves_a_run_and_a_card(solitaire_home):
+    game = position(t1=["KH", "QS"], t2=["KS"], f4=suit("S", 11))
+    app = make_app(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        # drag the king-queen run from t1 onto the empty t3
+        await drag(pilot, app, "t1", "t3", card=0)
+        assert [len(app.game.piles[IDX[p]]) for p in ("t1", "t3")] == [0, 2]
+        # and the queen of spades to its foundation
+        await drag(pilot, app, "t3", "f4")
+        assert len(app.game.piles[IDX["f4"]]) == 12
+        assert app.view.picked is None and app.view.drag_at is None
+        # a drop on nothing puts the cards back
+        x, y = app.table.point_of(IDX["t3"])
+        await pilot.mouse_down("#table", offset=(x, y))
+        await pilot.hover("#table", offset=(x + 2, y + 8))
+        await pilot.mouse_up("#table", offset=(x + 2, y + 8))
+        await pilot.pause()
+        assert app.game.moves == 2 and app.view.picked is None
+        # the move was saved
+        assert saves.read_save(KLONDIKE) is not None
+
+
+@pilot_test
+async def test_click_the_stock_to_draw_and_keys_for_undo_redo_and_a_whole_win():
+    game = position(stock=["KS"], t2=[])
+    app = make_app(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await click(pilot, app, "stock")
+        assert app.game.piles[IDX["waste"]] and app.game.moves == 1
+        await pilot.press("u")
+        assert app.game.moves == 0 and app.game.piles[IDX["stock"]]
+        await pilot.press("r")
+        assert app.game.moves == 1
+        # keyboard: the cursor starts on the stock; right to the waste, pick up, put on f4
+        await pilot.press("right", "space")
+        assert app.view.picked == (IDX["waste"], 1)
+        for _ in range(4):
+            await pilot.press("right")
+        assert app.view.cursor == IDX["f4"]
+        await pilot.press("enter")
+        assert len(app.game.piles[IDX["f4"]]) == 13
+        # down to the tableau, left to t1, send the king home with 'a'
+        await pilot.press("down")
+        while app.view.cursor != IDX["t1"]:
+            await pilot.press("left")
+        await pilot.press("a")
+        await pilot.pause()
+        assert app.game.won and isinstance(app.screen, WinScreen)
+        assert "not counted" in app.won_summary
+        await pilot.press("s")  # same deal again
+        await pilot.pause()
+        assert app.game.moves == 0 and app.game.piles[IDX["stock"]]
+        await pilot.press("q")
+    assert app.return_code == 0  # q quit the app
+
+
+@pilot_test
+async def test_finish_plays_the_cards_home_one_by_one():
+    game = position(t1=["KH", "QS"], t2=["KS"], t3=["QH"], f3=suit("H", 11), f4=suit("S", 11))
+    app = make_app(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert app.finish_available()
+        assert app.query_one("#finish").display
+        await pilot.click("#finish")
+        for _ in range(1000):  # until the animation ends (it stops early once won)
+            await pilot.pause(0.02)
+            if app.game.won:
+                break
+        assert app.game.won and app.game.moves == 4
+        await pilot.pause()
+        assert isinstance(app.screen, WinScreen)
+
+
+@pilot_test
+async def test_hints_are_off_until_asked_and_outline_only_legal_destinations():
+    app = make_app(Game.new(KLONDIKE.rules(), 11))
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = app.game
+        src, dst, n = next(m for m in game.legal_moves() if m[2] and app.game.rules.role[m[0]] == "tableau")
+        await click(pilot, app, game.rules.names[src], len(game.piles[src]) - n)
+        assert app.view.picked == (src, n) and app.view.outlined == frozenset()
+        await pilot.press("escape", "o")
+        assert app.outline
+        await click(pilot, app, game.rules.names[src], len(game.piles[src]) - n)
+        legal = {d for s, d, k in game.legal_moves() if s == src and k == n}
+        assert dst in app.view.outlined and app.view.outlined == legal
+        await pilot.press("h")
+        assert app.message.startswith("hint: ")
+
+
+@pilot_test
+async def test_help_screen_new_deal_and_restart_keys():
+    app = make_app(Game.new(KLONDIKE.rules({"draw": 3}), 5))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+        await pilot.press("d", "d")
+        assert len(app.game.piles[IDX["waste"]]) == 6
+        await pilot.press("R")
+        assert app.game.moves == 0 and app.game.seed == 5 and not app.game.piles[IDX["waste"]]
+        await pilot.press("d")
+        first = app.game
+        await pilot.press("n")  # a new deal: a different game object, from its start
+        assert app.game is not first and app.game.moves == 0 and app.game.rules.options["draw"] == 3
+        await pilot.press("c")
+        assert app.view.four_colour
+
+
+# ---------------------------------------------------------------- snapshots
+
+
+def snapshot_app(options: dict, draws: int = 0, **kwargs) -> SolitaireApp:
+    game = Game.new(KLONDIKE.rules(options), 48213)
+    for _ in range(draws):
+        game.play("draw")
+    return make_app(game, **kwargs)
+
+
+def test_snapshot_klondike_80x24(snap_compare):
+    assert snap_compare(snapshot_app({"draw": 3}, draws=2), terminal_size=(80, 24))
+
+
+def test_snapshot_klondike_132x43(snap_compare):
+    assert snap_compare(snapshot_app({}, draws=1, four_colour=True), terminal_size=(132, 43))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (132, 43)])
+def test_snapshot_calculation(snap_compare, size):
+    game = Game.new(get_variant("calculation").rules(), 48213)
+    game.play("draw")
+    assert snap_compare(make_app(game), terminal_size=size)
+
+
+# ---------------------------------------------------------------- no UI in line and JSON modes
+
+
+@pytest.mark.parametrize("mode", ["--json", "--plain"])
+def test_line_and_json_modes_never_import_textual(mode, solitaire_home):
+    code = ("import sys; from solitaire.cli.main import main; rc = main(['play', 'klondike', '%s']); "
+            "print('TEXTUAL' if any(m.split('.')[0] == 'textual' for m in sys.modules) else 'CLEAN')" % mode)
+    out = subprocess.run([sys.executable, "-c", code], input="draw\nquit\n", capture_output=True, text=True,
+                         env={**os.environ, "SOLITAIRE_HOME": str(solitaire_home)}, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "CLEAN"
+
+
+# ---------------------------------------------------------------- every face-up card readable
+
+
+def shown_cards(game: Game) -> list[tuple[int, int]]:
+    """(pile, card index) of every card a player must be able to read."""
+    out = []
+    for i, spec in enumerate(game.rules.piles):
+        cards, down = game.piles[i], game.down[i]
+        if spec.fan == "down":
+            out += [(i, k) for k in range(down, len(cards))]
+        else:
+            show = (spec.show or 1) if spec.fan == "right" else 1
+            out += [(i, k) for k in range(max(down, len(cards) - show), len(cards))]
+    return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=st.sampled_from(["klondike", "calculation"]), seed=st.integers(0, 10**6),
+       options=st.sampled_from([{}, {"draw": 3}]), size=st.sampled_from([(80, 24), (132, 43), (60, 20)]),
+       picks=st.lists(st.integers(0, 1000), max_size=150))
+def test_every_face_up_card_shows_its_rank_and_suit_where_a_click_finds_it(variant, seed, options, size, picks):
+    defn = get_variant(variant)
+    game = Game.new(defn.rules(options if variant == "klondike" else {}), seed)
+    for pick in picks:
+        moves = game.legal_moves()
+        if not moves:
+            break
+        game.push(moves[pick % len(moves)])
+    canvas, hits, geo = draw(game, View(), size[0], size[1] - 2)
+    text = ["".join(row) for row in canvas.chars]
+    cut = any(line.lstrip().startswith("+") for line in text)  # a pile too long for the screen
+    for pile, k in shown_cards(game):
+        found = [h for h in hits if h.pile == pile and h.card == k]
+        if not found and cut and game.rules.piles[pile].fan == "down":
+            continue
+        assert found, (pile, k)
+        hit = found[-1]
+        symbol = card_symbol(game.piles[pile][k])
+        assert text[hit.y0][hit.x0:hit.x0 + len(symbol)] == symbol, (pile, k, text[hit.y0])
+        assert hit_test(hits, hit.x0, hit.y0) == hit
+    if variant == "klondike":
+        assert not cut
