@@ -57,8 +57,10 @@ class Session:
             if word == "redo":
                 return Reply(ok=True, records=[game.redo()])
             if word == "hint":
-                move = game.hint()
-                text = game.move_text(move) if move is not None else None
+                # the solver's hint: it solves guesses of the hidden cards, never the real ones
+                from solitaire.core.solver import player_hint
+
+                text, _ = player_hint(game)
                 return Reply(ok=True, hint=text, has_hint=True,
                              message=f"hint: {text}" if text else "hint: no useful move")
             if word == "finish":

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 import attrs
 
 from .cards import DECK_SIZE, HIDDEN, card_name, parse_card
-from .errors import AmbiguousMoveError, IllegalMoveError, NotationError, PositionError
+from .errors import AmbiguousMoveError, IllegalMoveError, NotationError
 from .rules import EMPTY, GIVES_ANY, GIVES_NONE, GIVES_RUN, GIVES_TOP, Rules
 from .shuffle import MAX_SEED, shuffled_deck
 

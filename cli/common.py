@@ -1,0 +1,113 @@
+"""What the commands share: variant look-up, variant options, starting a game, user errors.
+
+Kept apart from :mod:`solitaire.cli.main` so that every command module (``solve``, ``race``)
+imports it without importing the app, and ``python -m solitaire.cli`` has no import cycle.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from solitaire.core import Game, SolitaireError, VariantDef, get_variant
+from solitaire.core.position import read_position_file
+from solitaire.core.shuffle import MAX_SEED
+
+EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
+RANDOM_SEEDS = 1_000_000_000  # fresh deals use seeds below this, short enough to read out
+
+
+class UserError(Exception):
+    """A mistake in what the user typed: one line on stderr, exit status 2."""
+
+
+def fail(message: str) -> None:
+    raise UserError(message)
+
+
+def _variant(name: str) -> VariantDef:
+    try:
+        return get_variant(name)
+    except SolitaireError as exc:
+        fail(str(exc))
+        raise  # unreachable
+
+
+def _variant_options(defn: VariantDef, common: dict[str, Any], extra: list[str]) -> dict[str, Any]:
+    """The options given on the command line for this variant (only those given), validated."""
+    given: dict[str, Any] = {}
+    for name, value in common.items():
+        if value is None or value is False:
+            continue
+        given[name] = value
+    i = 0
+    while i < len(extra):
+        arg = extra[i]
+        if not arg.startswith("--") or len(arg) < 3:
+            fail(f"unexpected argument {arg!r}")
+        key, eq, value = arg[2:].partition("=")
+        name = key.replace("-", "_")
+        spec = next((o for o in defn.options if o.name == name), None)
+        if spec is None:
+            fail(defn.unknown_option_message(key))
+        if spec.kind == "flag" and not eq:
+            given[name] = True
+        elif eq:
+            given[name] = value
+        else:
+            if i + 1 >= len(extra):
+                fail(f"--{key} needs a value")
+            i += 1
+            given[name] = extra[i]
+        i += 1
+    for name in given:
+        if not any(o.name == name for o in defn.options):
+            fail(defn.unknown_option_message(name))
+    try:
+        defn.resolve_options(given)
+    except SolitaireError as exc:
+        fail(str(exc))
+    return {name: defn.option(name).parse(value) for name, value in given.items()}
+
+
+def _start_game(defn: VariantDef, options: dict[str, Any], seed: Optional[int],
+                position: Optional[Path], any_deal: bool = True) -> Game:
+    """A new deal, or the position in a file; ``options`` (those given) override the file's."""
+    if position is not None:
+        if seed is not None:
+            fail("give --seed or --position, not both")
+        try:
+            data = read_position_file(position)
+        except SolitaireError as exc:
+            fail(str(exc))
+        if "options" not in data:
+            data = {**data, "options": {}}
+        if isinstance(data["options"], dict):  # anything else is refused by from_position
+            data = {**data, "options": {**data["options"], **options}}
+        try:
+            return Game.from_position(defn, data)
+        except SolitaireError as exc:
+            fail(f"{position}: {exc}")
+    if seed is None and not any_deal:  # a deal the solver has won (shipped pool, else solved live)
+        from solitaire.core.solver import winnable_seed
+
+        seed, _ = winnable_seed(defn, options, seeds_below=RANDOM_SEEDS)
+    if seed is None:
+        seed = secrets.randbelow(RANDOM_SEEDS)
+    if not 0 <= seed <= MAX_SEED:
+        fail(f"--seed must be a whole number from 0 to {MAX_SEED}")
+    return Game.new(defn.rules(options), seed)
+
+
+def _common(draw: Optional[str], redeals: Optional[str], relaxed: bool) -> dict[str, Any]:
+    return {"draw": draw, "redeals": redeals, "relaxed": relaxed or None}
+
+
+DRAW = typer.Option(None, "--draw", help="Klondike: cards turned per draw, 1 or 3.", metavar="N")
+REDEALS = typer.Option(None, "--redeals", help="Klondike: redeals allowed, a number or 'unlimited'.",
+                       metavar="N|unlimited")
+RELAXED = typer.Option(False, "--relaxed", help="Klondike: allow a foundation's top card back.")
+SEED = typer.Option(None, "--seed", help="Deal number N (the same deal everywhere, forever).", min=0)
