@@ -219,9 +219,7 @@ from .solve import solve_command  # noqa: E402  (registered after the commands a
 
 app.command("solve", context_settings=EXTRA)(solve_command)
 
-from .race.commands import race_app  # noqa: E402  (host and join; websockets loads only when they run)
 
-app.add_typer(race_app, name="race")
 
 
 def main(argv: list[str] | None = None) -> int:
