@@ -6,6 +6,7 @@ stderr and exit status 2, never a traceback.
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from pathlib import Path
@@ -30,6 +31,7 @@ from .common import (  # noqa: F401  (some re-exported for modules that import t
     _variant_options,
     fail,
 )
+from .quickargs import quick_args
 
 app = typer.Typer(
     name="solitaire",
@@ -120,6 +122,8 @@ def play(
     from .session import Session
 
     session = Session(game, tracker)
+    if json_mode or plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        gc.enable()  # start-up is over (see main); the table turns it back on after its first frame
     if json_mode:
         from .protocol import run_json
 
@@ -219,13 +223,25 @@ from .solve import solve_command  # noqa: E402  (registered after the commands a
 
 app.command("solve", context_settings=EXTRA)(solve_command)
 
+from .race.commands import race_app  # noqa: E402  (host and join; websockets loads only when they run)
 
+app.add_typer(race_app, name="race")
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit status. User errors: one line on stderr, status 2."""
+    words = list(sys.argv[1:] if argv is None else argv)
     try:
-        result = app(args=argv, standalone_mode=False, prog_name="solitaire")
+        # a plain `solitaire play ...` skips Typer's pydantic checks (0.1 s of start-up);
+        # anything else, and every mistake, goes through Typer (see cli/quickargs.py)
+        quick = quick_args(play, words[1:]) if words[:1] == ["play"] else None
+        if quick is not None:
+            # start-up makes a great many objects and almost no garbage: the collector's passes
+            # over them cost a sixth of the table's first paint, so it waits until then
+            gc.disable()
+            result = play(**quick)
+        else:
+            result = app(args=words, standalone_mode=False, prog_name="solitaire")
     except UserError as exc:
         print(f"solitaire: {exc}", file=sys.stderr)
         return 2
@@ -245,6 +261,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    finally:
+        gc.enable()
     return result if isinstance(result, int) else 0
 
 

@@ -3,7 +3,8 @@
 One deal (``--seed N`` or ``--position FILE``) prints the answer; ``--json`` prints one object
 ``{"result": "win"|"unwinnable"|"unknown", "moves": [...], "seconds": float, "states": int}``.
 A batch (``--seeds A..B``) prints one JSON line a deal and a summary with 95% confidence
-intervals, solving ``--jobs N`` deals at once.
+intervals, solving ``--jobs N`` deals at once, or on a Dask cluster with ``--cluster ADDRESS``
+(the optional ``cluster`` extra; ``distributed`` is imported only then).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import math
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 import typer
 
@@ -33,17 +34,71 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, mid - half), min(1.0, mid + half))
 
 
-def _one(args: tuple[str, dict[str, Any], int, float]) -> dict[str, Any]:
+Task = tuple[str, dict[str, Any], int, float, int]
+DEFAULT_TIMEOUT = 10.0
+MAX_STATES = 3_000_000  # the solver's own default budget a pass
+CONNECT_TIMEOUT = "10s"  # how long --cluster waits for the scheduler
+
+
+def _one(args: Task) -> dict[str, Any]:
+    """Solve one deal of a batch: a module-level function, so a cluster's workers can import it."""
     from solitaire.core import Game, get_variant
 
-    name, options, seed, timeout = args
+    name, options, seed, timeout, states = args
     rules = get_variant(name).rules(options)
-    result = solve(Game.new(rules, seed), timeout=timeout)
+    result = solve(Game.new(rules, seed), timeout=timeout, max_states=states)
     return {"seed": seed, **result.as_json()}
 
 
-def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, jobs: int) -> None:
-    tasks = [(name, options, s, timeout) for s in seeds]
+def _on_cluster(address: str, tasks: list[Task]) -> Iterator[dict[str, Any]]:
+    """Solve the tasks on the Dask cluster at ``address``, yielding rows in the tasks' order
+    (results arrive as they complete; each is held only until the rows before it are out)."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        fail("--cluster needs the 'cluster' extra: pip install 'solitaire-table[cluster]'")
+    import logging
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:  # checked first: a malformed address would leave a Client that hangs on its way out
+        scheme, where = parse_address(address, strict=False)
+        host, port = parse_host_port(where)
+        if scheme not in ("tcp", "tls", "ws", "wss") or not host or not 0 < int(port) < 65536:
+            raise ValueError(address)
+    except (ValueError, TypeError):
+        fail(f"a cluster address is tcp://HOST:PORT, got {address!r}")
+    for name in ("distributed", "tornado"):  # connection retries would print tracebacks
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    try:
+        client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+    except Exception as exc:  # OSError/TimeoutError when unreachable, ValueError/TypeError when malformed
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        fail(f"cannot reach the cluster at {address!r}: {reason[:200]}")
+    try:
+        futures = client.map(_one, tasks, pure=False)
+        order = {f.key: i for i, f in enumerate(futures)}
+        done: dict[int, dict[str, Any]] = {}
+        nxt = 0
+        for future, row in as_completed(futures, loop=client.loop, with_results=True,
+                                        raise_errors=False):
+            i = order[future.key]
+            if future.status == "error":
+                exc = future.exception()
+                fail(f"a cluster worker failed on seed {tasks[i][2]}: {type(exc).__name__}: {exc} "
+                     "(every worker needs solitaire-table and the variant installed)")
+            done[i] = row
+            future.release()
+            while nxt in done:
+                yield done.pop(nxt)
+                nxt += 1
+    finally:
+        client.close()
+
+
+def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, states: int, jobs: int,
+           cluster: str | None = None) -> None:
+    tasks = [(name, options, s, timeout, states) for s in seeds]
     counts = {"win": 0, "unwinnable": 0, "unknown": 0}
     times: list[float] = []
     progress = sys.stderr.isatty()
@@ -58,7 +113,10 @@ def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, job
             bar = "#" * (30 * done // len(tasks))
             print(f"\r[{bar:<30}] {done}/{len(tasks)}", end="", file=sys.stderr, flush=True)
 
-    if jobs > 1 and len(tasks) > 1:
+    if cluster is not None:
+        for row in _on_cluster(cluster, tasks):
+            report(row)
+    elif jobs > 1 and len(tasks) > 1:
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -97,7 +155,7 @@ def _show(result: SolveResult) -> None:
         print(f"unwinnable: every line was searched ({result.seconds:.2f} s, {result.states} states)")
     else:
         print(f"unknown: the budget ran out ({result.seconds:.2f} s, {result.states} states); "
-              "try a longer --timeout")
+              "try a longer --timeout or a larger --states")
 
 
 def solve_command(
@@ -110,9 +168,15 @@ def solve_command(
     draw: Optional[str] = DRAW,
     redeals: Optional[str] = REDEALS,
     relaxed: bool = RELAXED,
-    timeout: float = typer.Option(10.0, "--timeout", help="Seconds to search before answering 'unknown'.",
-                                  metavar="S"),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Seconds to search before answering "
+                                            "'unknown' (default 10; no limit when --states is given).",
+                                            metavar="S"),
+    states: Optional[int] = typer.Option(None, "--states", help="States each search pass may store before "
+                                         "answering 'unknown': the same answer on any machine.", metavar="N"),
     jobs: int = typer.Option(1, "--jobs", help="Deals solved at once in a batch.", metavar="N"),
+    cluster: Optional[str] = typer.Option(None, "--cluster", help="Solve the batch on the Dask cluster whose "
+                                          "scheduler is at this address (the 'cluster' extra).",
+                                          metavar="tcp://HOST:PORT"),
     hint: bool = typer.Option(False, "--hint", help="Suggest a next move from what the player can see only "
                               "(never a face-down card or the stock's order)."),
     json_mode: bool = typer.Option(False, "--json", help="Print one JSON object."),
@@ -120,10 +184,20 @@ def solve_command(
     """Solve a deal with full information: win (with the moves), unwinnable, or unknown."""
     defn = _variant(variant)
     options = _variant_options(defn, _common(draw, redeals, relaxed), list(ctx.args))
-    if not timeout > 0 or math.isinf(timeout) or math.isnan(timeout):
+    if timeout is not None and (not timeout > 0 or math.isinf(timeout) or math.isnan(timeout)):
         fail("--timeout must be a positive number of seconds")
+    if states is not None and states < 1:
+        fail("--states must be at least 1")
+    if timeout is None:
+        timeout = DEFAULT_TIMEOUT if states is None else math.inf
+    budget = MAX_STATES if states is None else states
     if jobs < 1:
         fail("--jobs must be at least 1")
+    if cluster is not None:
+        if jobs > 1:
+            fail("give --jobs N or --cluster ADDRESS, not both (the cluster's workers set the parallelism)")
+        if seeds is None:
+            fail("--cluster runs a batch: give --seeds A..B")
     if seeds is not None:
         if seed is not None or position is not None:
             fail("give one of --seed, --seeds or --position")
@@ -131,7 +205,7 @@ def solve_command(
             span = parse_range(seeds)
         except ValueError as exc:
             fail(str(exc))
-        _batch(defn.name, options, span, timeout, jobs)
+        _batch(defn.name, options, span, timeout, budget, jobs, cluster)
         return
     if seed is None and position is None:
         fail("give --seed N, --seeds A..B or --position FILE")
@@ -143,7 +217,7 @@ def solve_command(
         else:
             print(f"hint: {move}" if move else "hint: no useful move")
         return
-    result = solve(game, timeout=timeout)
+    result = solve(game, timeout=timeout, max_states=budget)
     if json_mode:
         print(json.dumps(result.as_json()))
     else:

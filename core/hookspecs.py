@@ -38,7 +38,21 @@ def solver_knowledge(rules: Any) -> Any:
 
     * ``safe_home(game, move) -> bool``: True when the move to a foundation can never lose
       a won game, so the solver plays it at once without trying anything else;
-    * ``priority(game, move) -> int``: a bonus for ordering the moves tried (higher first).
+    * ``priority(game, move) -> int``: a bonus for ordering the moves tried (higher first);
+    * ``key(game) -> bytes``: the transposition key, replacing the generic one; two positions
+      reachable in one search with equal keys must be equally winnable (e.g. cards that no
+      rule tells apart keyed alike);
+    * ``dead(game) -> bool``: True only when the position can never be won; every pass
+      abandons it at once;
+    * ``heuristic(game) -> int``: the best-first pass's estimate (lower is expanded first);
+    * ``prune(game, move) -> bool``: True to skip a move in the greedy passes only (the exact
+      search never asks), so it may be a rule of thumb.
+    * ``search(game, deadline, max_states)``: the variant's own full search, used instead of
+      the generic one: a list of moves that win (replayed before it is believed), ``False``
+      only when no line wins (a proof), ``None`` when ``deadline`` (``time.perf_counter()``)
+      or ``max_states`` ran out (the object's ``states`` attribute, if any, then counts the
+      positions it stored).
 
-    Answers must be sound for ``unwinnable`` to stay a proof: ``safe_home`` only when true.
+    Answers must be sound for ``unwinnable`` to stay a proof: ``safe_home`` and ``dead`` only
+    when true, ``key`` only for equally winnable positions.
     """

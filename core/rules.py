@@ -11,6 +11,7 @@ here is consulted on the hot path but tuples, lists and ``bytes`` tables:
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
 from .cards import DECK_SIZE
@@ -23,27 +24,23 @@ NO_LIMIT = 1 << 30
 _TABLES: dict[Any, bytes] = {}  # (kind, frozen rule objects) -> table, built once per process
 
 
+def _pair_table(rule: BuildRule) -> bytes:
+    """``table[lower * 52 + upper]``: ``rule.fits(lower, upper)`` for every pair of cards, built
+    from the rule's 13 x 13 rank half and 4 x 4 suit half (185 calls instead of 2704)."""
+    ranks = [[rule.ranks_fit(lo, up) for up in range(1, 14)] for lo in range(1, 14)]
+    suits = [[rule.suits_fit(lo, up) for up in range(4)] for lo in range(4)]
+    return bytes(
+        1 if ranks[lower % 13][upper % 13] and suits[lower // 13][upper // 13] else 0
+        for lower in range(DECK_SIZE) for upper in range(DECK_SIZE)
+    )
+
+
 def _accept_table(build: BuildRule, empty: EmptyRule) -> bytes:
-    table = bytearray((DECK_SIZE + 1) * DECK_SIZE)
-    for top in range(DECK_SIZE):
-        row = top * DECK_SIZE
-        for card in range(DECK_SIZE):
-            if build.fits(top, card):
-                table[row + card] = 1
-    row = EMPTY * DECK_SIZE
-    for card in range(DECK_SIZE):
-        if empty.takes(card):
-            table[row + card] = 1
-    return bytes(table)
+    return _pair_table(build) + bytes(1 if empty.takes(card) else 0 for card in range(DECK_SIZE))
 
 
 def _seq_table(rule: BuildRule) -> bytes:
-    table = bytearray(DECK_SIZE * DECK_SIZE)
-    for lower in range(DECK_SIZE):
-        for upper in range(DECK_SIZE):
-            if rule.fits(lower, upper):
-                table[lower * DECK_SIZE + upper] = 1
-    return bytes(table)
+    return _pair_table(rule)
 
 
 class Rules:
@@ -115,7 +112,8 @@ class Rules:
         for table in self.accept:
             if table not in fit_cache:
                 fit_cache[table] = tuple(
-                    tuple(c for c in range(DECK_SIZE) if table[row * DECK_SIZE + c]) for row in range(EMPTY + 1)
+                    tuple(compress(range(DECK_SIZE), table[row * DECK_SIZE:(row + 1) * DECK_SIZE]))
+                    for row in range(EMPTY + 1)
                 )
             fits.append(fit_cache[table])
         self.fits: tuple[tuple[tuple[int, ...], ...], ...] = tuple(fits)

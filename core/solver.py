@@ -184,6 +184,12 @@ class Solver:
         know = knowledge if knowledge is not None else self.t.knowledge
         self.safe_home = getattr(know, "safe_home", None)
         self.priority = getattr(know, "priority", None)
+        self.know_key = getattr(know, "key", None)
+        self.dead = getattr(know, "dead", None)
+        self.heuristic = getattr(know, "heuristic", None)
+        self.know_prune = getattr(know, "prune", None)
+        self.know_search = getattr(know, "search", None)
+        self.know = know
         self.timeout = timeout
         self.max_states = max_states
         self.greedy_share = greedy_share
@@ -202,13 +208,24 @@ class Solver:
         try:
             if self._blocked():
                 return SolveResult(UNWINNABLE, (), time.perf_counter() - began, 0, "blocked")
+            t0, span = began, self.timeout
+            if self.know_search is not None:  # the variant's own search, half the budget:
+                found = self.know_search(self.start, began + span / 2, self.max_states)
+                self.states = int(getattr(self.know, "states", 0) or 0)
+                if isinstance(found, list):  # moves that win (replayed in _win)
+                    self.solution = found
+                    return self._win(began, "variant")
+                if found is False:  # a proof
+                    return SolveResult(UNWINNABLE, (), time.perf_counter() - began, self.states, "variant")
+                t0 = time.perf_counter()  # out of budget: the generic portfolio has the rest
+                span = deadline - t0
             if self.greedy_share > 0:
-                share = self.timeout * self.greedy_share
-                result = self._run(prune=True, deadline=began + share / 2)
+                share = span * self.greedy_share
+                result = self._run(prune=True, deadline=t0 + share / 2)
                 if result is True:
                     return self._win(began, "greedy")
                 if self.best_first:
-                    result = self._best_first(deadline=began + share)
+                    result = self._best_first(deadline=t0 + share)
                     if result is True:
                         return self._win(began, "best-first")
             result = self._run(prune=False, deadline=deadline)
@@ -234,7 +251,7 @@ class Solver:
         self.count = 0
         try:
             if self._dfs():
-                self.solution = [(h[0], h[1], h[2]) for h in g.history]
+                self.solution = self._plain(g.history)
                 return True
             return False
         except _OutOfBudget:
@@ -257,7 +274,6 @@ class Solver:
         rules = self.rules
         found = rules.foundations
         hide = [i for i in range(rules.count) if i != rules.stock]
-        draw = rules.draw_move
 
         def snap() -> bytes:  # compact: [down, cards...] a pile, 255 between piles, recycles last
             piles, down = g.piles, g.down
@@ -265,6 +281,8 @@ class Solver:
                                  + [str(g.recycles).encode()])
 
         def h() -> int:
+            if self.heuristic is not None:
+                return int(self.heuristic(g))
             piles, down = g.piles, g.down
             return (DECK_SIZE - sum(len(piles[f]) for f in found)) + 3 * sum(down[i] for i in hide)
 
@@ -294,18 +312,17 @@ class Solver:
                         idx = parent
                     self.solution = path
                     return True
-                if not self._visit():
+                if not self._visit() or (self.dead is not None and self.dead(g)):
                     continue
                 base = len(g.history)
                 for _, draws, m in self._moves():
-                    for _ in range(draws):
-                        g.push(draw)  # type: ignore[arg-type]
+                    if draws:
+                        self._draws(draws)
                     g.push(m)
-                    edge = tuple((x[0], x[1], x[2]) for x in g.history[base:])
+                    edge = tuple(self._plain(g.history[base:]))
                     nodes.append([idx, edge, ()])
                     heapq.heappush(heap, (h(), -len(nodes), len(nodes) - 1, snap()))
-                    while len(g.history) > base:
-                        g.pop()
+                    self._undo(base)
             return False
         finally:
             self.states += len(self.seen)
@@ -377,15 +394,13 @@ class Solver:
         pushed = 0
         while True:
             wanted: dict[int, list[int]] = {}
-            home = 0
+            home = -1  # the cards home, as a bit mask: built only when a candidate is found
             for f in found:
                 fp = piles[f]
                 if len(fp) >= cap[f]:
                     continue
                 for c in fitlist[f][fp[-1] if fp else EMPTY]:
                     wanted.setdefault(c, []).append(f)
-                for c in fp:
-                    home |= 1 << c
             if not wanted:
                 return pushed
             for s in t.auto_sources:
@@ -399,6 +414,11 @@ class Solver:
                 fits = [f for f in fits if f in targets[s]]
                 if not fits:
                     continue
+                if home < 0:
+                    home = 0
+                    for f in found:  # full foundations too: their cards are home
+                        for c in piles[f]:
+                            home |= 1 << c
                 safe = not needs[card] & ~home
                 if safe and len(fits) > 1:
                     grp = t.group_of.get(fits[0])
@@ -426,7 +446,7 @@ class Solver:
         reaches everything (L2, r2) does when it can draw on to L2 in the same pass
         (r1 <= r2, L1 <= L2, same phase of the draw count or L2 the end), or redeal first to
         reach L2 on a later pass (r1 < r2 and L2 a multiple of the draw count)."""
-        key = self._key()
+        key = self._key() if self.know_key is None else self.know_key(self.g)
         seen = self.seen
         if not self.dominance:
             if key in seen:
@@ -455,9 +475,9 @@ class Solver:
         g = self.g
         piles, down = g.piles, g.down
         t = self.t
-        parts = [bytes((down[i],)) + bytes(piles[i]) for i in t.singles]
+        parts = [bytes([down[i], *piles[i]]) for i in t.singles]
         for grp in t.groups:
-            parts.append(b"\xfe".join(sorted([bytes((down[i],)) + bytes(piles[i]) for i in grp])))
+            parts.append(b"\xfe".join(sorted([bytes([down[i], *piles[i]]) for i in grp])))
         rules = self.rules
         if t.macro:
             stock = piles[rules.stock]  # type: ignore[index]
@@ -527,6 +547,9 @@ class Solver:
                     out.append((10, 0, m))
         if t.macro:
             out.extend(self._stock_moves())
+        if prune and self.know_prune is not None:  # greedy passes only: need not be sound
+            cut = self.know_prune
+            out = [e for e in out if not (e[1] == 0 and cut(g, e[2]))]
         if self.priority is not None:
             bonus = self.priority
             out = [(p + int(bonus(g, m)) if draws == 0 else p, draws, m) for p, draws, m in out]
@@ -659,23 +682,75 @@ class Solver:
         self._auto()
         if g.won:
             return True
-        if not self._visit():
-            while len(g.history) > mark:
-                g.pop()
+        if not self._visit() or (self.dead is not None and self.dead(g)):
+            self._undo(mark)
             return False
-        draw = self.rules.draw_move
         for _, draws, m in self._moves():
             inner = len(g.history)
-            for _ in range(draws):
-                g.push(draw)  # type: ignore[arg-type]
+            if draws:
+                self._draws(draws)
             g.push(m)
             if self._dfs():
                 return True
-            while len(g.history) > inner:
-                g.pop()
-        while len(g.history) > mark:
-            g.pop()
+            self._undo(inner)
+        self._undo(mark)
         return False
+
+    def _draws(self, draws: int) -> None:
+        """Play ``draws`` stock actions at once (legal: see _stock_moves), recorded as one
+        history entry ``(stock, waste, -draws, old waste, old stock, old recycles)`` that
+        :meth:`_undo` takes back and :meth:`_plain` writes out as ``draws`` draw moves.
+        Only the piles and the redeal count change (the solver reads neither score nor
+        move count)."""
+        g = self.g
+        st = self.rules.stock
+        w = self.t.waste
+        piles = g.piles
+        stock, waste = piles[st], piles[w]  # type: ignore[index]
+        seq = waste + stock[::-1]
+        total = len(seq)
+        k = self.rules.draw_count
+        L, r = len(waste), g.recycles
+        for _ in range(draws):
+            if L == total:
+                L = 0
+                r += 1
+            else:
+                L = min(total, L + k)
+        g.history.append((st, w, -draws, waste, stock, g.recycles))  # type: ignore[arg-type]
+        rest = seq[L:]
+        rest.reverse()
+        piles[w] = seq[:L]
+        piles[st] = rest  # type: ignore[index]
+        g.down[st] = len(rest)  # type: ignore[index]
+        g.recycles = r
+
+    def _undo(self, mark: int) -> None:
+        """Take moves back until the history is ``mark`` long (macro draws included)."""
+        g = self.g
+        history = g.history
+        while len(history) > mark:
+            h = history[-1]
+            if h[2] < 0:
+                history.pop()
+                st, w = h[0], h[1]
+                g.piles[w] = h[3]
+                g.piles[st] = h[4]
+                g.down[st] = len(h[4])
+                g.recycles = h[5]
+            else:
+                g.pop()
+
+    def _plain(self, entries: list) -> list[Move]:
+        """History entries as moves, a macro draw written out as its draw moves."""
+        draw = self.rules.draw_move
+        out: list[Move] = []
+        for h in entries:
+            if h[2] < 0:
+                out.extend([draw] * -h[2])  # type: ignore[list-item]
+            else:
+                out.append((h[0], h[1], h[2]))
+        return out
 
 
 def solve(game: Game, timeout: float = 10.0, max_states: int = 3_000_000, greedy_share: float = 0.5,

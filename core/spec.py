@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from .cards import DECK_SIZE, parse_card, parse_rank
+from .cards import COLOUR, DECK_SIZE, RANK, SUIT, parse_card, parse_rank
 from .errors import NotationError, OptionError, VariantError
 from .yamlsource import Where, describe, did_you_mean, load_yaml, load_yaml_file
 
@@ -170,36 +170,39 @@ class BuildRule:
 
     def fits(self, lower: int, upper: int) -> bool:
         """May ``upper`` be put on ``lower``? (Cards as ints; used to build tables.)"""
-        from .cards import COLOUR, RANK, SUIT
+        return self.ranks_fit(RANK[lower], RANK[upper]) and self.suits_fit(SUIT[lower], SUIT[upper])
 
+    def ranks_fit(self, lo: int, up: int) -> bool:
+        """The rank half of :meth:`fits`: may rank ``up`` (1..13) go on rank ``lo``?"""
         if self.rank == "none":
             return False
-        lo, up = RANK[lower], RANK[upper]
-        if self.rank != "any":
-            def step_to(a: int, b: int) -> bool:
-                if self.wrap:
-                    return (a - 1 + self.step) % 13 == b - 1
-                return a + self.step == b
+        if self.rank == "any":
+            return True
+        if self.rank == "same":
+            return lo == up
 
-            if self.rank == "up":
-                ok = step_to(lo, up)
-            elif self.rank == "down":
-                ok = step_to(up, lo)
-            elif self.rank == "up-or-down":
-                ok = step_to(lo, up) or step_to(up, lo)
-            else:  # same
-                ok = lo == up
-            if not ok:
-                return False
+        def step_to(a: int, b: int) -> bool:
+            if self.wrap:
+                return (a - 1 + self.step) % 13 == b - 1
+            return a + self.step == b
+
+        if self.rank == "up":
+            return step_to(lo, up)
+        if self.rank == "down":
+            return step_to(up, lo)
+        return step_to(lo, up) or step_to(up, lo)  # up-or-down
+
+    def suits_fit(self, lower: int, upper: int) -> bool:
+        """The suit half of :meth:`fits`, for suits 0..3 (clubs, diamonds, hearts, spades)."""
         suit = self.suit
         if suit == "alternate-colour":
-            return COLOUR[lower] != COLOUR[upper]
+            return COLOUR[lower * 13] != COLOUR[upper * 13]
         if suit == "same-suit":
-            return SUIT[lower] == SUIT[upper]
+            return lower == upper
         if suit == "same-colour":
-            return COLOUR[lower] == COLOUR[upper]
+            return COLOUR[lower * 13] == COLOUR[upper * 13]
         if suit == "different-suit":
-            return SUIT[lower] != SUIT[upper]
+            return lower != upper
         return True
 
     def describe(self) -> str:

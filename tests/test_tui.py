@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solitaire.cli import saves, stats
-from solitaire.cli.tui.app import HelpScreen, SolitaireApp, WinScreen
+from solitaire.cli.tui.app import HELP_TEXT, HelpScreen, SolitaireApp, WinScreen
 from solitaire.cli.tui.table import View, draw, hit_test
 from solitaire.core import Game, get_variant
 from solitaire.core.cards import card_symbol
@@ -228,6 +228,37 @@ async def test_help_screen_new_deal_and_restart_keys():
         assert app.game is not first and app.game.moves == 0 and app.game.rules.options["draw"] == 3
         await pilot.press("c")
         assert app.view.four_colour
+
+
+@pilot_test
+async def test_help_fits_80x24_whole_and_q_quits_from_it():
+    app = make_app(Game.new(KLONDIKE.rules({"draw": 3}), 5))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text, box = app.screen.query_one("#help-text"), app.screen.query_one("#help")
+        lines = HELP_TEXT.rstrip("\n").splitlines()
+        assert max(len(line.replace("[b]", "").replace("[/b]", "")) for line in lines) <= text.size.width
+        assert text.size.height == len(lines) + 1  # no line wraps (the last line is blank)
+        assert box.virtual_size.height == box.size.height  # nothing cut off at the bottom
+        assert app.screen.query_one("#help-close").region.bottom <= box.region.bottom
+        await pilot.press("q")  # as the status line says: q quits, from the help too
+        await pilot.pause()
+        assert app.return_code == 0 and not app.is_running
+
+
+@pilot_test
+async def test_a_key_typed_right_after_escape_still_counts():
+    """Terminals send escape and a key typed at once after it as one sequence (alt+KEY)."""
+    app = make_app(Game.new(KLONDIKE.rules({"draw": 3}), 5))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space")  # the cursor starts on the stock: draw
+        await pilot.press("alt+d")  # escape, d
+        await pilot.pause()
+        assert app.game.moves == 2 and app.view.picked is None
+        await pilot.press("question_mark", "alt+q")  # escape closes the help, q quits
+        await pilot.pause()
+        assert app.return_code == 0 and not app.is_running
 
 
 # ---------------------------------------------------------------- snapshots

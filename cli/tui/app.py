@@ -8,6 +8,7 @@ through :meth:`SolitaireApp.after_change`, which saves the game and notices a wi
 
 from __future__ import annotations
 
+import gc
 import secrets
 from typing import Any, Callable
 
@@ -33,23 +34,20 @@ KEYS_LINE = "arrows move  space pick/put  d draw  u undo  r redo  h hint  ? help
 
 HELP_TEXT = """\
 [b]Mouse[/b]
-  click a card          pick it up, with every card on it
-  click a pile          put the cards down there; click them again to let go
-  drag and drop         move cards in one gesture
-  click the stock       draw (or turn the waste back when the stock is empty)
-  double-click a card   send it to a foundation
+  click a card         pick it up, with the cards on it
+  click a pile         put the cards there; click them again to let go
+  drag and drop        the same in one gesture
+  click the stock      draw (turn the waste over when the stock is empty)
+  double-click a card  send it to a foundation
 
 [b]Keys[/b]
-  ← ↑ ↓ →               move the cursor between piles
-  space, enter          pick up at the cursor / put down at the cursor
-  escape                let go
-  d, s                  draw            a   send the card at the cursor home
-  u                     undo            r   redo
-  h                     hint            o   outline where picked cards can go (on/off)
-  f                     finish (once every card is face up)
-  n                     new deal        R   restart this deal
-  c                     four-colour suits (on/off)
-  ?                     this help       q   quit (the game is saved; play resumes it)
+  ← ↑ ↓ →        move the cursor      escape  let go
+  space, enter   pick up / put down   a       send the card home
+  d, s           draw                 f       finish (all cards face up)
+  u, r           undo, redo           h       hint
+  n, R           new deal, restart    o       outline where cards may go
+  c              four-colour suits    ?       this help
+  q              quit (the game is saved: play resumes it)
 """
 
 
@@ -191,13 +189,26 @@ class TableView(Widget):
                 self.post_message(self.PileClicked(pile, None, event.chain))
 
 
+class FinishButton(Static):
+    """The header's Finish: a plain clickable label. (Textual's Button would do, but its style
+    sheet is larger than the rest of the table's put together, and parsing it would delay the
+    first paint; the win screen, shown later, uses real buttons.) Styled in solitaire.tcss."""
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.app.action_finish()  # type: ignore[attr-defined]
+
+
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,question_mark,enter,space", "close", "Close")]
+    """The keys and clicks. q quits here too, as the status line says; escape closes."""
+
+    BINDINGS = [Binding("escape,question_mark,f1,enter,space", "close", "Close"),
+                Binding("q", "app.quit", "Quit")]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help"):
             yield Static(HELP_TEXT, id="help-text")
-            yield Static("[dim]any of escape, ?, q closes this[/dim]")
+            yield Static("[dim]escape or ? closes this help; q quits[/dim]", id="help-close")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -275,9 +286,7 @@ class SolitaireApp(App[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="header"):
             yield Static(id="info")
-            button = Button("Finish", id="finish", variant="success", compact=True)
-            button.can_focus = False
-            yield button
+            yield FinishButton("Finish", id="finish")
         yield TableView(self.game, self.view, id="table")
         yield Static(id="status")
 
@@ -289,6 +298,8 @@ class SolitaireApp(App[None]):
         if self.tick:
             self.set_interval(1.0, self.refresh_header)
         self.refresh_all()
+        if not gc.isenabled():  # `solitaire play` paused the collector for the start-up
+            self.call_after_refresh(_collect_again)
 
     @property
     def table(self) -> TableView:
@@ -317,7 +328,7 @@ class SolitaireApp(App[None]):
             view.outlined = frozenset()
         self.refresh_header()
         ready = self.finish_available()
-        self.query_one("#finish", Button).display = ready
+        self.query_one("#finish", FinishButton).display = ready
         status = self.message
         if not status:
             if ready:
@@ -366,7 +377,7 @@ class SolitaireApp(App[None]):
             lines.append("New best: " + ", ".join(bests) + "!" if bests else "No new best this time.")
             lines.append(f"Won {after['won']} of {after['played']}; streak {after['streak']}")
         else:
-            lines.append("(a position, not a deal: not counted in the statistics)")
+            lines.append("A position, not a deal: not counted.")
         self.won_summary = "\n".join(lines)
         self.push_screen(WinScreen(self.won_summary), self._after_win)
 
@@ -461,10 +472,6 @@ class SolitaireApp(App[None]):
         self.put(event.dst)
         self.view.picked = None
         self.refresh_all()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "finish":
-            self.action_finish()
 
     # -- actions (keys)
     def _layout_grid(self) -> list[list[int]]:
@@ -609,6 +616,26 @@ class SolitaireApp(App[None]):
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
+
+    def on_key(self, event: events.Key) -> None:
+        """A key typed right after escape reaches the app with escape as one key, alt+KEY
+        (terminals send both as one sequence): play it as the two keys it was."""
+        if event.key.startswith("alt+") and len(event.key) > 4:
+            event.stop()
+            event.prevent_default()
+            key = event.key[4:]
+            if key.startswith("shift+") and len(key) == 7:
+                key = key[6:].upper()
+            self.simulate_key("escape")
+            self.simulate_key(key)
+
+
+def _collect_again() -> None:
+    """After the first frame: the objects of the start-up (modules, style sheets, tables) live
+    as long as the program, so they leave the collector's generations for good (``freeze``),
+    and later collections, while playing, only look at what play makes."""
+    gc.freeze()
+    gc.enable()
 
 
 def run_table(tracker: Tracker, *, four_colour: bool = False, outline: bool = False,

@@ -1,6 +1,17 @@
 """Calculation (also called Hopscotch): registered through the ``solitaire`` entry point.
 
-The whole game is ``calculation.yaml``; this module only tells the kernel where it is.
+The whole game is ``calculation.yaml``; this module tells the kernel where it is and, through
+the ``solver_knowledge`` hook, what the solver may know about the game:
+
+* suits never matter (foundations build regardless of suit, reserves take any card), so a
+  position is keyed by ranks alone, and a foundation by its length;
+* the last card of a rank not yet home has one place to go: playing it there is safe;
+* a sound dead end: a reserve card X whose every foundation still needs, before X's rank, a
+  rank all of whose remaining cards lie under X in the same reserve, can never come off;
+* a move ordering and a best-first estimate from the usual advice: park a card on a card
+  the foundations will want later, never on one they want sooner;
+* its own search on ranks alone (``search.py``), which the solver uses instead of the generic
+  one: a beam search for wins, then an exhaustive depth-first search whose pruning is sound.
 """
 
 from __future__ import annotations
@@ -11,7 +22,181 @@ from solitaire.core import hookimpl
 
 VARIANT_FILE = Path(__file__).with_name("calculation.yaml")
 
+RANKS = 13
+STEPS = (1, 2, 3, 4)
+# SEQ[k][j]: the rank index (0 = Ace .. 12 = King) of card j on the foundation counting by k+1
+SEQ = tuple(tuple((s * (j + 1) - 1) % RANKS for j in range(RANKS)) for s in STEPS)
+# POS[k][r]: where rank r lies on that foundation
+POS = tuple(tuple(seq.index(r) for r in range(RANKS)) for seq in SEQ)
+# PATH[k][length][r]: bitmask of the ranks the foundation still needs before rank r
+PATH = tuple(tuple(tuple(sum(1 << seq[j] for j in range(length, POS[k][r])) for r in range(RANKS))
+                   for length in range(RANKS + 1))
+             for k, seq in enumerate(SEQ))
+RANK_OF = bytes(c % RANKS for c in range(256))  # translate table: card -> rank (index)
+
 
 @hookimpl
 def register_variants(register):
     register(VARIANT_FILE)
+
+
+@hookimpl
+def solver_knowledge(rules):
+    if getattr(rules, "name", None) != "calculation":
+        return None
+    return CalculationKnowledge(rules)
+
+
+class CalculationKnowledge:
+    """What the solver may know about Calculation; every pruning answer is a proof."""
+
+    def __init__(self, rules) -> None:
+        idx = rules.index
+        self.stock = idx["stock"]
+        self.waste = idx["waste"]
+        self.found = tuple(idx[f"f{k}"] for k in (1, 2, 3, 4))
+        self.reserves = tuple(idx[f"r{k}"] for k in (1, 2, 3, 4))
+        self.fslot = {f: k for k, f in enumerate(self.found)}
+        self.piles = {"stock": self.stock, "waste": self.waste, "found": list(self.found),
+                      "reserves": list(self.reserves)}
+        self.states = 0
+
+    # -------------------------------------------------------------- helpers
+
+    def _lengths(self, game) -> list[int]:
+        piles = game.piles
+        return [len(piles[f]) for f in self.found]
+
+    @staticmethod
+    def _needers(lengths: list[int], rank: int) -> list[int]:
+        """The foundations (0..3) that still need ``rank``."""
+        return [k for k in range(4) if POS[k][rank] >= lengths[k]]
+
+    @staticmethod
+    def _urgency(lengths: list[int], rank: int) -> int:
+        """Cards the nearest foundation that still needs ``rank`` must take before it."""
+        best = RANKS
+        for k in range(4):
+            d = POS[k][rank] - lengths[k]
+            if 0 <= d < best:
+                best = d
+        return best
+
+    # -------------------------------------------------------------- hook methods
+
+    def search(self, game, deadline: float, max_states: int):
+        """The dedicated search (``search.py``): winning moves, False (a proof) or None."""
+        from . import search
+
+        found = search.search(game, self.piles, deadline, max_states)
+        self.states = search.search.states
+        return found
+
+    def key(self, game) -> bytes:
+        """Ranks only (suits never matter); foundations by length; reserves sorted."""
+        piles = game.piles
+        parts = [bytes(piles[self.stock]).translate(RANK_OF), bytes(piles[self.waste]).translate(RANK_OF),
+                 bytes(len(piles[f]) for f in self.found)]
+        parts.append(b"\xfe".join(sorted(bytes(piles[r]).translate(RANK_OF) for r in self.reserves)))
+        return b"\xff".join(parts)
+
+    def safe_home(self, game, move) -> bool:
+        """The last card of its rank away from home fits the one foundation that needs it."""
+        src, dst, _ = move
+        k = self.fslot.get(dst)
+        if k is None:
+            return False
+        lengths = self._lengths(game)
+        rank = game.piles[src][-1] % RANKS
+        return self._needers(lengths, rank) == [k]
+
+    def dead(self, game) -> bool:
+        """True only when the position is lost: some reserve card X can never come off,
+        because each foundation that still needs X's rank needs first a rank whose remaining
+        cards all lie under X in the same reserve."""
+        piles = game.piles
+        lengths = self._lengths(game)
+        remaining = [0] * RANKS
+        for k in range(4):
+            for j in range(lengths[k], RANKS):
+                remaining[SEQ[k][j]] += 1
+        for r in self.reserves:
+            pile = piles[r]
+            if len(pile) < 2:
+                continue
+            below = [0] * RANKS
+            blocked = 0
+            for i, card in enumerate(pile):
+                rank = card % RANKS
+                if blocked:
+                    for k in range(4):
+                        length = lengths[k]
+                        if POS[k][rank] >= length and not PATH[k][length][rank] & blocked:
+                            break
+                    else:
+                        return True
+                below[rank] += 1
+                if below[rank] == remaining[rank]:
+                    blocked |= 1 << rank
+        return False
+
+    def priority(self, game, move) -> int:
+        """Move ordering: park a card on one wanted later, close in time; Kings together."""
+        src, dst, n = move
+        if n == 0 or dst not in self.reserves:
+            return 0
+        piles = game.piles
+        lengths = self._lengths(game)
+        card = piles[src][-1]
+        u = self._urgency(lengths, card % RANKS)
+        pile = piles[dst]
+        if not pile:
+            empties = sum(1 for r in self.reserves if not piles[r])
+            return (15 if card % RANKS == RANKS - 1 else 0) - 12 // empties
+        under = self._urgency(lengths, pile[-1] % RANKS)
+        if u <= under:
+            return 25 - min(20, under - u)
+        return -25 - min(30, u - under)
+
+    def heuristic(self, game) -> int:
+        """Best-first estimate (lower is better): cards away from home, and each reserve card
+        lying on a card the foundations want sooner counted again, twice."""
+        piles = game.piles
+        lengths = self._lengths(game)
+        away = 52 - sum(lengths)
+        bad = 0
+        for r in self.reserves:
+            pile = piles[r]
+            prev = None
+            for card in pile:
+                u = self._urgency(lengths, card % RANKS)
+                if prev is not None and u > prev:
+                    bad += 1
+                prev = u
+        return away + 2 * bad
+
+    def prune(self, game, move) -> bool:
+        """For the greedy passes only (not sound): a card that fits a foundation goes there,
+        and nothing else happens while a reserve's top card fits one."""
+        src, dst, n = move
+        piles = game.piles
+        lengths = self._lengths(game)
+        wants = set()
+        for k in range(4):
+            if lengths[k] < RANKS:
+                wants.add(SEQ[k][lengths[k]])
+        if n == 0:
+            return any(piles[r] and piles[r][-1] % RANKS in wants for r in self.reserves)
+        if dst in self.reserves:
+            card = piles[src][-1]
+            if card % RANKS in wants:
+                return True
+            if any(piles[r] and piles[r][-1] % RANKS in wants for r in self.reserves):
+                return True
+            # bury a card wanted sooner only when every reserve would be buried
+            u = self._urgency(lengths, card % RANKS)
+            pile = piles[dst]
+            if pile and self._urgency(lengths, pile[-1] % RANKS) < u:
+                return any(not piles[r] or self._urgency(lengths, piles[r][-1] % RANKS) >= u
+                           for r in self.reserves)
+        return False

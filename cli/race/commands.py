@@ -1,0 +1,99 @@
+"""``solitaire race host`` and ``solitaire race join``: the typer sub-app (registered in main.py)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+race_app = typer.Typer(
+    name="race",
+    help="Race friends over the network: the same deal, at the same time (see docs/race.md).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+NO_TABLE_UI = "the race table needs a terminal: run it on one, or add --json to race from the command line"
+
+
+def _on_terminal() -> bool:
+    import sys
+
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _fail(message: str) -> None:
+    from solitaire.cli.main import UserError
+
+    raise UserError(message)
+
+
+@race_app.command()
+def host(
+    variant: str = typer.Option("klondike", "--variant", help="The game, e.g. klondike."),
+    draw: Optional[str] = typer.Option(None, "--draw", metavar="N", help="Klondike: cards turned per draw, 1 or 3."),
+    race: str = typer.Option("finish", "--race", metavar="finish|timed",
+                             help="finish: first to put every card home wins; timed: most cards home."),
+    minutes: Optional[int] = typer.Option(None, "--minutes", metavar="5|10|15", help="Length of a timed race."),
+    seconds: Optional[int] = typer.Option(None, "--seconds", hidden=True,
+                                          help="Tests only: a timed race of N seconds."),
+    port: int = typer.Option(0, "--port", min=0, max=65535, help="The port to listen on (0: any free port)."),
+    name: str = typer.Option("host", "--name", help="Your name at the table."),
+    json_mode: bool = typer.Option(False, "--json", help="Race with the machine protocol (bots and tests)."),
+) -> None:
+    """Open a race table on this machine (127.0.0.1), sit down at it and show its link for up to three friends."""
+    from .client import RaceError, run_host
+    from .messages import BadMessage
+    from .server import Settings
+
+    data: dict = {"variant": variant, "race": race, "options": {} if draw is None else {"draw": draw}}
+    if minutes is not None:
+        data["minutes"] = minutes
+    if seconds is not None:
+        if minutes is not None:
+            _fail("give --minutes or --seconds, not both")
+        data["seconds"] = seconds
+    try:
+        settings = Settings.parse(data, allow_seconds=True)
+    except BadMessage as exc:
+        _fail(str(exc).replace("minutes are for", "--minutes is for").replace("minutes must", "--minutes must"))
+    if not json_mode and not _on_terminal():
+        _fail(NO_TABLE_UI)
+    try:
+        if not json_mode:
+            from .ui import run_host_ui  # only here: --json never loads Textual
+
+            raise typer.Exit(run_host_ui(settings, name, port, seconds_allowed=seconds is not None))
+        raise typer.Exit(run_host(settings, name, port, seconds_allowed=seconds is not None))
+    except RaceError as exc:
+        _fail(str(exc))
+
+
+@race_app.command()
+def join(
+    link: str = typer.Argument(..., help="The table's link, solitaire://HOST:PORT/TABLE?token=..."),
+    name: str = typer.Option("player", "--name", help="Your name at the table."),
+    resume: Optional[str] = typer.Option(None, "--resume", metavar="SEAT_TOKEN",
+                                         help="Come back to your seat (the seat_token of the welcome)."),
+    json_mode: bool = typer.Option(False, "--json", help="Race with the machine protocol (bots and tests)."),
+) -> None:
+    """Sit down at a race table (or watch, when it is full or the race has started)."""
+    from .client import RaceError, run_join
+    from .messages import parse_link
+
+    try:
+        parse_link(link)
+    except ValueError as exc:
+        _fail(str(exc))
+    if not json_mode and not _on_terminal():
+        _fail(NO_TABLE_UI)
+    try:
+        if not json_mode:
+            from .ui import run_join_ui  # only here: --json never loads Textual
+
+            raise typer.Exit(run_join_ui(link, name, resume))
+        raise typer.Exit(run_join(link, name, resume))
+    except RaceError as exc:
+        _fail(str(exc))

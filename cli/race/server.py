@@ -1,0 +1,688 @@
+"""The authoritative race server: it deals, holds every player's game, checks every move with
+the kernel and sends each connection only what its player may see.
+
+One :class:`RaceServer` (a websockets server on 127.0.0.1) holds any number of
+:class:`Table` objects; ``solitaire race host`` runs one server with one table in the same
+process as the host's own client. The protocol is in docs/race.md.
+
+Hostile input never reaches the tables: frames over ``max_size`` are closed by websockets
+(1009), every message is decoded and refused with a clear ``error`` when malformed, each
+connection has a token bucket (a flood is told ``flood`` and disconnected) and its own
+bounded send queue and sender task, so a client that never reads is cut off (``slow``)
+without ever holding up a broadcast to the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import itertools
+import secrets
+import time
+from typing import Any, Callable
+
+import attrs
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+
+from solitaire.core import Game, SolitaireError, get_variant
+
+from .messages import (
+    MAX_MESSAGE,
+    MINUTES,
+    RACES,
+    BadMessage,
+    decode,
+    encode,
+    face_up_tableau,
+    foundation_cards,
+    make_link,
+    own_state,
+    revealed_position,
+)
+
+MAX_SEATS = 4
+NAME_LENGTH = 24
+
+
+@attrs.define
+class Settings:
+    """What is played at a table: the variant, its options, the kind of race and its length."""
+
+    variant: str = "klondike"
+    options: dict[str, Any] = attrs.field(factory=dict)
+    race: str = "finish"
+    seconds: int | None = None  # timed races only
+
+    def as_json(self) -> dict[str, Any]:
+        minutes = self.seconds / 60 if self.seconds is not None else None
+        if minutes is not None and minutes == int(minutes):
+            minutes = int(minutes)
+        return {"variant": self.variant, "options": dict(self.options), "race": self.race,
+                "minutes": minutes, "seconds": self.seconds}
+
+    @classmethod
+    def parse(cls, data: dict[str, Any], allow_seconds: bool = False) -> "Settings":
+        """Settings from a ``settings`` message or the command line; raise BadMessage."""
+        variant = data.get("variant", "klondike")
+        if not isinstance(variant, str):
+            raise BadMessage("bad-settings", "variant must be a name, e.g. \"klondike\"")
+        try:
+            defn = get_variant(variant)
+        except SolitaireError as exc:
+            raise BadMessage("bad-settings", str(exc)) from None
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise BadMessage("bad-settings", 'options must be an object, e.g. {"draw": 3}')
+        try:
+            for name in options:
+                if not any(o.name == name for o in defn.options):
+                    raise BadMessage("bad-settings", defn.unknown_option_message(str(name)))
+            parsed = {name: defn.option(name).parse(value) for name, value in options.items()}
+            defn.resolve_options(parsed)
+        except SolitaireError as exc:
+            raise BadMessage("bad-settings", str(exc)) from None
+        race = data.get("race", "finish")
+        if race not in RACES:
+            raise BadMessage("bad-settings", f"race must be one of {', '.join(RACES)}, got {str(race)[:20]!r}")
+        minutes, seconds = data.get("minutes"), data.get("seconds")
+        if race == "finish":
+            if minutes is not None or seconds is not None:
+                raise BadMessage("bad-settings", "minutes are for a timed race (race \"timed\")")
+            return cls(defn.name, parsed, race, None)
+        if seconds is not None:
+            if not allow_seconds:
+                raise BadMessage("bad-settings", f"minutes must be one of {', '.join(map(str, MINUTES))}")
+            if not isinstance(seconds, int) or isinstance(seconds, bool) or not 1 <= seconds <= 3600:
+                raise BadMessage("bad-settings", "seconds must be a whole number from 1 to 3600")
+            return cls(defn.name, parsed, race, seconds)
+        minutes = 5 if minutes is None else minutes
+        if minutes not in MINUTES or isinstance(minutes, bool):
+            raise BadMessage("bad-settings", f"minutes must be one of {', '.join(map(str, MINUTES))}")
+        return cls(defn.name, parsed, race, int(minutes) * 60)
+
+
+def clean_name(name: Any) -> str:
+    if not isinstance(name, str) or not "".join(name.split()):
+        return "player"
+    return " ".join("".join(ch for ch in name if ch.isprintable()).split())[:NAME_LENGTH] or "player"
+
+
+class Connection:
+    """One WebSocket: a token bucket for what comes in, a bounded queue for what goes out."""
+
+    def __init__(self, server: "RaceServer", ws: ServerConnection) -> None:
+        self.server = server
+        self.ws = ws
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=server.queue_limit)
+        self.tokens = float(server.burst)
+        self.stamp = time.monotonic()
+        self.player: Player | None = None
+        self.table: Table | None = None
+        self.closed_reason: str | None = None
+        self.name = "player"  # from the hello; seats a spectator when the lobby opens again
+        self.sender = asyncio.get_running_loop().create_task(self._send_loop())
+
+    def allow(self) -> bool:
+        """Take a token for one incoming message; False when the client floods."""
+        now = time.monotonic()
+        self.tokens = min(float(self.server.burst), self.tokens + (now - self.stamp) * self.server.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def send(self, type_: str, **fields: Any) -> None:
+        """Queue a message; never waits. A full queue means the client is not reading: cut it off."""
+        if self.closed_reason is not None:
+            return
+        try:
+            self.queue.put_nowait(encode(type_, **fields))
+        except asyncio.QueueFull:
+            self.kill("slow")
+
+    def kill(self, reason: str) -> None:
+        """Drop the connection at once (the client stopped reading)."""
+        if self.closed_reason is None:
+            self.closed_reason = reason
+            self.server.kills.append(reason)
+        transport = getattr(self.ws, "transport", None)
+        if transport is not None:
+            transport.abort()
+
+    async def _send_loop(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    return
+                try:
+                    await asyncio.wait_for(self.ws.send(text), self.server.send_timeout)
+                except (asyncio.TimeoutError, TimeoutError):
+                    self.kill("slow")
+                    return
+        except ConnectionClosed:
+            return
+
+    async def flush_and_close(self, code: int, reason: str) -> None:
+        """Send what is queued (briefly), then close with ``code``."""
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            pass
+        try:
+            await asyncio.wait_for(asyncio.shield(self.sender), 1.0)
+        except (asyncio.TimeoutError, TimeoutError, ConnectionClosed):
+            pass
+        await self.ws.close(code, reason)
+
+    def stop(self) -> None:
+        self.sender.cancel()
+
+
+@attrs.define(eq=False)
+class Player:
+    id: int
+    name: str
+    token: str  # the seat token: resumes this seat after a lost connection
+    host: bool = False
+    ready: bool = False
+    conn: Connection | None = None
+    game: Game | None = None
+    status: str = "waiting"  # waiting, racing, won, lost, drawn, resigned
+    gone: bool = False  # the reconnection window ran out
+    timer: asyncio.TimerHandle | None = None
+
+    def progress(self) -> dict[str, Any]:
+        g = self.game
+        return {"foundation": foundation_cards(g) if g else 0, "face_up": face_up_tableau(g) if g else 0,
+                "moves": g.moves if g else 0}
+
+
+class Table:
+    def __init__(self, server: "RaceServer", table_id: str, settings: Settings) -> None:
+        self.server = server
+        self.id = table_id
+        self.token = secrets.token_urlsafe(24)  # in the link: lets anyone with the link join
+        self.host_key = secrets.token_urlsafe(24)  # only the host's own client has it
+        self.settings = settings
+        self.state = "lobby"  # lobby, racing, ended
+        self.players: list[Player] = []
+        self.spectators: list[Connection] = []
+        self.score: dict[int, dict[str, Any]] = {}
+        self.race_no = 0
+        self.offer: set[int] | None = None  # ids of the players who accept the draw offered
+        self.deadline: float | None = None  # time.monotonic() when a timed race ends
+        self.clock: asyncio.TimerHandle | None = None
+        self.seed: int | None = None  # held here only; never sent
+        self.result: dict[str, Any] | None = None
+        self._ids = itertools.count(1)
+
+    # ------------------------------------------------------------------ views
+
+    def seat(self, player: Player) -> int:
+        return self.players.index(player)
+
+    def connections(self) -> list[Connection]:
+        out = [p.conn for p in self.players if p.conn is not None]
+        return out + self.spectators
+
+    def broadcast(self, type_: str, **fields: Any) -> None:
+        for conn in self.connections():
+            conn.send(type_, **fields)
+
+    def score_list(self) -> list[dict[str, Any]]:
+        return [{"id": pid, **s, "points": s["wins"] + s["draws"] / 2} for pid, s in self.score.items()]
+
+    def view(self) -> dict[str, Any]:
+        players = []
+        for i, p in enumerate(self.players):
+            entry = {"seat": i, "id": p.id, "name": p.name, "host": p.host, "ready": p.ready,
+                     "connected": p.conn is not None, "status": p.status}
+            if self.state != "lobby":
+                entry.update(p.progress())
+            players.append(entry)
+        out = {"table": self.id, "state": self.state, "race": self.race_no, "settings": self.settings.as_json(),
+               "players": players, "spectators": len(self.spectators), "score": self.score_list()}
+        if self.state == "racing" and self.deadline is not None:
+            out["seconds_left"] = round(max(0.0, self.deadline - time.monotonic()), 1)
+        return out
+
+    def announce(self) -> None:
+        self.broadcast("table", **self.view())
+
+    # ------------------------------------------------------------------ joining
+
+    def join(self, conn: Connection, hello: dict[str, Any]) -> None:
+        name = conn.name
+        resume = hello.get("seat_token")
+        if isinstance(resume, str):
+            for p in self.players:
+                if hmac.compare_digest(p.token.encode(), resume.encode()) and not p.gone:
+                    self._resume(conn, p)
+                    return
+            raise BadMessage("bad-seat-token", "no seat at this table has that seat token (its 60 s may be over)")
+        host = isinstance(hello.get("host_key"), str) and hmac.compare_digest(
+            hello["host_key"].encode(), self.host_key.encode())
+        if host and any(p.host for p in self.players):
+            raise BadMessage("bad-token", "the host is already seated; use the seat token to come back")
+        conn.table = self
+        if self.state == "lobby" and len(self.players) < MAX_SEATS:
+            self._seat(conn, name, host)
+        else:
+            self.spectators.append(conn)
+            conn.send("welcome", role="spectator", seat=None, seat_token=None, host=False, **self.view())
+        self.announce()
+
+    def _seat(self, conn: Connection, name: str, host: bool) -> Player:
+        player = Player(next(self._ids), name, secrets.token_urlsafe(24), host=host, conn=conn)
+        self.players.insert(0, player) if host else self.players.append(player)
+        self.score.setdefault(player.id, {"name": name, "wins": 0, "draws": 0, "losses": 0})
+        conn.player = player
+        conn.table = self
+        conn.send("welcome", role="player", seat=self.seat(player), seat_token=player.token, host=host,
+                  **self.view())
+        return player
+
+    def _resume(self, conn: Connection, player: Player) -> None:
+        old = player.conn
+        if old is not None:  # a half-open old connection: the new one wins
+            old.player = None
+            old.kill("replaced")
+        if player.timer is not None:
+            player.timer.cancel()
+            player.timer = None
+        player.conn = conn
+        conn.player = player
+        conn.table = self
+        fields = self.view()
+        if player.game is not None:
+            fields["own"] = own_state(player.game)
+        conn.send("welcome", role="player", seat=self.seat(player), seat_token=player.token, host=player.host,
+                  resumed=True, **fields)
+        self.broadcast("reconnected", seat=self.seat(player), name=player.name)
+        self.announce()
+
+    def disconnect(self, conn: Connection) -> None:
+        if conn in self.spectators:
+            self.spectators.remove(conn)
+            self.announce()
+            return
+        player = conn.player
+        if player is None or player.conn is not conn:
+            return
+        player.conn = None
+        window = self.server.reconnect_window
+        player.timer = asyncio.get_running_loop().call_later(window, self._gone, player)
+        self.broadcast("disconnected", seat=self.seat(player), name=player.name, seconds=window)
+        self.announce()
+
+    def _gone(self, player: Player) -> None:
+        """The reconnection window ran out: in a race that is resigning; else the seat is freed."""
+        player.timer = None
+        if player.conn is not None or player not in self.players:
+            return
+        player.gone = True
+        if self.state == "racing" and player.status == "racing":
+            self._resign(player, "left")
+        if self.state != "racing" and player in self.players:
+            self.players.remove(player)
+            self.announce()
+
+    # ------------------------------------------------------------------ commands
+
+    def handle(self, conn: Connection, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        rid = msg.get("id")
+        extra = {"id": rid} if isinstance(rid, (int, str)) and not isinstance(rid, bool) else {}
+
+        def refuse(code: str, text: str) -> None:
+            conn.send("error", re=kind, code=code, error=text, **extra)
+
+        def ack(**fields: Any) -> None:
+            conn.send("ack", re=kind, ok=True, error=None, **extra, **fields)
+
+        if kind == "hello":
+            return refuse("already-joined", "this connection has already said hello")
+        player = conn.player
+        if kind == "state":
+            fields = self.view()
+            if player is not None and player.game is not None:
+                fields["own"] = own_state(player.game)
+            return ack(**fields)
+        if player is None:
+            return refuse("spectator", "spectators watch: they cannot " + kind.replace("-", " "))
+        seat = msg.get("seat")
+        if seat is not None and seat != self.seat(player):
+            return refuse("not-your-seat", f"you sit at seat {self.seat(player)}: you cannot act for seat {seat!r}")
+        handler = getattr(self, "_cmd_" + kind.replace("-", "_"))
+        error = handler(player, msg, conn, extra)
+        if error is not None:
+            refuse(*error)
+        elif kind != "move":
+            ack()
+
+    def _cmd_ready(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+        if self.state != "lobby":
+            return ("not-lobby", "ready is for the lobby, before the start")
+        player.ready = True
+        self.announce()
+        return None
+
+    def _cmd_unready(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+        if self.state != "lobby":
+            return ("not-lobby", "unready is for the lobby, before the start")
+        player.ready = False
+        self.announce()
+        return None
+
+    def _cmd_start(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+        if not player.host:
+            return ("not-host", "only the host starts the race")
+        if self.state != "lobby":
+            return ("not-lobby", "the race has already started" if self.state == "racing"
+                    else "the race is over: 'again' or change the settings")
+        friends = [p for p in self.players if not p.host]
+        if not friends:
+            return ("no-friends", "at least one friend must be seated to start")
+        waiting = [p.name for p in friends if not p.ready or p.conn is None]
+        if waiting:
+            return ("not-ready", f"not everyone is ready: {', '.join(waiting)}")
+        self._deal()
+        return None
+
+    def _cmd_move(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+        if self.state != "racing" or player.status != "racing" or player.game is None:
+            return ("not-racing", "you are not racing now" if self.state == "racing"
+                    else "there is no race on: moves wait for the start")
+        text = msg.get("move")
+        if not isinstance(text, str) or len(text) > 100:
+            return ("bad-move", 'a move is text in notation, e.g. {"type": "move", "move": "t7 t3"}')
+        game = player.game
+        word = " ".join(text.lower().split())
+        error = None
+        records = []
+        if word in ("undo", "redo"):
+            error = "no undo in a race"
+        elif word in ("hint", "?"):
+            error = "no hints in a race"
+        else:
+            try:
+                records = game.finish() if word == "finish" else [game.play(text)]
+            except SolitaireError as exc:
+                error = str(exc)
+        conn.send("reply", re="move", ok=error is None, error=error, **extra, **own_state(game))
+        if not records:
+            return None
+        if self.offer is not None:
+            self._cancel_offer("move", player)
+        self.broadcast("progress", seat=self.seat(player), name=player.name, status=player.status,
+                       **player.progress())
+        if game.won:
+            self._end("won", [player])
+        return None
+
+    def _cmd_offer_draw(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+        if self.state != "racing" or player.status != "racing":
+            return ("not-racing", "only a player still racing may offer a draw")
+        if self.offer is not None:
+            return ("offer-pending", "a draw is already offered: accept-draw or decline-draw")
+        self.offer = {player.id}
+        self.broadcast("offer", seat=self.seat(player), name=player.name)
+        self._check_offer()
+        return None
+
+    def _cmd_accept_draw(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+        if self.offer is None:
+            return ("no-offer", "no draw is offered")
+        if player.status != "racing":
+            return ("not-racing", "only a player still racing may accept a draw")
+        self.offer.add(player.id)
+        self.broadcast("offer-accepted", seat=self.seat(player), name=player.name)
+        self._check_offer()
+        return None
+
+    def _cmd_decline_draw(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+        if self.offer is None:
+            return ("no-offer", "no draw is offered")
+        if player.status != "racing":
+            return ("not-racing", "only a player still racing may decline a draw")
+        self._cancel_offer("declined", player)
+        return None
+
+    def _cmd_resign(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+        if self.state != "racing" or player.status != "racing":
+            return ("not-racing", "only a player still racing may resign")
+        self._resign(player, "resigned")
+        return None
+
+    def _cmd_again(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+        if not player.host:
+            return ("not-host", "only the host deals again")
+        if self.state != "ended":
+            return ("not-ended", "'again' is for after a race")
+        if len(self.players) < 2:
+            return ("no-friends", "at least one friend must be seated to race again")
+        self.players = self.players[-1:] + self.players[:-1]  # each moves one seat along
+        self._deal()
+        return None
+
+    def _cmd_settings(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+        if not player.host:
+            return ("not-host", "only the host changes the settings")
+        if self.state == "racing":
+            return ("racing", "the settings change between races, not during one")
+        try:
+            settings = Settings.parse({k: v for k, v in msg.items() if k in
+                                       ("variant", "options", "race", "minutes", "seconds")},
+                                      allow_seconds=self.server.allow_seconds)
+        except BadMessage as exc:
+            return (exc.code, str(exc))
+        self.settings = settings
+        self.state = "lobby"
+        for p in self.players:
+            p.ready = False
+            p.status = "waiting"
+            p.game = None
+        while self.spectators and len(self.players) < MAX_SEATS:  # newcomers may sit down now
+            newcomer = self.spectators.pop(0)
+            self._seat(newcomer, newcomer.name, False)
+        self.announce()
+        return None
+
+    # ------------------------------------------------------------------ the race
+
+    def _deal(self) -> None:
+        defn = get_variant(self.settings.variant)
+        options = self.settings.options
+        if self.server.deal_seed is not None:  # tests only: never reachable from the wire
+            seed = self.server.deal_seed(self.settings)
+        else:
+            from solitaire.core.solver import winnable_seed
+
+            seed, _ = winnable_seed(defn, options)
+        self.seed = seed
+        rules = defn.rules(options)
+        self.race_no += 1
+        self.state = "racing"
+        self.offer = None
+        self.result = None
+        for p in self.players:
+            p.game = Game.new(rules, seed)
+            p.status = "racing"
+            p.ready = False
+        if self.settings.race == "timed" and self.settings.seconds is not None:
+            self.deadline = time.monotonic() + self.settings.seconds
+            self.clock = asyncio.get_running_loop().call_later(self.settings.seconds, self._time_up)
+        else:
+            self.deadline = None
+        view = self.view()
+        for p in self.players:  # every table turns up at the same instant
+            if p.conn is not None:
+                p.conn.send("start", seat=self.seat(p), own=own_state(p.game), **view)  # type: ignore[arg-type]
+            if p.gone:
+                self._resign(p, "left")
+        for conn in self.spectators:
+            conn.send("start", seat=None, **view)
+
+    def _racing(self) -> list[Player]:
+        return [p for p in self.players if p.status == "racing"]
+
+    def _resign(self, player: Player, reason: str) -> None:
+        player.status = "resigned"
+        self.broadcast("resigned", seat=self.seat(player), name=player.name, reason=reason)
+        left = self._racing()
+        if len(left) == 1:
+            self._end("last-left", left)
+        elif not left:
+            self._end("all-resigned", [])
+        else:
+            self._check_offer()
+
+    def _check_offer(self) -> None:
+        if self.offer is not None and self.state == "racing":
+            if all(p.id in self.offer for p in self._racing()):
+                self._end("draw-agreed", self._racing(), draw=True)
+
+    def _cancel_offer(self, reason: str, player: Player) -> None:
+        self.offer = None
+        self.broadcast("offer-cancelled", reason=reason, seat=self.seat(player), name=player.name)
+
+    def _time_up(self) -> None:
+        self.clock = None
+        if self.state != "racing":
+            return
+        racing = self._racing()
+        best = max((foundation_cards(p.game) for p in racing), default=0)  # type: ignore[arg-type]
+        top = [p for p in racing if foundation_cards(p.game) == best]  # type: ignore[arg-type]
+        if len(top) > 1:
+            most = max(face_up_tableau(p.game) for p in top)  # type: ignore[arg-type]
+            top = [p for p in top if face_up_tableau(p.game) == most]  # type: ignore[arg-type]
+        self._end("time", top, draw=len(top) > 1)
+
+    def _end(self, reason: str, winners: list[Player], draw: bool = False) -> None:
+        self.state = "ended"
+        self.offer = None
+        if self.clock is not None:
+            self.clock.cancel()
+            self.clock = None
+        for p in self.players:
+            if p in winners:
+                p.status = "drawn" if draw else "won"
+            else:
+                p.status = "lost"
+            entry = self.score[p.id]
+            entry["name"] = p.name
+            entry["draws" if p.status == "drawn" else "wins" if p.status == "won" else "losses"] += 1
+        tables = []
+        for i, p in enumerate(self.players):
+            tables.append({"seat": i, "id": p.id, "name": p.name, "result": p.status, **p.progress(),
+                           "position": revealed_position(p.game) if p.game is not None else None})
+        self.result = {"reason": reason, "winners": [self.seat(p) for p in winners], "draw": draw}
+        self.broadcast("end", **self.result, tables=tables, score=self.score_list())
+        for p in list(self.players):
+            if p.gone:
+                self.players.remove(p)
+        self.announce()
+
+
+class RaceServer:
+    """A websockets server on ``host`` (loopback by default) holding race tables."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, *, reconnect_window: float = 60.0,
+                 max_size: int = MAX_MESSAGE, rate: float = 100.0, burst: int = 200, queue_limit: int = 256,
+                 send_timeout: float = 10.0, hello_timeout: float = 10.0, allow_seconds: bool = False) -> None:
+        self.host = host
+        self.port = port
+        self.reconnect_window = reconnect_window
+        self.max_size = max_size
+        self.rate = rate
+        self.burst = burst
+        self.queue_limit = queue_limit
+        self.send_timeout = send_timeout
+        self.hello_timeout = hello_timeout
+        self.allow_seconds = allow_seconds
+        self.tables: dict[str, Table] = {}
+        # Tests only: a function Settings -> seed that replaces the winnable deal. Set it on the
+        # object; no message can reach it.
+        self.deal_seed: Callable[[Settings], int] | None = None
+        self.kills: list[str] = []  # why connections were cut off (flood, slow, ...), for tests
+        self._server: Any = None
+
+    async def start(self) -> "RaceServer":
+        self._server = await serve(self._handler, self.host, self.port, max_size=self.max_size,
+                                   max_queue=16, write_limit=32 * 1024, compression=None,
+                                   ping_interval=20, ping_timeout=20, close_timeout=2)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            for p in table.players:
+                if p.timer is not None:
+                    p.timer.cancel()
+            if table.clock is not None:
+                table.clock.cancel()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+
+    async def __aenter__(self) -> "RaceServer":
+        return await self.start()
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
+
+    def open_table(self, settings: Settings | None = None) -> Table:
+        table = Table(self, secrets.token_urlsafe(6), settings or Settings())
+        self.tables[table.id] = table
+        return table
+
+    def link(self, table: Table) -> str:
+        return make_link(self.host, self.port, table.id, table.token)
+
+    async def _handler(self, ws: ServerConnection) -> None:
+        conn = Connection(self, ws)
+        try:
+            await self._serve(conn)
+        except ConnectionClosed:
+            pass
+        finally:
+            if conn.table is not None:
+                conn.table.disconnect(conn)
+            conn.stop()
+
+    async def _serve(self, conn: Connection) -> None:
+        ws = conn.ws
+        try:
+            raw = await asyncio.wait_for(ws.recv(), self.hello_timeout)
+        except (asyncio.TimeoutError, TimeoutError):
+            conn.send("error", re="hello", code="no-hello", error="say hello first")
+            return await conn.flush_and_close(1008, "no hello")
+        table = self.tables.get(ws.request.path.strip("/").split("?")[0]) if ws.request else None
+        try:
+            hello = decode(raw)
+            if hello["type"] != "hello":
+                raise BadMessage("no-hello", 'the first message must be {"v": 1, "type": "hello", "token": ...}')
+            token = hello.get("token")
+            if table is None or not isinstance(token, str) or not hmac.compare_digest(
+                    token.encode(), table.token.encode()):
+                raise BadMessage("bad-token", "no table here has that token: check the link")
+            conn.name = clean_name(hello.get("name"))
+            table.join(conn, hello)
+        except BadMessage as exc:
+            conn.send("error", re="hello", code=exc.code, error=str(exc))
+            return await conn.flush_and_close(1008, exc.code)
+        async for raw in ws:
+            if not conn.allow():
+                conn.send("error", code="flood", error=f"too many messages (more than {self.rate:g} a second): "
+                          "disconnected")
+                self.kills.append("flood")
+                return await conn.flush_and_close(1008, "flood")
+            try:
+                msg = decode(raw)
+            except BadMessage as exc:
+                conn.send("error", code=exc.code, error=str(exc))
+                continue
+            table.handle(conn, msg)

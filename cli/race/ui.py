@@ -1,0 +1,856 @@
+"""The full-screen race table (Textual): ``solitaire race host`` and ``race join`` on a terminal.
+
+Three screens follow the table's state as the server announces it: the **lobby** (the link,
+who is seated and ready, Ready and Start), the **race** (your own table, drawn with the
+solo table's :class:`~solitaire.cli.tui.app.TableView`, and every opponent's progress) and
+the **end** (the result, the match score and every table, revealed by the server).
+
+The server is authoritative: every move goes to it through :class:`RaceClient`, and the
+table shown is rebuilt from the position it sends back. That position has face-down cards as
+``"??"``; here they become :data:`HIDDEN_CARD`, a number that is no card, so the UI never
+holds a card it was not shown (the table widget draws face-down cards as backs and never
+reads their value). No undo, no hints: those keys are refused with a one-line notice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Input, Static
+from websockets.exceptions import ConnectionClosed
+
+from solitaire.core import Game, get_variant
+from solitaire.core.cards import parse_card
+
+from ..tui.app import TableView
+from ..tui.table import View, movable
+from .client import RaceClient, settings_command
+
+HIDDEN_CARD = 52  # a face-down card: not a card (cards are 0..51); its value is never read
+KEYS_LINE = "space pick/put  d draw  a home  f finish  = offer draw  x resign  q quit"
+REASONS = {
+    "won": "{winners} put every card home",
+    "time": "the time is up",
+    "draw-agreed": "a draw, agreed by everyone still racing",
+    "last-left": "{winners}: the last one racing",
+    "all-resigned": "everyone resigned",
+}
+
+
+def display_game(position: dict[str, Any]) -> Game:
+    """The table to draw from a position the server sent: face-down cards become HIDDEN_CARD
+    whatever the message held, so nothing face down is kept."""
+    defn = get_variant(position["variant"])
+    rules = defn.rules(dict(position.get("options", {})))
+    game = Game(rules, None)
+    for i, name in enumerate(rules.names):
+        pile = position["piles"][name]
+        game.piles[i] = [HIDDEN_CARD] * len(pile["down"]) + [parse_card(c) for c in pile["up"]]
+        game.down[i] = len(pile["down"])
+    game.score = position.get("score", 0)
+    game.moves = position.get("moves", 0)
+    game.recycles = position.get("recycles", 0)
+    return game
+
+
+def revealed(position: dict[str, Any]) -> Game:
+    """A table the server revealed at the end, every card face up so it shows."""
+    game = Game.from_position(get_variant(position["variant"]), position)
+    game.down = [0] * len(game.down)
+    return game
+
+
+def settings_text(settings: dict[str, Any]) -> str:
+    """``klondike draw 3, timed 10 min``."""
+    defn = get_variant(settings["variant"])
+    opts = " ".join(f"{k} {v}" for k, v in settings.get("options", {}).items())
+    kind = f"timed {settings['minutes']} min" if settings.get("race") == "timed" else "to the last card"
+    return f"{defn.title}{' ' + opts if opts else ''}, {kind}"
+
+
+def settings_flags(settings: dict[str, Any]) -> str:
+    """The settings as the flags of the Change settings box (``--variant klondike --draw 3``)."""
+    words = [f"--variant {settings['variant']}", f"--race {settings['race']}"]
+    if settings.get("race") == "timed" and settings.get("seconds") is not None:
+        if settings["seconds"] % 60 == 0:
+            words.append(f"--minutes {settings['seconds'] // 60}")
+        else:
+            words.append(f"--seconds {settings['seconds']}")
+    for k, v in settings.get("options", {}).items():
+        words.append(f"--{k} {v}")
+    return " ".join(words)
+
+
+def clock(seconds: float) -> str:
+    seconds = max(0, int(seconds + 0.999))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+# --------------------------------------------------------------------------- small screens
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question: y or enter yes, n or escape no."""
+
+    BINDINGS = [Binding("y,enter", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="box"):
+            yield Static(self.question, id="question")
+            with Horizontal(classes="buttons"):
+                yield Button("Yes (y)", id="yes", variant="error")
+                yield Button("No (n)", id="no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class SettingsScreen(ModalScreen["str | None"]):
+    """The host's Change settings: the settings as command-line flags, edited in one line."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, flags: str) -> None:
+        super().__init__()
+        self.flags = flags
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="box"):
+            yield Static("Change settings: --variant V, --race finish|timed, --minutes 5|10|15 and the "
+                         "game's options (e.g. --draw 3). Enter to apply, escape to cancel.")
+            yield Input(self.flags, id="flags")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+# --------------------------------------------------------------------------- the lobby
+
+
+class LobbyScreen(Screen[None]):
+    BINDINGS = [Binding("r", "app.ready", "Ready"), Binding("s", "app.start", "Start"),
+                Binding("c", "app.change_settings", "Settings"), Binding("q", "app.leave", "Quit")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="lobby"):
+            yield Static(id="lobby-title")
+            yield Static(id="lobby-link")
+            yield Static(id="lobby-players")
+            with Horizontal(classes="buttons"):
+                yield Button("Ready (r)", id="ready", variant="primary")
+                yield Button("Start (s)", id="start", variant="success")
+                yield Button("Settings (c)", id="settings")
+                yield Button("Quit (q)", id="quit")
+        yield Static(id="status")
+
+    def on_mount(self) -> None:
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        app: RaceApp = self.app  # type: ignore[assignment]
+        table = app.table
+        self.query_one("#lobby-title", Static).update(Text(
+            f"Race table — {settings_text(table['settings'])}", style="bold"))
+        link = Text("Send this link to up to three friends:\n", style="dim")
+        link.append(app.link, style="bold cyan")
+        self.query_one("#lobby-link", Static).update(link)
+        lines = Text()
+        for p in table["players"]:
+            mine = p["id"] == app.my_id
+            state = "host" if p["host"] else ("ready" if p["ready"] else "not ready")
+            if not p["connected"]:
+                state += ", away"
+            lines.append(f" {p['seat'] + 1}. {p['name']}{' (you)' if mine else ''}", style="bold" if mine else "")
+            lines.append(f"  {state}\n", style="green" if p["ready"] or p["host"] else "yellow")
+        watching = table.get("spectators", 0)
+        lines.append(f" watching: {watching}\n" if watching else " nobody is watching\n", style="dim")
+        if len(table["players"]) < 2:
+            lines.append(" waiting for a friend to sit down ...", style="dim")
+        self.query_one("#lobby-players", Static).update(lines)
+        ready = self.query_one("#ready", Button)
+        ready.display = app.role == "player" and not app.is_host
+        ready.label = "Not ready (r)" if app.me_ready() else "Ready (r)"
+        start = self.query_one("#start", Button)
+        start.display = settings = app.is_host
+        start.disabled = not app.can_start()
+        self.query_one("#settings", Button).display = settings
+        self.query_one("#status", Static).update(Text(app.notice or app.lobby_hint(), style="bold"))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        actions = {"ready": "ready", "start": "start", "settings": "change_settings", "quit": "leave"}
+        self.app.run_action(actions[event.button.id or "quit"])
+
+
+# --------------------------------------------------------------------------- the race
+
+
+class RaceScreen(Screen[None]):
+    """Your own table (driven by the server), the others' progress, the clock."""
+
+    BINDINGS = [
+        Binding("left", "cursor(-1, 0)", show=False),
+        Binding("right", "cursor(1, 0)", show=False),
+        Binding("up", "cursor(0, -1)", show=False),
+        Binding("down", "cursor(0, 1)", show=False),
+        Binding("space,enter", "select", show=False),
+        Binding("escape", "let_go", show=False),
+        Binding("d,s", "draw", show=False),
+        Binding("a", "home", show=False),
+        Binding("f", "finish", show=False),
+        Binding("c", "toggle_colours", show=False),
+        Binding("u,ctrl+z", "refuse('no undo in a race')", show=False),
+        Binding("r,ctrl+y", "refuse('no redo in a race')", show=False),
+        Binding("h,o", "refuse('no hints in a race')", show=False),
+        Binding("equals_sign", "app.offer_draw", show=False),
+        Binding("y", "app.answer_draw(True)", show=False),
+        Binding("n", "app.answer_draw(False)", show=False),
+        Binding("x", "app.resign", show=False),
+        Binding("q", "app.leave", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.view = View()
+        self.flexible = False
+
+    def compose(self) -> ComposeResult:
+        app: RaceApp = self.app  # type: ignore[assignment]
+        yield Static(id="race-info")
+        with Horizontal(id="race-body"):
+            if app.board is not None:
+                yield TableView(app.board, self.view, id="table")
+            else:
+                yield Static("You are watching this race: each player's progress is on the right; "
+                             "every table shows at the end.", id="watching")
+            yield Static(id="progress")
+        yield Static(id="status")
+
+    def on_mount(self) -> None:
+        game = self.game
+        if game is not None:
+            rules = game.rules
+            self.view.cursor = rules.stock if rules.stock is not None else 0
+        self.refresh_view()
+
+    @property
+    def game(self) -> Game | None:
+        return self.app.board  # type: ignore[attr-defined]
+
+    @property
+    def table_view(self) -> TableView:
+        return self.query_one(TableView)
+
+    def refresh_view(self) -> None:
+        app: RaceApp = self.app  # type: ignore[assignment]
+        table = app.table
+        info = Text()
+        info.append(f" Race {table.get('race', 1)} ", style="bold")
+        info.append(settings_text(table["settings"]))
+        left = app.seconds_left()
+        if left is not None:
+            info.append(f"   {clock(left)} left", style="bold yellow")
+        if app.own is not None:
+            info.append(f"   moves {app.own['moves']}   score {app.own['score']}")
+        self.query_one("#race-info", Static).update(info)
+        self.query_one("#progress", Static).update(app.progress_text())
+        status = app.notice or app.offer_text() or KEYS_LINE
+        self.query_one("#status", Static).update(Text(status, style="bold" if app.notice else "dim"))
+        if self.game is not None:
+            view = self.table_view
+            view.game = self.game
+            if self.view.picked is not None:
+                src, n = self.view.picked
+                if not movable(self.game, src, n):
+                    self.view.picked = None
+            view.update_table()
+
+    def say(self, text: str) -> None:
+        self.app.notice = text  # type: ignore[attr-defined]
+        self.refresh_view()
+
+    # -- moves: all sent to the server
+    def send(self, text: str) -> None:
+        self.view.picked = None
+        self.app.notice = ""  # type: ignore[attr-defined]
+        self.app.run_worker(self.app.send_move(text))  # type: ignore[attr-defined]
+        self.refresh_view()
+
+    def pick(self, pile: int, n: int, flexible: bool = False) -> None:
+        game = self.game
+        assert game is not None
+        self.flexible = flexible
+        if movable(game, pile, n):
+            self.view.picked = (pile, n)
+            self.say("")
+        elif not game.piles[pile]:
+            self.say(f"{game.rules.names[pile]} is empty")
+        else:
+            self.say(f"cannot pick up {'that card' if n == 1 else f'those {n} cards'} from "
+                     f"{game.rules.names[pile]}")
+
+    def put(self, dst: int, flexible: bool = False) -> None:
+        game = self.game
+        assert game is not None and self.view.picked is not None
+        src, n = self.view.picked
+        if dst == src:
+            self.view.picked = None
+            self.say("")
+            return
+        if flexible:  # the keyboard picked up the whole run: put down as many as fit
+            n = next((k for k in range(n, 0, -1) if game.refusal((src, dst, k)) is None), n)
+        self.send(game.move_text((src, dst, n)))
+
+    def send_home(self, pile: int) -> None:
+        game = self.game
+        assert game is not None
+        self.view.picked = None
+        for f in game.rules.foundations:
+            if game.refusal((pile, f, 1)) is None:
+                self.send(game.move_text((pile, f, 1)))
+                return
+        self.say("no foundation takes that card" if game.piles[pile] else f"{game.rules.names[pile]} is empty")
+
+    def on_table_view_pile_clicked(self, event: TableView.PileClicked) -> None:
+        game = self.game
+        if game is None:
+            return
+        pile = event.pile
+        self.view.cursor = pile
+        if event.chain >= 2 and event.card is not None:
+            self.send_home(pile)
+        elif game.rules.role[pile] == "stock":
+            if self.view.picked is not None:
+                self.view.picked = None
+                self.refresh_view()
+            else:
+                self.action_draw()
+        elif self.view.picked is not None:
+            self.put(pile)
+        elif event.card is None:
+            self.refresh_view()
+        else:
+            self.pick(pile, len(game.piles[pile]) - event.card)
+
+    def on_table_view_dropped(self, event: TableView.Dropped) -> None:
+        self.view.picked = (event.src, event.n)
+        if event.dst is None or event.dst == event.src:
+            self.view.picked = None
+            self.refresh_view()
+            return
+        self.view.cursor = event.dst
+        self.put(event.dst)
+
+    # -- keys
+    def action_cursor(self, dx: int, dy: int) -> None:
+        game = self.game
+        if game is None:
+            return
+        rules = game.rules
+        grid = [[rules.index[n] if n is not None else -1 for n in row] for row in rules.spec.layout]
+        cur = self.view.cursor if self.view.cursor is not None else 0
+        r, c = next(((r, row.index(cur)) for r, row in enumerate(grid) if cur in row), (0, 0))
+        if dx:
+            cells = [k for k, v in enumerate(grid[r]) if v >= 0]
+            pos = cells.index(c) if c in cells else 0
+            c = cells[(pos + dx) % len(cells)]
+        if dy:
+            r = (r + dy) % len(grid)
+            cells = [k for k, v in enumerate(grid[r]) if v >= 0]
+            c = min(cells, key=lambda k: (abs(k - c), k))
+        self.view.cursor = grid[r][c]
+        self.say("")
+
+    def action_select(self) -> None:
+        game, cur = self.game, self.view.cursor
+        if game is None or cur is None:
+            return
+        if self.view.picked is not None:
+            self.put(cur, flexible=self.flexible)
+            return
+        if game.rules.role[cur] == "stock":
+            self.action_draw()
+            return
+        up = len(game.piles[cur]) - game.down[cur]
+        n = next((k for k in range(up, 0, -1) if movable(game, cur, k)), 1)
+        self.pick(cur, n, flexible=True)
+
+    def action_let_go(self) -> None:
+        self.view.picked = None
+        self.say("")
+
+    def action_draw(self) -> None:
+        if self.game is None:
+            return
+        if self.game.rules.draw_move is None:
+            self.say("this game has no stock")
+            return
+        self.send("draw")
+
+    def action_home(self) -> None:
+        if self.game is not None and self.view.cursor is not None:
+            self.send_home(self.view.cursor)
+
+    def action_finish(self) -> None:
+        if self.game is not None:
+            self.send("finish")
+
+    def action_toggle_colours(self) -> None:
+        self.view.four_colour = not self.view.four_colour
+        self.refresh_view()
+
+    def action_refuse(self, text: str) -> None:
+        self.say(text)
+
+
+# --------------------------------------------------------------------------- the end
+
+
+class EndScreen(Screen[None]):
+    """The result, the match score and every table (1-4 or left/right choose the table shown)."""
+
+    BINDINGS = [Binding("left", "show_table(-1)", show=False), Binding("right", "show_table(1)", show=False),
+                Binding("1", "pick_table(0)", show=False), Binding("2", "pick_table(1)", show=False),
+                Binding("3", "pick_table(2)", show=False), Binding("4", "pick_table(3)", show=False),
+                Binding("g", "app.again", "Again"), Binding("c", "app.change_settings", "Settings"),
+                Binding("q", "app.leave", "Quit")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        app: RaceApp = self.app  # type: ignore[assignment]
+        end = app.end or {"tables": []}
+        self.games = [revealed(t["position"]) if t.get("position") else None for t in end["tables"]]
+        self.shown = next((k for k, t in enumerate(end["tables"]) if t["id"] == app.my_id), 0)
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="end-body"):
+            with Vertical(id="end-side"):
+                yield Static(id="end-title")
+                yield Static(id="end-text")
+                with Horizontal(classes="buttons"):
+                    yield Button("Again (g)", id="again", variant="primary")
+                    yield Button("Settings (c)", id="settings")
+                    yield Button("Quit (q)", id="quit")
+            game = self.games[self.shown] if self.games and self.games[self.shown] else None
+            if game is not None:
+                yield TableView(game, View(), id="end-table")
+        yield Static(id="status")
+
+    def on_mount(self) -> None:
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        app: RaceApp = self.app  # type: ignore[assignment]
+        end = app.end or {"tables": [], "score": [], "winners": [], "reason": "", "draw": False}
+        self.query_one("#end-title", Static).update(Text(app.headline(), style="bold yellow"))
+        text = Text()
+        text.append(app.reason_text() + "\n\n")
+        text.append("Tables (1-4 to see one):\n", style="bold")
+        for k, t in enumerate(end["tables"]):
+            mark = "▶" if k == self.shown else " "
+            text.append(f"{mark}{k + 1} {t['name'][:12]:12} {t['result']:6} home {t['foundation']:2}  "
+                        f"moves {t['moves']}\n", style="bold" if k == self.shown else "")
+        text.append("\nMatch score:\n", style="bold")
+        for s in end["score"]:
+            points = f"{s['points']:g}"
+            text.append(f" {s['name'][:12]:12} {points:>4}  won {s['wins']} drawn {s['draws']} "
+                        f"lost {s['losses']}\n")
+        self.query_one("#end-text", Static).update(text)
+        for bid in ("again", "settings"):
+            self.query_one(f"#{bid}", Button).display = app.is_host
+        hint = "g again, c change settings, q quit" if app.is_host else "waiting for the host ... q quits"
+        self.query_one("#status", Static).update(Text(app.notice or hint, style="bold" if app.notice else "dim"))
+        if self.games and self.games[self.shown] is not None:
+            for view in self.query("#end-table").results(TableView):
+                view.game = self.games[self.shown]
+                view.update_table()
+
+    def action_pick_table(self, k: int) -> None:
+        if 0 <= k < len(self.games):
+            self.shown = k
+            self.refresh_view()
+
+    def action_show_table(self, step: int) -> None:
+        if self.games:
+            self.action_pick_table((self.shown + step) % len(self.games))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        actions = {"again": "again", "settings": "change_settings", "quit": "leave"}
+        self.app.run_action(actions[event.button.id or "quit"])
+
+
+# --------------------------------------------------------------------------- the app
+
+
+CSS = """
+Screen { background: #0b5d1e; }
+#status { dock: bottom; height: 1; background: #063814; color: #e8ffe8; padding: 0 1; }
+#race-info { dock: top; height: 1; background: #063814; color: #e8ffe8; }
+#race-body { height: 1fr; }
+#table { width: 1fr; height: 1fr; }
+#watching { width: 1fr; padding: 1 2; color: #e8ffe8; }
+#progress { width: 24; height: 1fr; background: #063814; color: #e8ffe8; padding: 0 1; }
+#lobby { padding: 1 2; height: 1fr; color: #e8ffe8; }
+#lobby-title, #lobby-link, #lobby-players { height: auto; margin: 0 0 1 0; }
+.buttons { height: auto; }
+.buttons Button { margin: 0 1 0 0; min-width: 10; }
+#end-body { height: 1fr; }
+#end-side { width: 46; padding: 0 1; background: #063814; color: #e8ffe8; }
+#end-title { height: auto; margin: 1 0; }
+#end-text { height: auto; }
+#end-table { width: 1fr; height: 1fr; }
+ConfirmScreen, SettingsScreen { align: center middle; background: $background 40%; }
+.box { width: 64; height: auto; border: round #ffd75f; background: #102a18; padding: 0 1; }
+#question { margin: 1 0; }
+"""
+
+
+class RaceApp(App[None]):
+    """One player's (or spectator's) view of a race table, fed by its :class:`RaceClient`."""
+
+    CSS = CSS
+    TITLE = "solitaire race"
+
+    def __init__(self, client: RaceClient, link: str, *, tick: bool = True) -> None:
+        super().__init__()
+        self.client = client
+        self.link = link
+        self.tick = tick
+        welcome = client.welcome
+        self.role: str = welcome.get("role", "spectator")
+        self.is_host: bool = bool(welcome.get("host"))
+        self.table: dict[str, Any] = {k: v for k, v in welcome.items() if k not in ("v", "type", "own")}
+        seat = welcome.get("seat")
+        self.my_id: int | None = self.table["players"][seat]["id"] if seat is not None else None
+        self.own: dict[str, Any] | None = welcome.get("own")
+        self.board: Game | None = display_game(self.own["position"]) if self.own else None
+        self.end: dict[str, Any] | None = None
+        self.offer: dict[str, Any] | None = None  # {"by": name, "accepted": [names]}
+        self.notice = ""
+        self.deadline: float | None = None
+        self.closed = False
+        self.base: Screen | None = None
+        self._note_clock(self.table)
+
+    # -- what the screens show
+    def seconds_left(self) -> float | None:
+        if self.deadline is None or self.table.get("state") != "racing":
+            return None
+        return max(0.0, self.deadline - asyncio.get_running_loop().time())
+
+    def _note_clock(self, fields: dict[str, Any]) -> None:
+        if "seconds_left" in fields:
+            self.deadline = asyncio.get_running_loop().time() + fields["seconds_left"]
+
+    def me(self) -> dict[str, Any] | None:
+        return next((p for p in self.table["players"] if p["id"] == self.my_id), None)
+
+    def me_ready(self) -> bool:
+        me = self.me()
+        return bool(me and me["ready"])
+
+    def can_start(self) -> bool:
+        friends = [p for p in self.table["players"] if not p["host"]]
+        return self.is_host and bool(friends) and all(p["ready"] and p["connected"] for p in friends)
+
+    def lobby_hint(self) -> str:
+        if self.role == "spectator":
+            return "You are watching: you sit down when the host changes the settings. q quits."
+        if self.is_host:
+            return "s starts when every friend is ready; c settings; q closes the table"
+        return "r when you are ready; the host starts the race. q quits."
+
+    def progress_text(self) -> Text:
+        text = Text()
+        text.append("Players\n", style="bold")
+        for p in self.table["players"]:
+            mine = p["id"] == self.my_id
+            name = "you" if mine else p["name"]
+            text.append(f"{name[:14]:14} ", style="bold" if mine else "")
+            status = p["status"] if p.get("connected", True) else "away"
+            text.append(f"{status}\n", style="green" if status in ("racing", "won") else "yellow")
+            text.append(f" home {p.get('foundation', 0):2}  up {p.get('face_up', 0):2}\n"
+                        f" moves {p.get('moves', 0)}\n")
+        watching = self.table.get("spectators", 0)
+        if watching:
+            text.append(f"\nwatching: {watching}\n", style="dim")
+        return text
+
+    def offer_text(self) -> str:
+        if self.offer is None:
+            return ""
+        me = self.me()
+        if me is not None and me["name"] in self.offer["accepted"]:
+            return "You accepted the draw offered; waiting for the others."
+        return f"{self.offer['by']} offers a draw: y accepts, n declines."
+
+    def headline(self) -> str:
+        end = self.end or {}
+        seats = [t["id"] for t in end.get("tables", [])]
+        winners = [seats[s] for s in end.get("winners", []) if s < len(seats)]
+        if end.get("draw"):
+            return "A draw" + ("!" if self.my_id in winners else " between " + self._names(end) + ".")
+        if self.my_id is not None and self.my_id in seats:
+            return "You won!" if self.my_id in winners else "You lost."
+        return f"{self._names(end)} won." if winners else "Nobody won."
+
+    def _names(self, end: dict[str, Any]) -> str:
+        tables = end.get("tables", [])
+        return ", ".join(tables[s]["name"] for s in end.get("winners", []) if s < len(tables)) or "nobody"
+
+    def reason_text(self) -> str:
+        end = self.end or {}
+        return REASONS.get(end.get("reason", ""), end.get("reason", "")).format(winners=self._names(end))
+
+    # -- screens
+    def on_mount(self) -> None:
+        self.show_state()
+        self.run_worker(self._listen(), exclusive=True, group="listen")
+        if self.tick:
+            self.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        if isinstance(self.base, RaceScreen) and self.deadline is not None:
+            self.refresh_base()
+
+    def show_state(self) -> None:
+        state = self.table.get("state", "lobby")
+        if state == "racing":
+            kind: type[Screen] = RaceScreen
+        elif state == "ended" and self.end is not None:
+            kind = EndScreen
+        else:
+            kind = LobbyScreen
+        if isinstance(self.base, kind):
+            self.refresh_base()
+            return
+        while self.base is not None and self.screen is not self.base and len(self.screen_stack) > 2:
+            self.pop_screen()  # a question on top of the old screen no longer applies
+        screen = kind()
+        if self.base is None:
+            self.push_screen(screen)
+        else:
+            self.switch_screen(screen)
+        self.base = screen
+
+    def refresh_base(self) -> None:
+        if self.base is not None:
+            try:
+                self.base.refresh_view()  # type: ignore[attr-defined]
+            except NoMatches:  # not composed yet: its on_mount shows the latest state
+                pass
+
+    # -- the connection
+    async def _listen(self) -> None:
+        while True:
+            msg = await self.client.next(timeout=None)  # type: ignore[arg-type]
+            if msg is None:
+                self.closed = True
+                self.notice = "The table closed the connection. q quits."
+                self.refresh_base()
+                return
+            self.handle(msg)
+
+    def handle(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        fields = {k: v for k, v in msg.items() if k not in ("v", "type")}
+        if kind in ("table", "welcome", "start") or (kind == "ack" and "players" in msg):
+            if kind == "welcome":  # seated after a change of settings
+                self.role = msg.get("role", self.role)
+                self.is_host = bool(msg.get("host"))
+                if msg.get("seat") is not None:
+                    self.my_id = msg["players"][msg["seat"]]["id"]
+            for key in ("table", "state", "race", "settings", "players", "spectators", "score"):
+                if key in fields:
+                    self.table[key] = fields[key]
+            self._note_clock(fields)
+            if kind == "start":
+                self.end = None
+                self.offer = None
+                self.notice = ""
+                self.deadline = self.deadline if "seconds_left" in fields else None
+                if msg.get("seat") is not None:
+                    self.my_id = msg["players"][msg["seat"]]["id"]
+            if "own" in fields:
+                self.own = fields["own"]
+                self.board = display_game(fields["own"]["position"])
+            if kind == "table" and self.table.get("state") == "lobby":
+                self.own = self.board = None
+                self.end = None
+            self.show_state()
+            return
+        if kind == "reply":
+            self.own = {k: fields[k] for k in ("position", "score", "moves", "won", "over")}
+            self.board = display_game(fields["position"])
+            self.notice = "" if fields.get("ok") else str(fields.get("error"))
+        elif kind == "progress":
+            for p in self.table["players"]:
+                if p["seat"] == msg["seat"]:
+                    p.update({k: msg[k] for k in ("status", "foundation", "face_up", "moves")})
+        elif kind == "error":
+            self.notice = str(msg.get("error"))
+        elif kind == "offer":
+            self.offer = {"by": msg["name"], "accepted": [msg["name"]]}
+        elif kind == "offer-accepted" and self.offer is not None:
+            self.offer["accepted"].append(msg["name"])
+        elif kind == "offer-cancelled":
+            self.offer = None
+            self.notice = (f"{msg['name']} declined the draw" if msg.get("reason") == "declined"
+                           else f"the draw offer is off: {msg['name']} moved")
+        elif kind == "resigned":
+            self.notice = f"{msg['name']} {'resigned' if msg.get('reason') == 'resigned' else 'left the race'}"
+        elif kind == "disconnected":
+            self.notice = f"{msg['name']} lost the connection ({msg.get('seconds', 60):g} s to come back)"
+        elif kind == "reconnected":
+            self.notice = f"{msg['name']} is back"
+        elif kind == "end":
+            self.end = fields
+            self.offer = None
+            self.notice = ""
+            self.table["state"] = "ended"
+            self.show_state()
+            return
+        self.refresh_base()
+
+    async def send(self, type_: str, **fields: Any) -> None:
+        if self.closed:
+            self.notice = "The table closed the connection. q quits."
+            self.refresh_base()
+            return
+        try:
+            await self.client.send(type_, **fields)
+        except ConnectionClosed:
+            self.closed = True
+            self.notice = "The table closed the connection. q quits."
+            self.refresh_base()
+
+    async def send_move(self, text: str) -> None:
+        await self.send("move", move=text)
+
+    # -- actions shared by the screens
+    async def action_ready(self) -> None:
+        if self.role != "player" or self.is_host:
+            return
+        await self.send("unready" if self.me_ready() else "ready")
+
+    async def action_start(self) -> None:
+        if not self.is_host:
+            return
+        self.notice = ""
+        await self.send("start")
+
+    async def action_again(self) -> None:
+        if self.is_host:
+            await self.send("again")
+
+    def action_change_settings(self) -> None:
+        if not self.is_host:
+            return
+
+        def apply(flags: str | None) -> None:
+            if flags is None:
+                return
+            try:
+                msg = settings_command(shlex.split(flags))
+            except ValueError as exc:
+                self.notice = str(exc)
+                self.refresh_base()
+                return
+            msg.pop("type")
+            self.notice = ""
+            self.run_worker(self.send("settings", **msg))
+
+        self.push_screen(SettingsScreen(settings_flags(self.table["settings"])), apply)
+
+    async def action_offer_draw(self) -> None:
+        if self.offer is not None:
+            self.notice = "a draw is already offered: y accepts, n declines"
+            self.refresh_base()
+            return
+        await self.send("offer-draw")
+        self.notice = "You offered a draw; everyone still racing must accept."
+        self.refresh_base()
+
+    async def action_answer_draw(self, yes: bool) -> None:
+        if self.offer is None:
+            self.notice = "no draw is offered (= offers one)"
+            self.refresh_base()
+            return
+        await self.send("accept-draw" if yes else "decline-draw")
+
+    def action_resign(self) -> None:
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self.send("resign"))
+
+        self.push_screen(ConfirmScreen("Resign this race? You lose it; the others race on."), answer)
+
+    def action_leave(self) -> None:
+        racing = self.table.get("state") == "racing" and self.role == "player"
+        if self.closed or not (self.is_host or racing):
+            self.exit()
+            return
+        question = ("Quit? This closes the table for everyone." if self.is_host else
+                    "Leave the race? After 60 seconds away it counts as resigning.")
+        self.push_screen(ConfirmScreen(question), lambda yes: self.exit() if yes else None)
+
+    def on_key(self, event: events.Key) -> None:
+        """escape and a key at once arrive as alt+KEY: play them as the two keys they were."""
+        if event.key.startswith("alt+") and len(event.key) > 4:
+            event.stop()
+            event.prevent_default()
+            self.simulate_key("escape")
+            self.simulate_key(event.key[4:])
+
+
+# --------------------------------------------------------------------------- from the command line
+
+
+async def race_ui(link: str, name: str, *, host_key: str | None = None, seat_token: str | None = None) -> int:
+    client = await RaceClient.join(link, name, host_key=host_key, seat_token=seat_token)
+    try:
+        await RaceApp(client, link).run_async()
+    finally:
+        await client.close()
+    return 0
+
+
+def run_join_ui(link: str, name: str, seat_token: str | None = None) -> int:
+    return asyncio.run(race_ui(link, name, seat_token=seat_token))
+
+
+def run_host_ui(settings: Any, name: str, port: int, seconds_allowed: bool = False) -> int:
+    from .client import RaceError
+    from .server import RaceServer
+
+    async def main() -> int:
+        server = RaceServer(port=port, allow_seconds=seconds_allowed)
+        try:
+            await server.start()
+        except OSError as exc:
+            raise RaceError(f"cannot open a table on port {port}: {exc.strerror or exc}") from None
+        try:
+            table = server.open_table(settings)
+            return await race_ui(server.link(table), name, host_key=table.host_key)
+        finally:
+            await server.close()
+
+    return asyncio.run(main())

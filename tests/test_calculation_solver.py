@@ -1,0 +1,186 @@
+"""The solver on Calculation: the ``solver_knowledge`` plugin, wins that replay, sound proofs.
+
+Knowledge reaches the solver through the plugin registry (the kernel names no game); wins
+replay through ``solitaire play calculation --json``; proofs of ``unwinnable`` are checked on
+positions built by hand and, for the dead-end rule, against a search without any knowledge.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from solitaire.core import Game, get_variant
+from solitaire.core.cards import card_name
+from solitaire.core.solver import UNWINNABLE, WIN, load_pool, pool_path, solve, variant_knowledge
+
+RANKS = "A23456789TJQK"
+STEPS = (1, 2, 3, 4)
+
+
+@pytest.fixture(scope="module")
+def calc():
+    return get_variant("calculation")
+
+
+def sequence(step: int) -> list[str]:
+    """The ranks foundation f<step> takes, in order (A = 1 ... K = 13, wrapping)."""
+    return [RANKS[(step * (j + 1) - 1) % 13] for j in range(13)]
+
+
+def end_position(lengths, reserves, stock) -> dict:
+    """Foundations f1..f4 holding ``lengths`` cards; the cards they still need are named by
+    rank in ``reserves`` (lists, bottom to top) and ``stock`` (in the order drawn)."""
+    free = {r: [card_name(c) for c in range(52) if card_name(c)[0] == r] for r in RANKS}
+    for start in ("AC", "2C", "3C", "4C"):
+        free[start[0]].remove(start)
+    piles: dict[str, dict] = {}
+    for k, length in zip(STEPS, lengths):
+        up = [f"{'A234'[k - 1]}C"] + [free[r].pop() for r in sequence(k)[1:length]]
+        piles[f"f{k}"] = {"down": [], "up": up}
+    for i, ranks in enumerate(reserves, 1):
+        piles[f"r{i}"] = {"down": [], "up": [free[r].pop() for r in ranks]}
+    drawn = [free[r].pop() for r in stock]
+    assert not any(free.values()), f"cards not placed: {free}"
+    piles["stock"] = {"down": list(reversed(drawn)), "up": []}
+    piles["waste"] = {"down": [], "up": []}
+    return {"variant": "calculation", "seed": None, "options": {}, "piles": piles}
+
+
+# f2, f3, f4 finished; f1 needs 5 6 7 8 9 T J Q K, and the last 6 lies on the last 5
+DEAD = end_position((4, 13, 13, 13), [["5", "6"], [], [], []], list("789TJQK"))
+ALIVE = end_position((4, 13, 13, 13), [["6", "5"], [], [], []], list("789TJQK"))
+
+
+def replay(cli, seed: int, moves: list[str]) -> dict:
+    result = cli("play", "calculation", "--seed", str(seed), "--json", input="\n".join(moves) + "\n")
+    assert result.code == 0, result.err
+    lines = result.json_lines()
+    assert len(lines) == len(moves) + 1
+    assert [r["error"] for r in lines[1:] if not r["ok"]] == []
+    return lines[-1]
+
+
+def test_knowledge_comes_from_the_plugin_registry(calc):
+    know = variant_knowledge(calc.rules({}))
+    assert type(know).__module__ == "solitaire.variants.calculation"
+    for method in ("safe_home", "priority", "key", "dead", "heuristic", "prune"):
+        assert callable(getattr(know, method))
+    assert not isinstance(variant_knowledge(get_variant("klondike").rules({})), type(know))
+
+
+def test_pool_seeds_solve_and_replay_to_a_win(cli, calc):
+    pool = load_pool(pool_path(calc, {}))
+    assert len(pool) >= 20
+    for seed in random.Random(3).sample(pool, 3):
+        out = cli("solve", "calculation", "--seed", str(seed), "--timeout", "60", "--json")
+        assert out.code == 0, out.err
+        answer = json.loads(out.out)
+        assert answer["result"] == WIN
+        last = replay(cli, seed, answer["moves"])
+        assert last["won"] and last["score"] == 48
+
+
+def test_hand_built_dead_end_is_proved_unwinnable(cli, calc, tmp_path):
+    path = tmp_path / "dead.json"
+    path.write_text(json.dumps(DEAD))
+    out = cli("solve", "calculation", "--position", str(path), "--timeout", "60", "--json")
+    assert out.code == 0, out.err
+    assert json.loads(out.out)["result"] == UNWINNABLE
+    know = variant_knowledge(calc.rules({}))
+    assert know.dead(Game.from_position(calc, DEAD))
+    # the same cards with the 5 on top of the 6 are won, and the dead-end rule agrees
+    assert not know.dead(Game.from_position(calc, ALIVE))
+    assert solve(Game.from_position(calc, ALIVE), timeout=60).result == WIN
+
+
+def test_dead_end_needs_every_copy_under_the_card(calc):
+    # f1 and f2 both still need a 6 before their 7s... here a second 6 is in the stock, so
+    # the 6 on top of r1's 5 is not stuck: no proof of a loss
+    know = variant_knowledge(calc.rules({}))
+    pos = end_position((4, 2, 13, 13), [["5", "6"], [], [], []], list("6789TJQK") + list("8TQA3579JK"))
+    assert not know.dead(Game.from_position(calc, pos))
+
+
+def random_end(rng: random.Random) -> dict:
+    lengths = [rng.randint(9, 13) for _ in STEPS]
+    cards = [r for k, length in zip(STEPS, lengths) for r in sequence(k)[length:]]
+    rng.shuffle(cards)
+    reserves: list[list[str]] = [[], [], [], []]
+    stock = []
+    for r in cards:
+        if rng.random() < 0.6:
+            reserves[rng.randrange(4)].append(r)
+        else:
+            stock.append(r)
+    return end_position(lengths, reserves, stock)
+
+
+def test_knowledge_agrees_with_a_search_without_it(calc):
+    """Key by ranks, safe moves home and the dead-end rule never change an answer."""
+    rng = random.Random(2026)
+    seen = {WIN: 0, UNWINNABLE: 0}
+    for _ in range(60):
+        data = random_end(rng)
+        with_it = solve(Game.from_position(calc, data), timeout=60).result
+        without = solve(Game.from_position(calc, data), timeout=60, knowledge=object()).result
+        assert with_it == without
+        seen[with_it] += 1
+    assert seen[WIN] and seen[UNWINNABLE]  # both answers were exercised
+
+
+def test_play_without_seed_deals_a_pool_seed(cli, calc):
+    out = cli("play", "calculation", "--new", "--json", input="quit\n")
+    assert out.code == 0, out.err
+    assert out.json_lines()[0]["position"]["seed"] in load_pool(pool_path(calc, {}))
+
+
+def exact_search(data: dict):
+    """The plugin's exhaustive search alone (no beam): True won, False proved lost."""
+    from solitaire.variants.calculation.search import Search
+
+    calc = get_variant("calculation")
+    g = Game.from_position(calc, data)
+    know = variant_knowledge(calc.rules({}))
+    found = [g.piles[f] for f in know.found]
+    cards = [c % 13 for c in g.piles[know.waste] + g.piles[know.stock][::-1]]
+    s = Search([len(f) for f in found], [[c % 13 for c in g.piles[r]] for r in know.reserves], cards,
+               float("inf"), 10**9)
+    return s, s.dfs(0)
+
+
+def test_exact_search_pruning_agrees_with_a_search_without_it(calc):
+    """The dedicated search's pruning (stuck cards, the free-stock relaxation, forced last
+    copies) never changes an answer: compared with the generic search without knowledge."""
+    rng = random.Random(77)
+    seen = {True: 0, False: 0}
+    for _ in range(40):
+        data = random_end(rng)
+        _, won = exact_search(data)
+        without = solve(Game.from_position(calc, data), timeout=60, knowledge=object()).result
+        assert (WIN if won else UNWINNABLE) == without
+        seen[won] += 1
+    assert seen[True] and seen[False]
+
+
+def test_relaxation_failing_is_a_proof(calc):
+    """Whenever the free-stock relaxation says the reserves can never be cleared, the
+    position is lost; and it catches losses the single-card rule does not."""
+    from solitaire.variants.calculation.search import Search
+
+    rng = random.Random(5)
+    know = variant_knowledge(calc.rules({}))
+    proofs = beyond = 0
+    for _ in range(300):
+        data = random_end(rng)
+        g = Game.from_position(calc, data)
+        relaxed = Search([len(g.piles[f]) for f in know.found],
+                         [[c % 13 for c in g.piles[r]] for r in know.reserves], [], float("inf"), 10**9)
+        if relaxed.relaxed_ok(budget=10**6):
+            continue
+        proofs += 1
+        assert solve(Game.from_position(calc, data), timeout=60, knowledge=object()).result == UNWINNABLE
+        beyond += not know.dead(g)
+    assert proofs and beyond

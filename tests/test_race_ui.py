@@ -1,0 +1,280 @@
+"""The full-screen race table: Pilot drives the Textual app against a real RaceServer on
+127.0.0.1 (in this process); the other players are API clients (RaceClient)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+
+from solitaire.cli.race.client import RaceClient
+from solitaire.cli.race.server import RaceServer, Settings
+from solitaire.cli.race.ui import (
+    HIDDEN_CARD,
+    ConfirmScreen,
+    EndScreen,
+    LobbyScreen,
+    RaceApp,
+    RaceScreen,
+    SettingsScreen,
+)
+from solitaire.core import Game, get_variant
+from solitaire.core.cards import HIDDEN, card_name
+from solitaire.core.solver import solve
+
+OPTIONS = {"draw": 1}
+WIN_SEED = 1298  # the solver wins it under draw 1
+RULES = get_variant("klondike").rules(OPTIONS)
+SOLUTION = list(solve(Game.new(RULES, WIN_SEED)).moves)
+STOCK, WASTE = RULES.index["stock"], RULES.index["waste"]
+
+
+def pilot_test(fn):
+    """Run an async Pilot test in its own event loop, bounded in time."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        asyncio.run(asyncio.wait_for(fn(*args, **kwargs), 60))
+
+    return wrapper
+
+
+async def open_table(**settings):
+    server = RaceServer(allow_seconds=True)
+    await server.start()
+    server.deal_seed = lambda _settings: WIN_SEED  # the test hook: never reachable from the wire
+    table = server.open_table(Settings("klondike", dict(OPTIONS), **settings))
+    return server, table, server.link(table)
+
+
+async def until(pilot, check, what: str = "the condition") -> None:
+    """Let the app run until ``check()`` holds (the server's answer has arrived)."""
+    for _ in range(500):
+        if check():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"never happened: {what}")
+
+
+async def host_app(name: str = "ann", **settings):
+    """A table whose host is the UI; returns server, table, app (not yet running)."""
+    server, table, link = await open_table(**settings)
+    client = await RaceClient.join(link, name, host_key=table.host_key)
+    return server, table, RaceApp(client, link, tick=False)
+
+
+async def ready_friend(table, link: str, name: str = "bob") -> RaceClient:
+    friend = await RaceClient.join(link, name)
+    await friend.send("ready")
+    await friend.wait("ack", re="ready")
+    return friend
+
+
+async def started(pilot, app, table, friend) -> None:
+    await until(pilot, lambda: on(app, LobbyScreen) and app.can_start(), "start enabled")
+    await pilot.press("s")
+    await until(pilot, lambda: on(app, RaceScreen) and app.board is not None, "the race")
+    await friend.wait("start")
+
+
+def on(app, kind) -> bool:
+    """``app`` shows a screen of this kind, composed and painted with the latest state."""
+    if not isinstance(app.screen, kind) or not app.screen.query("#status"):
+        return False
+    return bool(app.screen.query_one("#status").render().plain)
+
+
+def progress(app) -> str:
+    return app.screen.query_one("#progress").render().plain
+
+
+def status(app) -> str:
+    return app.screen.query_one("#status").render().plain
+
+
+@pilot_test
+async def test_lobby_ready_from_the_ui_and_the_host_starts():
+    server, table, link = await open_table()
+    host = await RaceClient.join(link, "ann", host_key=table.host_key)
+    client = await RaceClient.join(link, "bob")
+    app = RaceApp(client, link, tick=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: on(app, LobbyScreen))
+        text = app.screen.query_one("#lobby-players").render().plain
+        assert "ann" in text and "bob (you)" in text and "not ready" in text
+        assert link in app.screen.query_one("#lobby-link").render().plain
+        assert not app.screen.query_one("#start").display  # only the host starts
+        await pilot.press("r")
+        await until(pilot, lambda: table.players[1].ready, "bob ready")
+        await until(pilot, lambda: "Not ready" in str(app.screen.query_one("#ready").label))
+        await host.send("start")
+        await until(pilot, lambda: on(app, RaceScreen), "the race screen")
+        assert app.board is not None and app.board.moves == 0
+        assert "ann" in progress(app) and "you" in progress(app)
+    await host.close()
+    await server.close()
+
+
+@pilot_test
+async def test_host_starts_plays_by_keys_and_clicks_and_sees_the_others_progress():
+    server, table, app = await host_app()
+    link = server.link(table)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: on(app, LobbyScreen))
+        assert app.screen.query_one("#start").disabled  # nobody to race yet
+        await pilot.press("s")
+        await until(pilot, lambda: "at least one friend" in status(app), "refused")
+        bob = await ready_friend(table, link)
+        await started(pilot, app, table, bob)
+        # a move by key: the cursor starts on the stock, d draws; the server's reply shows it
+        await pilot.press("d")
+        await until(pilot, lambda: app.own["moves"] == 1, "the draw acknowledged")
+        server_game = table.players[0].game
+        assert server_game.moves == 1
+        assert app.board.piles[WASTE] == server_game.piles[WASTE]
+        # a move by click on the stock
+        x, y = app.screen.table_view.point_of(STOCK)
+        await pilot.click("#table", offset=(x, y))
+        await until(pilot, lambda: app.own["moves"] == 2, "the click acknowledged")
+        assert server_game.moves == 2 and app.board.piles[WASTE] == server_game.piles[WASTE]
+        # a move the rules refuse, by clicks: sent all the same, the server's reason shown
+        tableau = [i for i, role in enumerate(RULES.role) if role == "tableau"]
+        src, dst = next((s, d) for s in tableau for d in tableau
+                        if s != d and server_game.refusal((s, d, 1)) is not None)
+        reason = server_game.refusal((src, dst, 1))
+        for pile in (src, dst):
+            x, y = app.screen.table_view.point_of(pile)
+            await pilot.click("#table", offset=(x, y))
+        await until(pilot, lambda: status(app) == reason, "the refusal")
+        assert app.own["moves"] == server_game.moves == 2
+        # another player moves: the progress panel follows
+        await bob.send("move", move="draw")
+        await bob.wait("reply")
+        await until(pilot, lambda: "moves 1" in progress(app).split("bob")[1], "bob's progress")
+        # undo and hints are refused in one line, nothing is sent
+        sent = len(app.client.messages)
+        for key, notice in (("u", "no undo in a race"), ("h", "no hints in a race")):
+            await pilot.press(key)
+            assert status(app) == notice
+        await pilot.pause(0.05)
+        assert len(app.client.messages) == sent and server_game.moves == app.own["moves"]
+    await bob.close()
+    await server.close()
+
+
+@pilot_test
+async def test_resign_asks_first_and_the_end_screen_shows_result_score_and_tables():
+    server, table, app = await host_app()
+    link = server.link(table)
+    async with app.run_test(size=(100, 30)) as pilot:
+        bob = await ready_friend(table, link)
+        await started(pilot, app, table, bob)
+        await pilot.press("x")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("n")  # not after all
+        await until(pilot, lambda: on(app, RaceScreen))
+        assert table.players[0].status == "racing"
+        await pilot.press("x")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await until(pilot, lambda: on(app, EndScreen), "the end screen")
+        assert table.players[0].status == "lost" and table.players[1].status == "won"
+        text = app.screen.query_one("#end-text").render().plain
+        assert app.screen.query_one("#end-title").render().plain == "You lost."
+        assert "bob: the last one racing" in text and "ann" in text and "won 1 drawn 0 lost 0" in text
+        # every table is revealed: the one shown has no face-down card hidden from view
+        shown = app.screen.games[0]
+        assert shown.piles == table.players[0].game.piles and not any(shown.down)
+        await pilot.press("2")
+        assert app.screen.shown == 1
+        # Again (the host): a new race, seats moved one along
+        await pilot.press("g")
+        await until(pilot, lambda: on(app, RaceScreen), "the next race")
+        assert table.race_no == 2 and app.own["moves"] == 0
+    await bob.close()
+    await server.close()
+
+
+@pilot_test
+async def test_a_friend_wins_and_the_ui_shows_it_and_a_draw_offer_is_answered_by_keys():
+    server, table, app = await host_app()
+    link = server.link(table)
+    async with app.run_test(size=(100, 30)) as pilot:
+        bob = await ready_friend(table, link)
+        await started(pilot, app, table, bob)
+        await bob.send("offer-draw")
+        await until(pilot, lambda: "bob offers a draw" in status(app), "the offer shown")
+        await pilot.press("n")
+        await bob.wait("offer-cancelled")
+        for move in SOLUTION:
+            await bob.send("move", move=move)
+            assert (await bob.wait("reply"))["ok"]
+        await until(pilot, lambda: on(app, EndScreen), "the end screen")
+        assert app.screen.query_one("#end-title").render().plain == "You lost."
+        assert "bob put every card home" in app.screen.query_one("#end-text").render().plain
+        # Change settings (the host): back to the lobby with the new settings
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        assert app.screen.query_one("#flags").value == "--variant klondike --race finish --draw 1"
+        app.screen.query_one("#flags").value = "--race timed --minutes 10 --draw 3"
+        await pilot.press("enter")
+        await until(pilot, lambda: on(app, LobbyScreen), "the lobby")
+        assert "Klondike draw 3, timed 10 min" in app.screen.query_one("#lobby-title").render().plain
+        assert table.settings.seconds == 600 and table.settings.options == {"draw": 3}
+    await bob.close()
+    await server.close()
+
+
+@pilot_test
+async def test_the_ui_never_receives_or_holds_a_face_down_card():
+    server, table, app = await host_app()
+    link = server.link(table)
+    async with app.run_test(size=(100, 30)) as pilot:
+        bob = await ready_friend(table, link)
+        await started(pilot, app, table, bob)
+        for _ in range(5):
+            await pilot.press("d")
+        await until(pilot, lambda: app.own["moves"] == 5, "five draws")
+        game = table.players[0].game
+        # what the client received: face-down cards only as "??"
+        for msg in app.client.messages:
+            for key in ("own", "position"):
+                pos = msg.get(key, {}).get("position") if key == "own" else msg.get(key)
+                if pos:
+                    assert all(set(p["down"]) <= {HIDDEN} for p in pos["piles"].values()) and "seed" not in pos
+        # what the UI holds: a stand-in for each face-down card, and exactly the face-up cards
+        shown = app.board
+        assert shown.down == game.down and shown.seed is None
+        for i, pile in enumerate(shown.piles):
+            assert pile[:shown.down[i]] == [HIDDEN_CARD] * shown.down[i]
+            assert pile[shown.down[i]:] == game.piles[i][game.down[i]:]
+        held = {card_name(c) for p in shown.piles for c in p if c != HIDDEN_CARD}
+        face_down = {card_name(c) for p, d in zip(game.piles, game.down) for c in p[:d]}
+        assert held and not held & face_down
+    await bob.close()
+    await server.close()
+
+
+@pilot_test
+async def test_timed_race_shows_the_clock_and_a_spectator_watches():
+    server, table, app = await host_app(race="timed", seconds=600)
+    link = server.link(table)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert "timed 10 min" in app.screen.query_one("#lobby-title").render().plain
+        bob = await ready_friend(table, link)
+        await started(pilot, app, table, bob)
+        info = app.screen.query_one("#race-info").render().plain
+        assert " left" in info and "timed 10 min" in info
+        watcher = await RaceClient.join(link, "eve")
+        assert watcher.welcome["role"] == "spectator"
+        await until(pilot, lambda: "watching: 1" in progress(app), "the spectator counted")
+        await watcher.close()
+    await bob.close()
+    await server.close()
+
+
+def test_without_a_terminal_race_says_so_in_one_line(cli):
+    for args in (["race", "host"], ["race", "join", "solitaire://127.0.0.1:9/T?token=x"]):
+        result = cli(*args)
+        assert result.code == 2 and result.out == ""
+        assert result.err.strip() == "solitaire: the race table needs a terminal: run it on one, or add " \
+                                     "--json to race from the command line"

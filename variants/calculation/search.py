@@ -1,0 +1,467 @@
+"""A dedicated full-information search for Calculation, on ranks alone.
+
+With the stock's order known, Calculation is a one-player puzzle: the position is the four
+foundations' lengths and the four reserves (what has been drawn follows from them), and the
+only choices are where each drawn card goes and when a reserve's top card goes home. This
+module searches that small state directly (tuples of ranks, no :class:`Game`), depth first,
+with a transposition table, and returns kernel moves that the solver replays.
+
+Everything it prunes is a proof (see :func:`search`), so an exhausted search is a proof the
+deal is lost.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+RANKS = 13
+STEPS = (1, 2, 3, 4)
+# SEQ[k][j]: the rank (0 = Ace .. 12 = King) of card j on the foundation counting by k+1
+SEQ = tuple(tuple((s * (j + 1) - 1) % RANKS for j in range(RANKS)) + (-1,) for s in STEPS)
+# POS[k][r]: where rank r lies on foundation k
+POS = tuple(tuple(seq.index(r) for r in range(RANKS)) for seq in SEQ)
+# PATH[k][length][r]: bitmask of the ranks foundation k still needs before rank r
+PATH = tuple(tuple(tuple(sum(1 << seq[j] for j in range(length, POS[k][r])) for r in range(RANKS))
+                   for length in range(RANKS + 1))
+             for k, seq in enumerate(SEQ))
+
+
+class _Out(Exception):
+    pass
+
+
+class Search:
+    """Depth-first search over (foundation lengths, reserves); see :func:`search`."""
+
+    def __init__(self, lengths: list[int], reserves: list[list[int]], cards: list[int],
+                 deadline: float, max_states: int) -> None:
+        self.L = list(lengths)
+        self.R = [list(r) for r in reserves]
+        self.cards = list(cards)  # ranks still to come, in the order they are drawn
+        self.deadline = deadline
+        self.max_states = max_states
+        self.seen: set[bytes] = set()
+        self.path: list[tuple] = []  # ("h", reserve, foundation) / ("d", foundation or -1, reserve)
+        self.count = 0
+        # remaining[r]: copies of rank r not yet home (== foundations still needing r)
+        self.remaining = [0] * RANKS
+        for k in range(4):
+            for j in range(self.L[k], RANKS):
+                self.remaining[SEQ[k][j]] += 1
+
+    # ------------------------------------------------------------------ helpers
+
+    def key(self) -> bytes:
+        L, R = self.L, self.R
+        return bytes(L) + b"\xff".join(sorted(bytes(r) for r in R))
+
+    def needers(self, rank: int) -> int:
+        """How many foundations still need ``rank``."""
+        return self.remaining[rank]
+
+    def urgency(self, rank: int) -> int:
+        """Cards the nearest foundation still needing ``rank`` takes before it (13: none)."""
+        L = self.L
+        best = RANKS
+        for k in range(4):
+            d = POS[k][rank] - L[k]
+            if 0 <= d < best:
+                best = d
+        return best
+
+    def stuck(self, j: int) -> bool:
+        """Is the top card of reserve ``j`` stuck for ever (a proof)?  Each foundation that
+        still needs its rank needs first a rank whose every remaining copy lies under it."""
+        pile = self.R[j]
+        if len(pile) < 2:
+            return False
+        top = pile[-1]
+        remaining = self.remaining
+        under = [0] * RANKS
+        for r in pile[:-1]:
+            under[r] += 1
+        blocked = 0
+        for r in range(RANKS):
+            if under[r] and under[r] == remaining[r]:
+                blocked |= 1 << r
+        if not blocked:
+            return False
+        L = self.L
+        for k in range(4):
+            length = L[k]
+            if POS[k][top] >= length and not PATH[k][length][top] & blocked:
+                return False
+        return True
+
+    def relaxed_ok(self, budget: int = 150) -> bool:
+        """False only when the reserves can never be cleared even if every card still in the
+        stock could be played at any time (a relaxation of the game, so False is a proof).
+
+        Searched over (foundation lengths, reserve heights); two sound shortcuts: a foundation
+        wanting a rank with no copy in the reserves takes a free copy at once, and one wanting
+        a rank whose only reserve copy is a top card takes that card at once; a free copy is
+        never used while a reserve top of that rank could be instead. Gives up (True) after
+        ``budget`` positions."""
+        R = self.R
+        resv = [0] * RANKS
+        for pile in R:
+            for r in pile:
+                resv[r] += 1
+        free = [self.remaining[r] - resv[r] for r in range(RANKS)]
+        L = list(self.L)
+        H = [len(p) for p in R]
+        seen: set[tuple] = set()
+        count = [0]
+
+        def go() -> bool:
+            log = []  # ("f", k, r) free copy, ("t", k, j) reserve top
+            while True:
+                moved = False
+                for k in range(4):
+                    r = SEQ[k][L[k]]
+                    if r < 0:
+                        continue
+                    if resv[r] == 0 and free[r] > 0:
+                        free[r] -= 1
+                        L[k] += 1
+                        log.append(("f", k, r))
+                        moved = True
+                    elif resv[r] == 1:
+                        for j in range(4):
+                            if H[j] and R[j][H[j] - 1] == r:
+                                H[j] -= 1
+                                resv[r] -= 1
+                                L[k] += 1
+                                log.append(("t", k, j))
+                                moved = True
+                                break
+                if not moved:
+                    break
+            ok = False
+            if not any(H):
+                ok = True
+            else:
+                key = (*L, *H)
+                if key not in seen:
+                    seen.add(key)
+                    count[0] += 1
+                    if count[0] > budget:
+                        ok = True
+                    else:
+                        for k in range(4):
+                            r = SEQ[k][L[k]]
+                            if r < 0:
+                                continue
+                            tops = [j for j in range(4) if H[j] and R[j][H[j] - 1] == r]
+                            for j in tops:
+                                H[j] -= 1
+                                resv[r] -= 1
+                                L[k] += 1
+                                ok = go()
+                                L[k] -= 1
+                                resv[r] += 1
+                                H[j] += 1
+                                if ok:
+                                    break
+                            if ok:
+                                break
+                            if not tops and free[r] > 0:
+                                free[r] -= 1
+                                L[k] += 1
+                                ok = go()
+                                L[k] -= 1
+                                free[r] += 1
+                                if ok:
+                                    break
+            for kind, k, x in reversed(log):
+                L[k] -= 1
+                if kind == "f":
+                    free[x] += 1
+                else:
+                    H[x] += 1
+                    resv[R[x][H[x] - 1]] += 1
+            return ok
+
+        return go()
+
+    # ------------------------------------------------------------------ moves
+
+    def home(self, j: int, k: int) -> None:
+        r = self.R[j].pop()
+        self.L[k] += 1
+        self.remaining[r] -= 1
+        self.path.append(("h", j, k))
+
+    def unhome(self) -> None:
+        _, j, k = self.path.pop()
+        self.L[k] -= 1
+        r = SEQ[k][self.L[k]]
+        self.R[j].append(r)
+        self.remaining[r] += 1
+
+    def forced(self) -> int:
+        """Play home every reserve top that is the last copy of its rank, fitting the one
+        foundation that needs it (safe: nothing else can use it); return how many."""
+        L, R, remaining = self.L, self.R, self.remaining
+        n = 0
+        again = True
+        while again:
+            again = False
+            for j in range(4):
+                pile = R[j]
+                if not pile:
+                    continue
+                r = pile[-1]
+                if remaining[r] != 1:
+                    continue
+                for k in range(4):
+                    if SEQ[k][L[k]] == r:
+                        self.home(j, k)
+                        n += 1
+                        again = True
+                        break
+        return n
+
+    def won(self) -> bool:
+        L = self.L
+        return L[0] == L[1] == L[2] == L[3] == RANKS
+
+    def dfs(self, i: int) -> bool:
+        self.count += 1
+        if not self.count & 63 and (time.perf_counter() > self.deadline or len(self.seen) > self.max_states):
+            raise _Out
+        mark = len(self.path)
+        self.forced()
+        if self.won():
+            return True
+        key = self.key()
+        if key in self.seen:
+            self._undo(mark)
+            return False
+        self.seen.add(key)
+        L, R = self.L, self.R
+        moves: list[tuple[int, tuple]] = []
+        wants = [SEQ[k][L[k]] for k in range(4)]
+        for j in range(4):
+            pile = R[j]
+            if pile:
+                r = pile[-1]
+                for k in range(4):
+                    if wants[k] == r:
+                        moves.append((1000 + k, ("h", j, k)))
+        if i < len(self.cards):
+            c = self.cards[i]
+            for k in range(4):
+                if wants[k] == c:
+                    moves.append((900 + k, ("d", k, -1)))
+            u = self.urgency(c)
+            done: set[bytes] = set()
+            empties = sum(1 for p in R if not p)
+            for j in range(4):
+                pile = R[j]
+                b = bytes(pile)
+                if b in done:
+                    continue
+                done.add(b)
+                if not pile:
+                    pri = (15 if c == RANKS - 1 else 0) - 12 // empties
+                else:
+                    under = self.urgency(pile[-1])
+                    pri = 25 - min(20, under - u) if u <= under else -25 - min(30, u - under)
+                moves.append((pri, ("d", -1, j)))
+        moves.sort(key=lambda e: -e[0])
+        for _, m in moves:
+            if m[0] == "h":
+                self.home(m[1], m[2])
+                if self.dfs(i):
+                    return True
+                self.unhome()
+                continue
+            c = self.cards[i]
+            k, j = m[1], m[2]
+            if k >= 0:
+                L[k] += 1
+                self.remaining[c] -= 1
+                self.path.append(("d", k, -1))
+                if self.dfs(i + 1):
+                    return True
+                self.path.pop()
+                L[k] -= 1
+                self.remaining[c] += 1
+            else:
+                R[j].append(c)
+                self.path.append(("d", -1, j))
+                if not self.stuck(j) and (len(R[j]) < 2 or self.urgency(c) <= self.urgency(R[j][-2])
+                                          or self.relaxed_ok()) and self.dfs(i + 1):
+                    return True
+                self.path.pop()
+                R[j].pop()
+        self._undo(mark)
+        return False
+
+    def _undo(self, mark: int) -> None:
+        while len(self.path) > mark:
+            self.unhome()
+
+
+def _inversions(L: tuple, R: tuple) -> int:
+    """The beam's estimate (higher is better): ten a card home, less three for each pair of
+    reserve cards where the upper one is wanted later than the lower, less one a reserve card
+    (a card is wanted when the nearest foundation still needing its rank reaches it)."""
+    s = 10 * sum(L)
+    for pile in R:
+        us = []
+        for r in pile:
+            u = RANKS
+            for k in range(4):
+                d = POS[k][r] - L[k]
+                if 0 <= d < u:
+                    u = d
+            us.append(u)
+        n = len(us)
+        for a in range(n):
+            ua = us[a]
+            for b in range(a + 1, n):
+                if us[b] > ua:
+                    s -= 3
+        s -= n
+    return s
+
+
+def beam(lengths: list[int], reserves: list[list[int]], cards: list[int], width: int,
+         deadline: float) -> list[tuple] | None:
+    """Beam search over the draws, each reserve top that fits a foundation played at once:
+    a winning path (in :class:`Search`'s path format) or None (proves nothing)."""
+    start = (tuple(lengths), tuple(tuple(r) for r in reserves))
+    n = len(cards)
+
+    def close(L: list, R: list, path: list) -> None:
+        again = True
+        while again:
+            again = False
+            for j in range(4):
+                pile = R[j]
+                if pile:
+                    r = pile[-1]
+                    for k in range(4):
+                        if SEQ[k][L[k]] == r:
+                            R[j] = pile[:-1]
+                            L[k] += 1
+                            path.append(("h", j, k))
+                            again = True
+                            break
+
+    first = list(start[0]), list(start[1]), []
+    close(*first)
+    level = {b"": (tuple(first[0]), tuple(first[1]), None, tuple(first[2]))}
+    for i in range(n + 1):
+        for entry in level.values():
+            if entry[0] == (RANKS,) * 4:
+                path: list[tuple] = []
+                e = entry
+                while e is not None:
+                    path[:0] = list(e[3])
+                    e = e[2]
+                return path
+        if i == n or time.perf_counter() > deadline:
+            return None
+        c = cards[i]
+        nxt: dict[bytes, tuple] = {}
+        for entry in level.values():
+            L0, R0 = entry[0], entry[1]
+            opts: list[tuple] = [("d", k, -1) for k in range(4) if SEQ[k][L0[k]] == c]
+            done = set()
+            for j in range(4):
+                if R0[j] not in done:
+                    done.add(R0[j])
+                    opts.append(("d", -1, j))
+            for m in opts:
+                L = list(L0)
+                R = list(R0)
+                if m[1] >= 0:
+                    L[m[1]] += 1
+                else:
+                    R[m[2]] = R0[m[2]] + (c,)
+                path = [m]
+                close(L, R, path)
+                key = bytes(L) + b"\xff".join(sorted(bytes(r) for r in R))
+                if key not in nxt:
+                    nxt[key] = (tuple(L), tuple(R), entry, tuple(path))
+        beam.states += len(nxt)  # type: ignore[attr-defined]
+        if len(nxt) > width:
+            ranked = sorted(nxt.items(), key=lambda kv: -_inversions(kv[1][0], kv[1][1]))
+            level = dict(ranked[:width])
+        else:
+            level = nxt
+    return None
+
+
+beam.states = 0  # type: ignore[attr-defined]  # positions the last beam searches stored
+
+
+def search(game: Any, piles: dict[str, Any], deadline: float, max_states: int) -> Any:
+    """Search ``game`` (a Calculation position): a list of kernel moves that win, ``False``
+    when no line wins (the search was exhausted: a proof), ``None`` when the budget ran out.
+
+    ``piles`` maps "stock", "waste", "found" (four indices) and "reserves" (four indices).
+    """
+    p = game.piles
+    stock, waste = piles["stock"], piles["waste"]
+    found, reserves = piles["found"], piles["reserves"]
+    lengths = [len(p[f]) for f in found]
+    for f in found:  # the search assumes each foundation holds its own sequence
+        if [c % RANKS for c in p[f]] != [SEQ[found.index(f)][j] for j in range(len(p[f]))]:
+            return None
+    pending = list(p[waste])
+    cards = [c % RANKS for c in pending + p[stock][::-1]]
+    s = Search(lengths, [[c % RANKS for c in p[r]] for r in reserves], cards, deadline, max_states)
+    for j in range(4):  # a position built by hand may already hold a stuck card
+        pile = s.R[j]
+        for h in range(2, len(pile) + 1):
+            t = Search(lengths, [pile[:h], [], [], []], [], deadline, max_states)
+            t.remaining = s.remaining
+            if t.stuck(0):
+                return False
+    # a beam search for wins, ever wider, over 60% of the time (or up to max_states wide
+    # when there is no time limit, so a states budget gives the same answer anywhere)
+    path = None
+    beam.states = 0  # type: ignore[attr-defined]
+    share = time.perf_counter() + (deadline - time.perf_counter()) * 0.6
+    width = 25
+    while path is None and time.perf_counter() < share and width <= max_states:
+        path = beam(lengths, s.R, cards, width, share)
+        width *= 3
+    if path is not None:
+        search.states = beam.states  # type: ignore[attr-defined]
+        return _moves(path, piles, len(pending))
+    try:
+        ok = s.dfs(0)
+    except _Out:
+        return None
+    finally:
+        search.states = beam.states + len(s.seen)  # type: ignore[attr-defined]
+    if not ok:
+        return False
+    return _moves(s.path, piles, len(pending))
+
+
+def _moves(path: list[tuple], piles: dict[str, Any], pending: int) -> list[tuple[int, int, int]]:
+    stock, waste = piles["stock"], piles["waste"]
+    found, reserves = piles["found"], piles["reserves"]
+    out = []
+    draw = (stock, waste, 0)
+    drawn = pending  # cards already on the waste need no draw
+    for m in path:
+        if m[0] == "h":
+            out.append((reserves[m[1]], found[m[2]], 1))
+        else:
+            if drawn:
+                drawn -= 1
+            else:
+                out.append(draw)
+            if m[1] >= 0:
+                out.append((waste, found[m[1]], 1))
+            else:
+                out.append((waste, reserves[m[2]], 1))
+    return out
