@@ -390,31 +390,27 @@ class Game:
         return None
 
     def _draw_refusal(self) -> str | None:
+        """Why the stock's action is refused; the rule itself is :meth:`_can_draw`."""
         rules = self.rules
         if rules.stock is None:
             return "this game has no stock to draw from"
-        stock = self.piles[rules.stock]
-        targets = rules.draw_targets
-        if stock:
-            if len(targets) == 1:
-                t = targets[0]
-                k = min(rules.draw_count, len(stock))
-                if len(self.piles[t]) + k > rules.capacity[t]:
-                    cap = rules.capacity[t]
-                    if cap == 1:
-                        return f"the {rules.names[t]} holds one card: play it before drawing again"
-                    return f"the {rules.names[t]} holds at most {cap} cards: play from it before drawing"
-            elif any(len(self.piles[t]) >= rules.capacity[t] for t in targets):
-                return "a pile the stock deals to is full"
+        if self._can_draw():
             return None
+        stock_name = rules.names[rules.stock]
+        targets = rules.draw_targets
+        if self.piles[rules.stock]:
+            if len(targets) > 1:
+                return "a pile the stock deals to is full"
+            t = targets[0]
+            cap = rules.capacity[t]
+            if cap == 1:
+                return f"the {rules.names[t]} holds one card: play it before drawing again"
+            return f"the {rules.names[t]} holds at most {cap} cards: play from it before drawing"
         if len(targets) != 1 or not self.piles[targets[0]]:
-            return f"the {rules.names[rules.stock]} is empty"
-        if rules.redeals is not None and self.recycles >= rules.redeals:
-            if rules.redeals == 0:
-                return f"the {rules.names[rules.stock]} is empty and this game has no redeals"
-            return f"the {rules.names[rules.stock]} is empty and no redeals are left " \
-                   f"(used {self.recycles} of {rules.redeals})"
-        return None
+            return f"the {stock_name} is empty"
+        if rules.redeals == 0:
+            return f"the {stock_name} is empty and this game has no redeals"
+        return f"the {stock_name} is empty and no redeals are left (used {self.recycles} of {rules.redeals})"
 
     # ------------------------------------------------------------------ the player's layer
 
@@ -438,8 +434,8 @@ class Game:
             stock_empty = not self.piles[src]
             self.push(move)
             k = self.history[-1][3]
-            if stock_empty:
-                cards = tuple(card_name(c) for c in reversed(self.piles[src][len(self.piles[src]) + k:]))
+            if stock_empty:  # a recycle: the whole waste went back, -k cards
+                cards = tuple(card_name(c) for c in reversed(self.piles[src]))
                 return MoveRecord(text, "recycle", rules.names[dst], rules.names[src], cards, None,
                                   self.score - before)
             moved = [self.piles[t][-1] for t in rules.draw_targets[:k]] if len(rules.draw_targets) > 1 \
