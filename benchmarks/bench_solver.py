@@ -20,15 +20,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, mid - half), min(1.0, mid + half))
+from solitaire.cli.solve import wilson
 
 
 def run_one(task: tuple[str, dict, int, float]) -> dict:

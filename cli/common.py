@@ -20,6 +20,18 @@ EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
 RANDOM_SEEDS = 1_000_000_000  # fresh deals use seeds below this, short enough to read out
 
 
+# how every typer app of the command is set up: main() prints errors and help itself
+APP_SETTINGS: dict[str, Any] = {"add_completion": False, "no_args_is_help": True,
+                                "pretty_exceptions_enable": False, "rich_markup_mode": None}
+
+
+def on_terminal() -> bool:
+    """Both stdin and stdout are a terminal: the full-screen table may open."""
+    import sys
+
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
 class UserError(Exception):
     """A mistake in what the user typed: one line on stderr, exit status 2."""
 

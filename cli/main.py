@@ -18,6 +18,7 @@ from typer.exceptions import Abort, Exit, TyperException
 from solitaire.core import Game, registry
 
 from .common import (  # noqa: F401  (some re-exported for modules that import them from main)
+    APP_SETTINGS,
     DRAW,
     EXTRA,
     RANDOM_SEEDS,
@@ -30,16 +31,14 @@ from .common import (  # noqa: F401  (some re-exported for modules that import t
     _variant,
     _variant_options,
     fail,
+    on_terminal,
 )
 from .quickargs import quick_args
 
 app = typer.Typer(
     name="solitaire",
     help="Patience games at the terminal: play, deal and list variants.",
-    add_completion=False,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
+    **APP_SETTINGS,
 )
 
 @app.command(context_settings=EXTRA)
@@ -122,13 +121,14 @@ def play(
     from .session import Session
 
     session = Session(game, tracker)
-    if json_mode or plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+    table = not (json_mode or plain) and on_terminal()
+    if not table:
         gc.enable()  # start-up is over (see main); the table turns it back on after its first frame
     if json_mode:
         from .protocol import run_json
 
         run_json(game, sys.stdin, sys.stdout, session)
-    elif plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+    elif not table:
         from .linemode import run_lines
 
         run_lines(game, sys.stdin, sys.stdout, session)

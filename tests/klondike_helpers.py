@@ -97,6 +97,24 @@ def won_but(spec: dict[str, str], options: dict[str, Any] | None = None, **kwarg
     return load(full, options=options, rest=None, **kwargs)
 
 
+def suit(s: str, high: int = 13) -> list[str]:
+    """``suit("H", 3)`` -> ``["AH", "2H", "3H"]``: a suit from the ace up, as a card list."""
+    return ["A23456789TJQK"[r] + s for r in range(high)]
+
+
+def near_won(seed: int | None = None, **piles: list[str]) -> dict[str, Any]:
+    """Every card home but the kings of hearts and spades (on t1 and t2), unless ``piles`` say
+    otherwise (a list of face-up cards per pile; for the stock, face-down cards): two moves
+    from a win."""
+    spec = {n: {"down": [], "up": []} for n in PILES}
+    spec["f1"]["up"], spec["f2"]["up"] = suit("C"), suit("D")
+    spec["f3"]["up"], spec["f4"]["up"] = suit("H", 12), suit("S", 12)
+    spec["t1"]["up"], spec["t2"]["up"] = ["KH"], ["KS"]
+    for name, cards in piles.items():
+        spec[name] = {"down": cards, "up": []} if name == "stock" else {"down": [], "up": cards}
+    return {"variant": "klondike", "seed": seed, "options": {}, "piles": spec}
+
+
 def snapshot(game: Game) -> tuple:
     """Everything a move may change: cards, face-down counts, score and counters."""
     return (tuple(tuple(p) for p in game.piles), tuple(game.down), game.score, game.moves, game.recycles)

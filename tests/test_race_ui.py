@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 
 from solitaire.cli.race.client import RaceClient
@@ -69,11 +70,24 @@ async def ready_friend(table, link: str, name: str = "bob") -> RaceClient:
     return friend
 
 
-async def started(pilot, app, table, friend) -> None:
+async def started(pilot, app, friend) -> None:
     await until(pilot, lambda: on(app, LobbyScreen) and app.can_start(), "start enabled")
     await pilot.press("s")
     await until(pilot, lambda: on(app, RaceScreen) and app.board is not None, "the race")
     await friend.wait("start")
+
+
+@contextlib.asynccontextmanager
+async def racing_bob(**settings):
+    """The host's UI (ann) racing bob, an API client, at a new table: yields pilot, app,
+    table and bob; closes bob and the server after."""
+    server, table, app = await host_app(**settings)
+    async with app.run_test(size=(100, 30)) as pilot:
+        bob = await ready_friend(table, server.link(table))
+        await started(pilot, app, bob)
+        yield pilot, app, table, bob
+    await bob.close()
+    await server.close()
 
 
 def on(app, kind) -> bool:
@@ -124,7 +138,7 @@ async def test_host_starts_plays_by_keys_and_clicks_and_sees_the_others_progress
         await pilot.press("s")
         await until(pilot, lambda: "at least one friend" in status(app), "refused")
         bob = await ready_friend(table, link)
-        await started(pilot, app, table, bob)
+        await started(pilot, app, bob)
         # a move by key: the cursor starts on the stock, d draws; the server's reply shows it
         await pilot.press("d")
         await until(pilot, lambda: app.own["moves"] == 1, "the draw acknowledged")
@@ -163,11 +177,7 @@ async def test_host_starts_plays_by_keys_and_clicks_and_sees_the_others_progress
 
 @pilot_test
 async def test_resign_asks_first_and_the_end_screen_shows_result_score_and_tables():
-    server, table, app = await host_app()
-    link = server.link(table)
-    async with app.run_test(size=(100, 30)) as pilot:
-        bob = await ready_friend(table, link)
-        await started(pilot, app, table, bob)
+    async with racing_bob() as (pilot, app, table, bob):
         await pilot.press("x")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("n")  # not after all
@@ -190,17 +200,11 @@ async def test_resign_asks_first_and_the_end_screen_shows_result_score_and_table
         await pilot.press("g")
         await until(pilot, lambda: on(app, RaceScreen), "the next race")
         assert table.race_no == 2 and app.own["moves"] == 0
-    await bob.close()
-    await server.close()
 
 
 @pilot_test
 async def test_a_friend_wins_and_the_ui_shows_it_and_a_draw_offer_is_answered_by_keys():
-    server, table, app = await host_app()
-    link = server.link(table)
-    async with app.run_test(size=(100, 30)) as pilot:
-        bob = await ready_friend(table, link)
-        await started(pilot, app, table, bob)
+    async with racing_bob() as (pilot, app, table, bob):
         await bob.send("offer-draw")
         await until(pilot, lambda: "bob offers a draw" in status(app), "the offer shown")
         await pilot.press("n")
@@ -220,17 +224,11 @@ async def test_a_friend_wins_and_the_ui_shows_it_and_a_draw_offer_is_answered_by
         await until(pilot, lambda: on(app, LobbyScreen), "the lobby")
         assert "Klondike draw 3, timed 10 min" in app.screen.query_one("#lobby-title").render().plain
         assert table.settings.seconds == 600 and table.settings.options == {"draw": 3}
-    await bob.close()
-    await server.close()
 
 
 @pilot_test
 async def test_the_ui_never_receives_or_holds_a_face_down_card():
-    server, table, app = await host_app()
-    link = server.link(table)
-    async with app.run_test(size=(100, 30)) as pilot:
-        bob = await ready_friend(table, link)
-        await started(pilot, app, table, bob)
+    async with racing_bob() as (pilot, app, table, bob):
         for _ in range(5):
             await pilot.press("d")
         await until(pilot, lambda: app.own["moves"] == 5, "five draws")
@@ -250,8 +248,6 @@ async def test_the_ui_never_receives_or_holds_a_face_down_card():
         held = {card_name(c) for p in shown.piles for c in p if c != HIDDEN_CARD}
         face_down = {card_name(c) for p, d in zip(game.piles, game.down) for c in p[:d]}
         assert held and not held & face_down
-    await bob.close()
-    await server.close()
 
 
 @pilot_test
@@ -261,7 +257,7 @@ async def test_timed_race_shows_the_clock_and_a_spectator_watches():
     async with app.run_test(size=(100, 30)) as pilot:
         assert "timed 10 min" in app.screen.query_one("#lobby-title").render().plain
         bob = await ready_friend(table, link)
-        await started(pilot, app, table, bob)
+        await started(pilot, app, bob)
         info = app.screen.query_one("#race-info").render().plain
         assert " left" in info and "timed 10 min" in info
         watcher = await RaceClient.join(link, "eve")

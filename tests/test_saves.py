@@ -5,26 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from klondike_helpers import near_won
 
 from solitaire.cli import saves
 from solitaire.core import Game, get_variant
-
-
-def suit(s: str, high: int = 13) -> list[str]:
-    return ["A23456789TJQK"[r] + s for r in range(high)]
-
-
-def near_won(**piles: list[str]) -> dict:
-    """Klondike with every card home but the kings of hearts and spades (on t1 and t2),
-    unless ``piles`` say otherwise: two moves from a win."""
-    names = ["stock", "waste", "f1", "f2", "f3", "f4"] + [f"t{i}" for i in range(1, 8)]
-    spec = {n: {"down": [], "up": []} for n in names}
-    spec["f1"]["up"], spec["f2"]["up"] = suit("C"), suit("D")
-    spec["f3"]["up"], spec["f4"]["up"] = suit("H", 12), suit("S", 12)
-    spec["t1"]["up"], spec["t2"]["up"] = ["KH"], ["KS"]
-    for name, cards in piles.items():
-        spec[name] = {"down": cards, "up": []} if name == "stock" else {"down": [], "up": cards}
-    return {"variant": "klondike", "seed": None, "options": {}, "piles": spec}
 
 
 def save_file(home, variant="klondike"):

@@ -15,6 +15,7 @@ import sys
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from klondike_helpers import near_won, suit
 
 from solitaire.cli import saves, stats
 from solitaire.cli.tui.app import HELP_TEXT, HelpScreen, SolitaireApp, WinScreen
@@ -24,23 +25,6 @@ from solitaire.core.cards import card_symbol
 
 KLONDIKE = get_variant("klondike")
 IDX = KLONDIKE.rules().index
-
-
-def suit(s: str, high: int = 13) -> list[str]:
-    return ["A23456789TJQK"[r] + s for r in range(high)]
-
-
-def near_won(seed: int | None = None, **piles: list[str]) -> dict:
-    """Every card home but the kings of hearts and spades (on t1 and t2), unless ``piles`` say
-    otherwise (a list of face-up cards per pile; for the stock, face-down cards)."""
-    names = ["stock", "waste", "f1", "f2", "f3", "f4"] + [f"t{i}" for i in range(1, 8)]
-    spec = {n: {"down": [], "up": []} for n in names}
-    spec["f1"]["up"], spec["f2"]["up"] = suit("C"), suit("D")
-    spec["f3"]["up"], spec["f4"]["up"] = suit("H", 12), suit("S", 12)
-    spec["t1"]["up"], spec["t2"]["up"] = ["KH"], ["KS"]
-    for name, cards in piles.items():
-        spec[name] = {"down": cards, "up": []} if name == "stock" else {"down": [], "up": cards}
-    return {"variant": "klondike", "seed": seed, "options": {}, "piles": spec}
 
 
 def pilot_test(fn):

@@ -5,11 +5,12 @@ bridge of ``solitaire race host|join`` (a command a line in, a JSON object a lin
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shlex
 import sys
 import threading
-from typing import IO, Any
+from typing import IO, Any, AsyncIterator
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
@@ -105,9 +106,8 @@ class RaceClient:
 
 # ---------------------------------------------------------------------- the --json bridge
 
-SIMPLE = {"ready": "ready", "unready": "unready", "start": "start", "offer-draw": "offer-draw",
-          "accept-draw": "accept-draw", "decline-draw": "decline-draw", "resign": "resign",
-          "again": "again", "state": "state"}
+SIMPLE = frozenset({"ready", "unready", "start", "offer-draw", "accept-draw", "decline-draw", "resign",
+                    "again", "state"})  # commands of one word: the message type is the word
 SETTING_FLAGS = {"--variant": "variant", "--race": "race", "--minutes": "minutes", "--seconds": "seconds"}
 
 
@@ -141,7 +141,7 @@ def line_message(line: str) -> dict[str, Any] | str:
     if word in SIMPLE:
         if text.lower() != word:
             return f"'{word}' takes no arguments"
-        return {"type": SIMPLE[word]}
+        return {"type": word}
     if word == "change-settings":
         try:
             return settings_command(shlex.split(text)[1:])
@@ -155,10 +155,7 @@ def as_line(msg: dict[str, Any]) -> dict[str, Any]:
     kind = msg.get("type")
     body = {k: v for k, v in msg.items() if k not in ("v", "type", "re", "id")}
     if kind == "reply":  # a move: the play --json reply
-        own = body
-        return {"ok": own.get("ok"), "error": own.get("error"), "position": own.get("position"),
-                "score": own.get("score"), "moves": own.get("moves"), "won": own.get("won"),
-                "over": own.get("over")}
+        return {k: body.get(k) for k in ("ok", "error", "position", "score", "moves", "won", "over")}
     if kind == "ack":
         return {"ok": True, "error": None, "command": msg.get("re"), **{k: v for k, v in body.items()
                                                                        if k not in ("ok", "error")}}
@@ -256,24 +253,31 @@ def run_join(link: str, name: str, seat_token: str | None = None) -> int:
     return asyncio.run(run_bridge(link, name, sys.stdin, sys.stdout, seat_token=seat_token))
 
 
-def run_host(settings: Any, name: str, port: int, seconds_allowed: bool = False) -> int:
+@contextlib.asynccontextmanager
+async def hosted_table(settings: Any, port: int, seconds_allowed: bool = False) -> AsyncIterator[tuple[Any, Any]]:
+    """A race server on this machine with one table open (``race host``): yields the server and
+    the table, and closes the server after."""
     from .server import RaceServer
 
+    server = RaceServer(port=port, allow_seconds=seconds_allowed)
+    try:
+        await server.start()
+    except OSError as exc:
+        raise RaceError(f"cannot open a table on port {port}: {exc.strerror or exc}") from None
+    try:
+        yield server, server.open_table(settings)
+    finally:
+        await server.close()
+
+
+def run_host(settings: Any, name: str, port: int, seconds_allowed: bool = False) -> int:
     async def main() -> int:
-        server = RaceServer(port=port, allow_seconds=seconds_allowed)
-        try:
-            await server.start()
-        except OSError as exc:
-            raise RaceError(f"cannot open a table on port {port}: {exc.strerror or exc}") from None
-        try:
-            table = server.open_table(settings)
+        async with hosted_table(settings, port, seconds_allowed) as (server, table):
             link = server.link(table)
             sys.stdout.write(json.dumps({"event": "opened", "table": table.id, "link": link,
                                          "port": server.port, "settings": settings.as_json()},
                                         separators=(",", ":")) + "\n")
             sys.stdout.flush()
             return await run_bridge(link, name, sys.stdin, sys.stdout, host_key=table.host_key)
-        finally:
-            await server.close()
 
     return asyncio.run(main())

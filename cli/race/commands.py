@@ -6,34 +6,21 @@ from typing import Optional
 
 import typer
 
+from ..common import APP_SETTINGS, DRAW, fail, on_terminal
+
 race_app = typer.Typer(
     name="race",
     help="Race friends over the network: the same deal, at the same time (see docs/race.md).",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
+    **APP_SETTINGS,
 )
 
 NO_TABLE_UI = "the race table needs a terminal: run it on one, or add --json to race from the command line"
 
 
-def _on_terminal() -> bool:
-    import sys
-
-    return sys.stdin.isatty() and sys.stdout.isatty()
-
-
-def _fail(message: str) -> None:
-    from solitaire.cli.main import UserError
-
-    raise UserError(message)
-
-
 @race_app.command()
 def host(
     variant: str = typer.Option("klondike", "--variant", help="The game, e.g. klondike."),
-    draw: Optional[str] = typer.Option(None, "--draw", metavar="N", help="Klondike: cards turned per draw, 1 or 3."),
+    draw: Optional[str] = DRAW,
     race: str = typer.Option("finish", "--race", metavar="finish|timed",
                              help="finish: first to put every card home wins; timed: most cards home."),
     minutes: Optional[int] = typer.Option(None, "--minutes", metavar="5|10|15", help="Length of a timed race."),
@@ -53,14 +40,14 @@ def host(
         data["minutes"] = minutes
     if seconds is not None:
         if minutes is not None:
-            _fail("give --minutes or --seconds, not both")
+            fail("give --minutes or --seconds, not both")
         data["seconds"] = seconds
     try:
         settings = Settings.parse(data, allow_seconds=True)
     except BadMessage as exc:
-        _fail(str(exc).replace("minutes are for", "--minutes is for").replace("minutes must", "--minutes must"))
-    if not json_mode and not _on_terminal():
-        _fail(NO_TABLE_UI)
+        fail(str(exc).replace("minutes are for", "--minutes is for").replace("minutes must", "--minutes must"))
+    if not json_mode and not on_terminal():
+        fail(NO_TABLE_UI)
     try:
         if not json_mode:
             from .ui import run_host_ui  # only here: --json never loads Textual
@@ -68,7 +55,7 @@ def host(
             raise typer.Exit(run_host_ui(settings, name, port, seconds_allowed=seconds is not None))
         raise typer.Exit(run_host(settings, name, port, seconds_allowed=seconds is not None))
     except RaceError as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 @race_app.command()
@@ -86,9 +73,9 @@ def join(
     try:
         parse_link(link)
     except ValueError as exc:
-        _fail(str(exc))
-    if not json_mode and not _on_terminal():
-        _fail(NO_TABLE_UI)
+        fail(str(exc))
+    if not json_mode and not on_terminal():
+        fail(NO_TABLE_UI)
     try:
         if not json_mode:
             from .ui import run_join_ui  # only here: --json never loads Textual
@@ -96,4 +83,4 @@ def join(
             raise typer.Exit(run_join_ui(link, name, resume))
         raise typer.Exit(run_join(link, name, resume))
     except RaceError as exc:
-        _fail(str(exc))
+        fail(str(exc))

@@ -2,7 +2,8 @@
 
 Three screens follow the table's state as the server announces it: the **lobby** (the link,
 who is seated and ready, Ready and Start), the **race** (your own table, drawn with the
-solo table's :class:`~solitaire.cli.tui.app.TableView`, and every opponent's progress) and
+solo table's :class:`~solitaire.cli.tui.app.TableView` and played with its
+:class:`~solitaire.cli.tui.app.TableControls`, and every opponent's progress) and
 the **end** (the result, the match score and every table, revealed by the server).
 
 The server is authoritative: every move goes to it through :class:`RaceClient`, and the
@@ -31,9 +32,9 @@ from websockets.exceptions import ConnectionClosed
 from solitaire.core import Game, get_variant
 from solitaire.core.cards import parse_card
 
-from ..tui.app import TableView
+from ..tui.app import TABLE_BINDINGS, TableControls, TableView, replay_escape
 from ..tui.table import View, movable
-from .client import RaceClient, settings_command
+from .client import RaceClient, hosted_table, settings_command
 
 HIDDEN_CARD = 52  # a face-down card: not a card (cards are 0..51); its value is never read
 KEYS_LINE = "space pick/put  d draw  a home  f finish  = offer draw  x resign  q quit"
@@ -203,20 +204,10 @@ class LobbyScreen(Screen[None]):
 # --------------------------------------------------------------------------- the race
 
 
-class RaceScreen(Screen[None]):
+class RaceScreen(TableControls, Screen[None]):
     """Your own table (driven by the server), the others' progress, the clock."""
 
-    BINDINGS = [
-        Binding("left", "cursor(-1, 0)", show=False),
-        Binding("right", "cursor(1, 0)", show=False),
-        Binding("up", "cursor(0, -1)", show=False),
-        Binding("down", "cursor(0, 1)", show=False),
-        Binding("space,enter", "select", show=False),
-        Binding("escape", "let_go", show=False),
-        Binding("d,s", "draw", show=False),
-        Binding("a", "home", show=False),
-        Binding("f", "finish", show=False),
-        Binding("c", "toggle_colours", show=False),
+    BINDINGS = TABLE_BINDINGS + [
         Binding("u,ctrl+z", "refuse('no undo in a race')", show=False),
         Binding("r,ctrl+y", "refuse('no redo in a race')", show=False),
         Binding("h,o", "refuse('no hints in a race')", show=False),
@@ -285,7 +276,6 @@ class RaceScreen(Screen[None]):
 
     def say(self, text: str) -> None:
         self.app.notice = text  # type: ignore[attr-defined]
-        self.refresh_view()
 
     # -- moves: all sent to the server
     def send(self, text: str) -> None:
@@ -294,131 +284,26 @@ class RaceScreen(Screen[None]):
         self.app.run_worker(self.app.send_move(text))  # type: ignore[attr-defined]
         self.refresh_view()
 
-    def pick(self, pile: int, n: int, flexible: bool = False) -> None:
-        game = self.game
-        assert game is not None
-        self.flexible = flexible
-        if movable(game, pile, n):
-            self.view.picked = (pile, n)
-            self.say("")
-        elif not game.piles[pile]:
-            self.say(f"{game.rules.names[pile]} is empty")
-        else:
-            self.say(f"cannot pick up {'that card' if n == 1 else f'those {n} cards'} from "
-                     f"{game.rules.names[pile]}")
-
-    def put(self, dst: int, flexible: bool = False) -> None:
-        game = self.game
-        assert game is not None and self.view.picked is not None
-        src, n = self.view.picked
-        if dst == src:
-            self.view.picked = None
-            self.say("")
-            return
-        if flexible:  # the keyboard picked up the whole run: put down as many as fit
-            n = next((k for k in range(n, 0, -1) if game.refusal((src, dst, k)) is None), n)
-        self.send(game.move_text((src, dst, n)))
-
-    def send_home(self, pile: int) -> None:
-        game = self.game
-        assert game is not None
-        self.view.picked = None
-        for f in game.rules.foundations:
-            if game.refusal((pile, f, 1)) is None:
-                self.send(game.move_text((pile, f, 1)))
-                return
-        self.say("no foundation takes that card" if game.piles[pile] else f"{game.rules.names[pile]} is empty")
-
-    def on_table_view_pile_clicked(self, event: TableView.PileClicked) -> None:
-        game = self.game
-        if game is None:
-            return
-        pile = event.pile
-        self.view.cursor = pile
-        if event.chain >= 2 and event.card is not None:
-            self.send_home(pile)
-        elif game.rules.role[pile] == "stock":
-            if self.view.picked is not None:
-                self.view.picked = None
-                self.refresh_view()
-            else:
-                self.action_draw()
-        elif self.view.picked is not None:
-            self.put(pile)
-        elif event.card is None:
-            self.refresh_view()
-        else:
-            self.pick(pile, len(game.piles[pile]) - event.card)
-
-    def on_table_view_dropped(self, event: TableView.Dropped) -> None:
-        self.view.picked = (event.src, event.n)
-        if event.dst is None or event.dst == event.src:
-            self.view.picked = None
-            self.refresh_view()
-            return
-        self.view.cursor = event.dst
-        self.put(event.dst)
+    def submit(self, move: tuple[int, int, int]) -> None:
+        self.send(self.game.move_text(move))  # type: ignore[union-attr]
 
     # -- keys
-    def action_cursor(self, dx: int, dy: int) -> None:
-        game = self.game
-        if game is None:
-            return
-        rules = game.rules
-        grid = [[rules.index[n] if n is not None else -1 for n in row] for row in rules.spec.layout]
-        cur = self.view.cursor if self.view.cursor is not None else 0
-        r, c = next(((r, row.index(cur)) for r, row in enumerate(grid) if cur in row), (0, 0))
-        if dx:
-            cells = [k for k, v in enumerate(grid[r]) if v >= 0]
-            pos = cells.index(c) if c in cells else 0
-            c = cells[(pos + dx) % len(cells)]
-        if dy:
-            r = (r + dy) % len(grid)
-            cells = [k for k, v in enumerate(grid[r]) if v >= 0]
-            c = min(cells, key=lambda k: (abs(k - c), k))
-        self.view.cursor = grid[r][c]
-        self.say("")
-
-    def action_select(self) -> None:
-        game, cur = self.game, self.view.cursor
-        if game is None or cur is None:
-            return
-        if self.view.picked is not None:
-            self.put(cur, flexible=self.flexible)
-            return
-        if game.rules.role[cur] == "stock":
-            self.action_draw()
-            return
-        up = len(game.piles[cur]) - game.down[cur]
-        n = next((k for k in range(up, 0, -1) if movable(game, cur, k)), 1)
-        self.pick(cur, n, flexible=True)
-
-    def action_let_go(self) -> None:
-        self.view.picked = None
-        self.say("")
-
     def action_draw(self) -> None:
         if self.game is None:
             return
         if self.game.rules.draw_move is None:
             self.say("this game has no stock")
+            self.refresh_view()
             return
         self.send("draw")
-
-    def action_home(self) -> None:
-        if self.game is not None and self.view.cursor is not None:
-            self.send_home(self.view.cursor)
 
     def action_finish(self) -> None:
         if self.game is not None:
             self.send("finish")
 
-    def action_toggle_colours(self) -> None:
-        self.view.four_colour = not self.view.four_colour
-        self.refresh_view()
-
     def action_refuse(self, text: str) -> None:
         self.say(text)
+        self.refresh_view()
 
 
 # --------------------------------------------------------------------------- the end
@@ -663,11 +548,14 @@ class RaceApp(App[None]):
         while True:
             msg = await self.client.next(timeout=None)  # type: ignore[arg-type]
             if msg is None:
-                self.closed = True
-                self.notice = "The table closed the connection. q quits."
-                self.refresh_base()
+                self._connection_closed()
                 return
             self.handle(msg)
+
+    def _connection_closed(self) -> None:
+        self.closed = True
+        self.notice = "The table closed the connection. q quits."
+        self.refresh_base()
 
     def handle(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -676,8 +564,8 @@ class RaceApp(App[None]):
             if kind == "welcome":  # seated after a change of settings
                 self.role = msg.get("role", self.role)
                 self.is_host = bool(msg.get("host"))
-                if msg.get("seat") is not None:
-                    self.my_id = msg["players"][msg["seat"]]["id"]
+            if kind in ("welcome", "start") and msg.get("seat") is not None:
+                self.my_id = msg["players"][msg["seat"]]["id"]
             for key in ("table", "state", "race", "settings", "players", "spectators", "score"):
                 if key in fields:
                     self.table[key] = fields[key]
@@ -687,8 +575,6 @@ class RaceApp(App[None]):
                 self.offer = None
                 self.notice = ""
                 self.deadline = self.deadline if "seconds_left" in fields else None
-                if msg.get("seat") is not None:
-                    self.my_id = msg["players"][msg["seat"]]["id"]
             if "own" in fields:
                 self.own = fields["own"]
                 self.board = display_game(fields["own"]["position"])
@@ -732,15 +618,12 @@ class RaceApp(App[None]):
 
     async def send(self, type_: str, **fields: Any) -> None:
         if self.closed:
-            self.notice = "The table closed the connection. q quits."
-            self.refresh_base()
+            self._connection_closed()
             return
         try:
             await self.client.send(type_, **fields)
         except ConnectionClosed:
-            self.closed = True
-            self.notice = "The table closed the connection. q quits."
-            self.refresh_base()
+            self._connection_closed()
 
     async def send_move(self, text: str) -> None:
         await self.send("move", move=text)
@@ -813,12 +696,7 @@ class RaceApp(App[None]):
         self.push_screen(ConfirmScreen(question), lambda yes: self.exit() if yes else None)
 
     def on_key(self, event: events.Key) -> None:
-        """escape and a key at once arrive as alt+KEY: play them as the two keys they were."""
-        if event.key.startswith("alt+") and len(event.key) > 4:
-            event.stop()
-            event.prevent_default()
-            self.simulate_key("escape")
-            self.simulate_key(event.key[4:])
+        replay_escape(self, event)
 
 
 # --------------------------------------------------------------------------- from the command line
@@ -838,19 +716,8 @@ def run_join_ui(link: str, name: str, seat_token: str | None = None) -> int:
 
 
 def run_host_ui(settings: Any, name: str, port: int, seconds_allowed: bool = False) -> int:
-    from .client import RaceError
-    from .server import RaceServer
-
     async def main() -> int:
-        server = RaceServer(port=port, allow_seconds=seconds_allowed)
-        try:
-            await server.start()
-        except OSError as exc:
-            raise RaceError(f"cannot open a table on port {port}: {exc.strerror or exc}") from None
-        try:
-            table = server.open_table(settings)
+        async with hosted_table(settings, port, seconds_allowed) as (server, table):
             return await race_ui(server.link(table), name, host_key=table.host_key)
-        finally:
-            await server.close()
 
     return asyncio.run(main())

@@ -25,11 +25,11 @@ from textual.widgets import Button, Static
 
 from solitaire.core import Game, SolitaireError
 
+from ..common import RANDOM_SEEDS
 from ..saves import Tracker
 from ..stats import format_time, new_bests
 from .table import Geometry, Hit, View, draw, hit_test, movable, pile_at
 
-RANDOM_SEEDS = 1_000_000_000
 KEYS_LINE = "arrows move  space pick/put  d draw  u undo  r redo  h hint  ? help  q quit"
 
 HELP_TEXT = """\
@@ -189,6 +189,182 @@ class TableView(Widget):
                 self.post_message(self.PileClicked(pile, None, event.chain))
 
 
+TABLE_BINDINGS = [
+    Binding("left", "cursor(-1, 0)", show=False),
+    Binding("right", "cursor(1, 0)", show=False),
+    Binding("up", "cursor(0, -1)", show=False),
+    Binding("down", "cursor(0, 1)", show=False),
+    Binding("space,enter", "select", show=False),
+    Binding("escape", "let_go", show=False),
+    Binding("d,s", "draw", show=False),
+    Binding("a", "home", show=False),
+    Binding("f", "finish", show=False),
+    Binding("c", "toggle_colours", show=False),
+]
+
+
+class TableControls:
+    """Picking up and putting down cards with the mouse and keys, around a :class:`TableView`:
+    shared by :class:`SolitaireApp` and the race's table screen, which differ in how a move is
+    made (:meth:`submit`: played here, or sent to the race server) and in ``action_draw`` and
+    ``action_finish``. The host class has ``game`` (None: no table to play), ``view`` (a
+    :class:`View`), ``flexible``, ``say`` (sets the status line) and ``refresh_view``."""
+
+    view: View
+    flexible: bool
+
+    def submit(self, move: tuple[int, int, int]) -> None:
+        """Make a move the player chose (it may still be refused)."""
+        raise NotImplementedError
+
+    def locked(self) -> bool:
+        """No picking up or putting down now."""
+        return self.game is None  # type: ignore[attr-defined]
+
+    def pick(self, pile: int, n: int, flexible: bool = False) -> None:
+        """Pick up the top ``n`` cards of ``pile``; ``flexible``: the keyboard's pick-up, which
+        may put down fewer of them (as many as fit where they go)."""
+        game: Game = self.game  # type: ignore[attr-defined]
+        self.flexible = flexible
+        if movable(game, pile, n):
+            self.view.picked = (pile, n)
+            self.say("")
+        elif not game.piles[pile]:
+            self.say(f"{game.rules.names[pile]} is empty")
+        else:
+            self.say(f"cannot pick up {'that card' if n == 1 else f'those {n} cards'} from "
+                     f"{game.rules.names[pile]}")
+        self.refresh_view()
+
+    def put(self, dst: int, flexible: bool = False) -> None:
+        """Put the picked-up cards on ``dst``; ``flexible`` tries fewer cards if all do not fit."""
+        game: Game = self.game  # type: ignore[attr-defined]
+        assert self.view.picked is not None
+        src, n = self.view.picked
+        if dst == src:
+            self.view.picked = None
+            self.say("")
+            self.refresh_view()
+            return
+        if flexible:
+            n = next((k for k in range(n, 0, -1) if game.refusal((src, dst, k)) is None), n)
+        self.submit((src, dst, n))
+
+    def send_home(self, pile: int) -> None:
+        game: Game = self.game  # type: ignore[attr-defined]
+        self.view.picked = None
+        for f in game.rules.foundations:
+            if game.refusal((pile, f, 1)) is None:
+                self.submit((pile, f, 1))
+                return
+        self.say("no foundation takes that card" if game.piles[pile] else f"{game.rules.names[pile]} is empty")
+        self.refresh_view()
+
+    def on_table_view_pile_clicked(self, event: TableView.PileClicked) -> None:
+        if self.locked():
+            return
+        game: Game = self.game  # type: ignore[attr-defined]
+        pile = event.pile
+        self.view.cursor = pile
+        if event.chain >= 2 and event.card is not None:
+            self.send_home(pile)
+        elif game.rules.role[pile] == "stock":
+            if self.view.picked is not None:
+                self.view.picked = None
+                self.refresh_view()
+            else:
+                self.action_draw()  # type: ignore[attr-defined]
+        elif self.view.picked is not None:
+            self.put(pile)
+        elif event.card is None:
+            self.refresh_view()
+        else:
+            self.pick(pile, len(game.piles[pile]) - event.card)
+
+    def on_table_view_dropped(self, event: TableView.Dropped) -> None:
+        self.view.picked = (event.src, event.n)
+        if event.dst is None or event.dst == event.src:
+            self.view.picked = None
+            self.refresh_view()
+            return
+        self.view.cursor = event.dst
+        self.put(event.dst)
+        if self.view.picked is not None:  # not put down: let go
+            self.view.picked = None
+            self.refresh_view()
+
+    # -- keys
+    def action_cursor(self, dx: int, dy: int) -> None:
+        game: Game | None = self.game  # type: ignore[attr-defined]
+        if game is None:
+            return
+        rules = game.rules
+        grid = [[rules.index[n] if n is not None else -1 for n in row] for row in rules.spec.layout]
+        cur = self.view.cursor if self.view.cursor is not None else 0
+        r, c = next(((r, row.index(cur)) for r, row in enumerate(grid) if cur in row), (0, 0))
+        if dx:
+            cells = [k for k, v in enumerate(grid[r]) if v >= 0]
+            pos = cells.index(c) if c in cells else 0
+            c = cells[(pos + dx) % len(cells)]
+        if dy:
+            r = (r + dy) % len(grid)
+            cells = [k for k, v in enumerate(grid[r]) if v >= 0]
+            c = min(cells, key=lambda k: (abs(k - c), k))
+        self.view.cursor = grid[r][c]
+        self.say("")
+        self.refresh_view()
+
+    def action_select(self) -> None:
+        cur = self.view.cursor
+        if self.locked() or cur is None:
+            return
+        if self.view.picked is not None:
+            self.put(cur, flexible=self.flexible)
+            return
+        game: Game = self.game  # type: ignore[attr-defined]
+        if game.rules.role[cur] == "stock":
+            self.action_draw()  # type: ignore[attr-defined]
+            return
+        up = len(game.piles[cur]) - game.down[cur]
+        for n in range(up, 0, -1):
+            if movable(game, cur, n):
+                self.pick(cur, n, flexible=True)
+                return
+        self.pick(cur, 1)
+
+    def action_let_go(self) -> None:
+        self.view.picked = None
+        self.say("")
+        self.refresh_view()
+
+    def action_home(self) -> None:
+        if self.game is not None and self.view.cursor is not None:  # type: ignore[attr-defined]
+            self.send_home(self.view.cursor)
+
+    def action_toggle_colours(self) -> None:
+        self.view.four_colour = not self.view.four_colour
+        self.refresh_view()
+
+    def say(self, message: str) -> None:
+        raise NotImplementedError
+
+    def refresh_view(self) -> None:
+        raise NotImplementedError
+
+
+def replay_escape(app: App[Any], event: events.Key) -> None:
+    """A key typed right after escape reaches the app with escape as one key, alt+KEY
+    (terminals send both as one sequence): play it as the two keys it was."""
+    if event.key.startswith("alt+") and len(event.key) > 4:
+        event.stop()
+        event.prevent_default()
+        key = event.key[4:]
+        if key.startswith("shift+") and len(key) == 7:
+            key = key[6:].upper()
+        app.simulate_key("escape")
+        app.simulate_key(key)
+
+
 class FinishButton(Static):
     """The header's Finish: a plain clickable label. (Textual's Button would do, but its style
     sheet is larger than the rest of the table's put together, and parsing it would delay the
@@ -238,26 +414,16 @@ class WinScreen(ModalScreen[str]):
         self.dismiss(what)
 
 
-class SolitaireApp(App[None]):
+class SolitaireApp(TableControls, App[None]):
     CSS_PATH = "solitaire.tcss"
     TITLE = "solitaire"
-    BINDINGS = [
-        Binding("left", "cursor(-1, 0)", show=False),
-        Binding("right", "cursor(1, 0)", show=False),
-        Binding("up", "cursor(0, -1)", show=False),
-        Binding("down", "cursor(0, 1)", show=False),
-        Binding("space,enter", "select", show=False),
-        Binding("escape", "let_go", show=False),
-        Binding("d,s", "draw", show=False),
-        Binding("a", "home", show=False),
+    BINDINGS = TABLE_BINDINGS + [
         Binding("u,ctrl+z", "undo", show=False),
         Binding("r,ctrl+y", "redo", show=False),
         Binding("h", "hint", show=False),
         Binding("o", "toggle_outline", show=False),
-        Binding("f", "finish", show=False),
         Binding("n", "new_deal", show=False),
         Binding("R", "restart", show=False),
-        Binding("c", "toggle_colours", show=False),
         Binding("question_mark,f1", "help", show=False),
         Binding("q", "quit", show=False),
     ]
@@ -297,7 +463,7 @@ class SolitaireApp(App[None]):
             self.view.cursor = rules.stock
         if self.tick:
             self.set_interval(1.0, self.refresh_header)
-        self.refresh_all()
+        self.refresh_view()
         if not gc.isenabled():  # `solitaire play` paused the collector for the start-up
             self.call_after_refresh(_collect_again)
 
@@ -316,7 +482,7 @@ class SolitaireApp(App[None]):
             info.append("   hints on", style="yellow")
         self.query_one("#info", Static).update(info)
 
-    def refresh_all(self) -> None:
+    def refresh_view(self) -> None:
         game = self.game
         view = self.view
         if view.picked is not None and self.outline:
@@ -355,15 +521,27 @@ class SolitaireApp(App[None]):
             self.game.play(move)
         except SolitaireError as exc:
             self.say(str(exc))
-            self.refresh_all()
+            self.refresh_view()
             return False
         self.view.picked = None
         self.after_change()
         return True
 
+    def submit(self, move: tuple[int, int, int]) -> None:
+        reason = self.game.refusal(move)
+        if reason is not None:
+            self.say(reason)
+            self.refresh_view()
+            return
+        self.say("")
+        self.play(move)
+
+    def locked(self) -> bool:
+        return bool(self._finishing)
+
     def after_change(self) -> None:
         self.tracker.changed()
-        self.refresh_all()
+        self.refresh_view()
         if self.game.won and not self._finishing:
             self.show_win()
 
@@ -389,149 +567,16 @@ class SolitaireApp(App[None]):
         else:
             self.exit()
 
-    def pick(self, pile: int, n: int, flexible: bool = False) -> None:
-        """Pick up the top ``n`` cards of ``pile``; ``flexible``: the keyboard's pick-up, which
-        may put down fewer of them (as many as fit where they go)."""
-        self.flexible = flexible
-        if movable(self.game, pile, n):
-            self.view.picked = (pile, n)
-            self.say("")
-        elif not self.game.piles[pile]:
-            self.say(f"{self.game.rules.names[pile]} is empty")
-        else:
-            self.say(f"cannot pick up {'that card' if n == 1 else f'those {n} cards'} from "
-                     f"{self.game.rules.names[pile]}")
-        self.refresh_all()
-
-    def put(self, dst: int, flexible: bool = False) -> None:
-        """Put the picked-up cards on ``dst``; ``flexible`` tries fewer cards if all do not fit."""
-        assert self.view.picked is not None
-        src, n = self.view.picked
-        if dst == src:
-            self.view.picked = None
-            self.say("")
-            self.refresh_all()
-            return
-        if flexible:
-            for k in range(n, 0, -1):
-                if self.game.refusal((src, dst, k)) is None:
-                    n = k
-                    break
-        reason = self.game.refusal((src, dst, n))
-        if reason is not None:
-            self.say(reason)
-            self.refresh_all()
-            return
-        self.say("")
-        self.play((src, dst, n))
-
-    def send_home(self, pile: int) -> None:
-        game = self.game
-        for f in game.rules.foundations:
-            if game.refusal((pile, f, 1)) is None:
-                self.view.picked = None
-                self.say("")
-                self.play((pile, f, 1))
-                return
-        self.view.picked = None
-        cards = game.piles[pile]
-        self.say("no foundation takes that card" if cards else f"{game.rules.names[pile]} is empty")
-        self.refresh_all()
-
-    def on_table_view_pile_clicked(self, event: TableView.PileClicked) -> None:
-        if self._finishing:
-            return
-        game = self.game
-        pile = event.pile
-        self.view.cursor = pile
-        if event.chain >= 2 and event.card is not None:
-            self.send_home(pile)
-            return
-        if game.rules.role[pile] == "stock":
-            if self.view.picked is not None:
-                self.view.picked = None
-                self.refresh_all()
-                return
-            self.action_draw()
-            return
-        if self.view.picked is not None:
-            self.put(pile)
-            return
-        if event.card is None:
-            self.refresh_all()
-            return
-        self.pick(pile, len(game.piles[pile]) - event.card)
-
-    def on_table_view_dropped(self, event: TableView.Dropped) -> None:
-        self.view.picked = (event.src, event.n)
-        if event.dst is None or event.dst == event.src:
-            self.view.picked = None
-            self.refresh_all()
-            return
-        self.view.cursor = event.dst
-        self.put(event.dst)
-        self.view.picked = None
-        self.refresh_all()
-
     # -- actions (keys)
-    def _layout_grid(self) -> list[list[int]]:
-        rules = self.game.rules
-        return [[rules.index[n] if n is not None else -1 for n in row] for row in rules.spec.layout]
-
-    def action_cursor(self, dx: int, dy: int) -> None:
-        grid = self._layout_grid()
-        cur = self.view.cursor if self.view.cursor is not None else 0
-        r, c = next(((r, row.index(cur)) for r, row in enumerate(grid) if cur in row), (0, 0))
-        if dx:
-            cells = [k for k, v in enumerate(grid[r]) if v >= 0]
-            pos = cells.index(c) if c in cells else 0
-            c = cells[(pos + dx) % len(cells)]
-        if dy:
-            r = (r + dy) % len(grid)
-            cells = [k for k, v in enumerate(grid[r]) if v >= 0]
-            c = min(cells, key=lambda k: (abs(k - c), k))
-        self.view.cursor = grid[r][c]
-        self.say("")
-        self.refresh_all()
-
-    def action_select(self) -> None:
-        if self._finishing:
-            return
-        cur = self.view.cursor
-        if cur is None:
-            return
-        if self.view.picked is not None:
-            self.put(cur, flexible=self.flexible)
-            return
-        game = self.game
-        if game.rules.role[cur] == "stock":
-            self.action_draw()
-            return
-        up = len(game.piles[cur]) - game.down[cur]
-        for n in range(up, 0, -1):
-            if movable(game, cur, n):
-                self.pick(cur, n, flexible=True)
-                return
-        self.pick(cur, 1)
-
-    def action_let_go(self) -> None:
-        self.view.picked = None
-        self.say("")
-        self.refresh_all()
-
     def action_draw(self) -> None:
         move = self.game.rules.draw_move
         self.view.picked = None
         if move is None:
             self.say("this game has no stock")
-            self.refresh_all()
+            self.refresh_view()
             return
         self.say("")
         self.play(move)
-
-    def action_home(self) -> None:
-        if self.view.cursor is not None:
-            self.send_home(self.view.cursor)
 
     def action_undo(self) -> None:
         self._plain(self.game.undo)
@@ -547,7 +592,7 @@ class SolitaireApp(App[None]):
             fn()
         except SolitaireError as exc:
             self.say(str(exc))
-            self.refresh_all()
+            self.refresh_view()
             return
         self.say("")
         self.after_change()
@@ -563,23 +608,19 @@ class SolitaireApp(App[None]):
                 self.view.picked = (src, n)
                 self.flexible = False
                 self.view.cursor = dst
-        self.refresh_all()
+        self.refresh_view()
 
     def action_toggle_outline(self) -> None:
         self.outline = not self.outline
         self.say("hints on: the piles the picked-up cards may go to are outlined" if self.outline
                  else "hints off")
-        self.refresh_all()
-
-    def action_toggle_colours(self) -> None:
-        self.view.four_colour = not self.view.four_colour
-        self.refresh_all()
+        self.refresh_view()
 
     def action_finish(self) -> None:
         if not self.finish_available():
             reason = self.game.finish_ready() or "the cards cannot all be played straight home from here"
             self.say(reason)
-            self.refresh_all()
+            self.refresh_view()
             return
         self.view.picked = None
         self._finishing = list(self.game.finish_moves() or [])
@@ -606,7 +647,7 @@ class SolitaireApp(App[None]):
         self.view.picked = None
         self._finishing = []
         self.say("")
-        self.refresh_all()
+        self.refresh_view()
 
     def action_new_deal(self) -> None:
         self._start(self.next_deal(self.game), dealt=True)
@@ -618,16 +659,7 @@ class SolitaireApp(App[None]):
         self.push_screen(HelpScreen())
 
     def on_key(self, event: events.Key) -> None:
-        """A key typed right after escape reaches the app with escape as one key, alt+KEY
-        (terminals send both as one sequence): play it as the two keys it was."""
-        if event.key.startswith("alt+") and len(event.key) > 4:
-            event.stop()
-            event.prevent_default()
-            key = event.key[4:]
-            if key.startswith("shift+") and len(key) == 7:
-                key = key[6:].upper()
-            self.simulate_key("escape")
-            self.simulate_key(key)
+        replay_escape(self, event)
 
 
 def _collect_again() -> None:
