@@ -66,7 +66,7 @@ def replay(cli, seed: int, moves: list[str]) -> dict:
 def test_knowledge_comes_from_the_plugin_registry(calc):
     know = variant_knowledge(calc.rules({}))
     assert type(know).__module__ == "solitaire.variants.calculation"
-    for method in ("safe_home", "priority", "key", "dead", "heuristic", "prune"):
+    for method in ("safe_home", "priority", "key", "dead", "heuristic", "prune", "search"):
         assert callable(getattr(know, method))
     assert not isinstance(variant_knowledge(get_variant("klondike").rules({})), type(know))
 
