@@ -32,7 +32,17 @@ POS = tuple(tuple(seq.index(r) for r in range(RANKS)) for seq in SEQ)
 PATH = tuple(tuple(tuple(sum(1 << seq[j] for j in range(length, POS[k][r])) for r in range(RANKS))
                    for length in range(RANKS + 1))
              for k, seq in enumerate(SEQ))
-RANK_OF = bytes(c % RANKS for c in range(256))  # translate table: card -> rank (index)
+RANK_OF = bytes(c % RANKS for c in range(256))
+
+
+def urgency(lengths, rank: int) -> int:
+    """Cards the nearest foundation that still needs ``rank`` must take before it (13: none)."""
+    best = RANKS
+    for k in range(4):
+        d = POS[k][rank] - lengths[k]
+        if 0 <= d < best:
+            best = d
+    return best  # translate table: card -> rank (index)
 
 
 @hookimpl
@@ -72,15 +82,6 @@ class CalculationKnowledge:
         """The foundations (0..3) that still need ``rank``."""
         return [k for k in range(4) if POS[k][rank] >= lengths[k]]
 
-    @staticmethod
-    def _urgency(lengths: list[int], rank: int) -> int:
-        """Cards the nearest foundation that still needs ``rank`` must take before it."""
-        best = RANKS
-        for k in range(4):
-            d = POS[k][rank] - lengths[k]
-            if 0 <= d < best:
-                best = d
-        return best
 
     # -------------------------------------------------------------- hook methods
 
@@ -148,12 +149,12 @@ class CalculationKnowledge:
         piles = game.piles
         lengths = self._lengths(game)
         card = piles[src][-1]
-        u = self._urgency(lengths, card % RANKS)
+        u = urgency(lengths, card % RANKS)
         pile = piles[dst]
         if not pile:
             empties = sum(1 for r in self.reserves if not piles[r])
             return (15 if card % RANKS == RANKS - 1 else 0) - 12 // empties
-        under = self._urgency(lengths, pile[-1] % RANKS)
+        under = urgency(lengths, pile[-1] % RANKS)
         if u <= under:
             return 25 - min(20, under - u)
         return -25 - min(30, u - under)
@@ -169,7 +170,7 @@ class CalculationKnowledge:
             pile = piles[r]
             prev = None
             for card in pile:
-                u = self._urgency(lengths, card % RANKS)
+                u = urgency(lengths, card % RANKS)
                 if prev is not None and u > prev:
                     bad += 1
                 prev = u
@@ -194,9 +195,9 @@ class CalculationKnowledge:
             if any(piles[r] and piles[r][-1] % RANKS in wants for r in self.reserves):
                 return True
             # bury a card wanted sooner only when every reserve would be buried
-            u = self._urgency(lengths, card % RANKS)
+            u = urgency(lengths, card % RANKS)
             pile = piles[dst]
-            if pile and self._urgency(lengths, pile[-1] % RANKS) < u:
-                return any(not piles[r] or self._urgency(lengths, piles[r][-1] % RANKS) >= u
+            if pile and urgency(lengths, pile[-1] % RANKS) < u:
+                return any(not piles[r] or urgency(lengths, piles[r][-1] % RANKS) >= u
                            for r in self.reserves)
         return False

@@ -15,16 +15,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-RANKS = 13
-STEPS = (1, 2, 3, 4)
-# SEQ[k][j]: the rank (0 = Ace .. 12 = King) of card j on the foundation counting by k+1
-SEQ = tuple(tuple((s * (j + 1) - 1) % RANKS for j in range(RANKS)) + (-1,) for s in STEPS)
-# POS[k][r]: where rank r lies on foundation k
-POS = tuple(tuple(seq.index(r) for r in range(RANKS)) for seq in SEQ)
-# PATH[k][length][r]: bitmask of the ranks foundation k still needs before rank r
-PATH = tuple(tuple(tuple(sum(1 << seq[j] for j in range(length, POS[k][r])) for r in range(RANKS))
-                   for length in range(RANKS + 1))
-             for k, seq in enumerate(SEQ))
+from . import PATH, POS, RANKS, urgency  # the tables of the four sequences, built once
+from . import SEQ as _SEQ
+
+# SEQ[k][j]: the rank of card j on foundation k, then -1 once the foundation is complete
+SEQ = tuple(seq + (-1,) for seq in _SEQ)
 
 
 class _Out(Exception):
@@ -62,13 +57,7 @@ class Search:
 
     def urgency(self, rank: int) -> int:
         """Cards the nearest foundation still needing ``rank`` takes before it (13: none)."""
-        L = self.L
-        best = RANKS
-        for k in range(4):
-            d = POS[k][rank] - L[k]
-            if 0 <= d < best:
-                best = d
-        return best
+        return urgency(self.L, rank)
 
     def stuck(self, j: int) -> bool:
         """Is the top card of reserve ``j`` stuck for ever (a proof)?  Each foundation that
