@@ -47,9 +47,24 @@ def connect(path: Path | None = None) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.executescript(SCHEMA)
+    # Switching a new database to WAL takes an exclusive lock, and SQLite may answer "locked"
+    # at once, without its busy handler, while another process does the same: retry a while.
+    _retrying(lambda: conn.execute("PRAGMA journal_mode = WAL"))
+    _retrying(lambda: conn.executescript(SCHEMA))
     return conn
+
+
+def _retrying(step: Any) -> None:
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as exc:
+            busy = "locked" in str(exc) or "busy" in str(exc)
+            if not busy or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def options_key(options: dict[str, Any]) -> str:
