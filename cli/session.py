@@ -8,7 +8,6 @@ import attrs
 
 from solitaire.core import Game, MoveRecord, SolitaireError
 
-COMMANDS = ("draw", "s", "undo", "redo", "hint", "finish", "quit", "q", "help", "?")
 
 HELP = """\
 Moves:  SRC DST [N]   e.g. 't7 t3', 'w t2', 't1 f' (any foundation that takes it), 't4 t6 3'

@@ -16,7 +16,7 @@ from typing import Any, Iterable
 
 import attrs
 
-from .cards import DECK_SIZE, HIDDEN, card_name, parse_card
+from .cards import DECK_SIZE, HIDDEN, card_name
 from .errors import AmbiguousMoveError, IllegalMoveError, NotationError
 from .rules import EMPTY, GIVES_ANY, GIVES_NONE, GIVES_RUN, GIVES_TOP, Rules
 from .shuffle import MAX_SEED, shuffled_deck
@@ -655,7 +655,3 @@ class Game:
         from .position import game_from_position
 
         return game_from_position(cls, variant, data)
-
-
-def cards_of(names: Iterable[str]) -> list[int]:
-    return [parse_card(n) for n in names]
