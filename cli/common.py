@@ -1,7 +1,8 @@
 """What the commands share: variant look-up, variant options, starting a game, user errors.
 
-Kept apart from :mod:`solitaire.cli.main` so that every command module (``solve``, ``race``)
-imports it without importing the app, and ``python -m solitaire.cli`` has no import cycle.
+Kept apart from :mod:`solitaire.cli.commands` so that every command module (``solve``, ``race``)
+imports it without importing the app, and free of Typer so that ``play`` starts without it
+(the shared Typer declarations are in :mod:`.options`).
 """
 
 from __future__ import annotations
@@ -10,19 +11,13 @@ import secrets
 from pathlib import Path
 from typing import Any, Optional
 
-import typer
 
 from solitaire.core import Game, SolitaireError, VariantDef, get_variant
 from solitaire.core.position import read_position_file
 from solitaire.core.shuffle import MAX_SEED
 
-EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
 RANDOM_SEEDS = 1_000_000_000  # fresh deals use seeds below this, short enough to read out
 
-
-# how every typer app of the command is set up: main() prints errors and help itself
-APP_SETTINGS: dict[str, Any] = {"add_completion": False, "no_args_is_help": True,
-                                "pretty_exceptions_enable": False, "rich_markup_mode": None}
 
 
 def on_terminal() -> bool:
@@ -117,9 +112,3 @@ def _start_game(defn: VariantDef, options: dict[str, Any], seed: Optional[int],
 def _common(draw: Optional[str], redeals: Optional[str], relaxed: bool) -> dict[str, Any]:
     return {"draw": draw, "redeals": redeals, "relaxed": relaxed or None}
 
-
-DRAW = typer.Option(None, "--draw", help="Klondike: cards turned per draw, 1 or 3.", metavar="N")
-REDEALS = typer.Option(None, "--redeals", help="Klondike: redeals allowed, a number or 'unlimited'.",
-                       metavar="N|unlimited")
-RELAXED = typer.Option(False, "--relaxed", help="Klondike: allow a foundation's top card back.")
-SEED = typer.Option(None, "--seed", help="Deal number N (the same deal everywhere, forever).", min=0)

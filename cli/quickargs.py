@@ -1,37 +1,76 @@
-"""A fast path for ``solitaire play ...``: its arguments read straight from the command's own
-declaration (the ``typer.Option`` defaults of its signature), without Typer's parsing.
+"""A fast path for ``solitaire play ...``: its arguments read without Typer.
 
-Typer checks and converts every parameter through pydantic, whose import and adapters cost
-about a tenth of a second: a third of the table's start-up budget. This reader takes only the
-plain, unambiguous command lines (known options, plain values, the variant first) and returns
-``None`` for anything else (``--help``, an unknown option before the variant, a repeated
-option, a value that is not plainly valid), which Typer then parses with its own messages.
-A test checks that whatever it accepts, Typer reads the same way.
+Typer checks and converts every parameter through pydantic, and Typer itself takes a while
+to import: together about a tenth of a second, a quarter of the table's start-up budget.
+This reader takes only the plain, unambiguous command lines (known options, plain values,
+the variant first) and returns ``None`` for anything else (``--help``, an unknown option
+before the variant, a repeated option, a value that is not plainly valid), which Typer then
+parses with its own messages.
+
+It reads from :data:`PLAY`, a copy of what ``play``'s Typer declaration says (its options,
+their kinds, defaults and bounds), written out so that this path never imports Typer;
+:func:`declared` derives the same from the declaration, and a test checks that the two
+agree and that whatever this reader accepts, Typer reads the same way.
 """
 
 from __future__ import annotations
 
-import inspect
 import re
-import typing
 from pathlib import Path
-from typing import Any, Callable, Optional
-
-import typer
-from typer.models import ArgumentInfo, OptionInfo
+from typing import Any, Callable, NamedTuple, Optional
 
 _WHOLE = re.compile(r"0|[1-9][0-9]{0,17}")  # a plain whole number, no sign, no leading zero
-_KINDS = {str: str, Optional[str]: str, int: int, Optional[int]: int, bool: bool,
-          Path: Path, Optional[Path]: Path}
 
 
-def quick_args(command: Callable[..., Any], args: list[str]) -> dict[str, Any] | None:
-    """The keyword arguments Typer would call ``command`` with for ``args`` (the words after
-    the command's name), or None when the line is not a plain one."""
+class Declared(NamedTuple):
+    """What the fast path needs of a command's declaration."""
+
+    positional: tuple[str, ...]  # the arguments' parameter names, in order
+    options: dict[str, tuple[str, type, Optional[int], Optional[int]]]  # "--seed": (parameter, kind, min, max)
+    defaults: dict[str, Any]  # every parameter's default
+    context: Optional[str]  # the parameter Typer passes its context in (the variant's own options)
+
+
+PLAY = Declared(
+    positional=("variant",),
+    options={
+        "--draw": ("draw", str, None, None),
+        "--redeals": ("redeals", str, None, None),
+        "--relaxed": ("relaxed", bool, None, None),
+        "--seed": ("seed", int, 0, None),
+        "--position": ("position", Path, None, None),
+        "--new": ("new", bool, None, None),
+        "--deal": ("deal_code", str, None, None),
+        "--daily": ("daily", bool, None, None),
+        "--plain": ("plain", bool, None, None),
+        "--four-colour": ("four_colour", bool, None, None),
+        "--hints": ("hints", bool, None, None),
+        "--any-deal": ("any_deal", bool, None, None),
+        "--json": ("json_mode", bool, None, None),
+    },
+    defaults={"variant": None, "draw": None, "redeals": None, "relaxed": False, "seed": None, "position": None,
+              "new": False, "deal_code": None, "daily": False, "plain": False, "four_colour": False,
+              "hints": False, "any_deal": False, "json_mode": False},
+    context="ctx",
+)
+
+
+def declared(command: Callable[..., Any]) -> Declared | None:
+    """What a Typer-declared command's signature says, as :class:`Declared` (None when it has
+    a parameter this reader does not handle: a required one, a callback, an environment
+    variable, a short option, a kind other than text, whole number, flag or path)."""
+    import inspect
+    import typing
+
+    import typer
+    from typer.models import ArgumentInfo, OptionInfo
+
+    kinds = {str: str, Optional[str]: str, int: int, Optional[int]: int, bool: bool,
+             Path: Path, Optional[Path]: Path}
     hints = typing.get_type_hints(command)
-    options: dict[str, tuple[str, type, OptionInfo]] = {}  # "--seed" -> (parameter, kind, info)
     positional: list[str] = []
-    values: dict[str, Any] = {}
+    options: dict[str, tuple[str, type, Optional[int], Optional[int]]] = {}
+    defaults: dict[str, Any] = {}
     context = None
     for name, param in inspect.signature(command).parameters.items():
         info = param.default
@@ -39,12 +78,14 @@ def quick_args(command: Callable[..., Any], args: list[str]) -> dict[str, Any] |
         if hint is typer.Context:
             context = name
             continue
-        kind = _KINDS.get(hint)  # type: ignore[arg-type]
+        kind = kinds.get(hint)  # type: ignore[arg-type]
         if kind is None or not isinstance(info, (OptionInfo, ArgumentInfo)) or info.default is ...:
             return None
         if getattr(info, "callback", None) is not None or getattr(info, "envvar", None):
             return None
-        values[name] = info.default
+        if kind is bool and info.default is not False:
+            return None
+        defaults[name] = info.default
         if isinstance(info, ArgumentInfo):
             positional.append(name)
             continue
@@ -52,7 +93,15 @@ def quick_args(command: Callable[..., Any], args: list[str]) -> dict[str, Any] |
         if not decls or len(decls) != len(info.param_decls or ()):
             return None
         for decl in decls:
-            options[decl] = (name, kind, info)
+            options[decl] = (name, kind, getattr(info, "min", None), getattr(info, "max", None))
+    return Declared(tuple(positional), options, defaults, context)
+
+
+def quick_args(command: Declared, args: list[str]) -> dict[str, Any] | None:
+    """The keyword arguments Typer would call the command with for ``args`` (the words after
+    its name), the context's left-over words as ``extra``; None when the line is not a plain one."""
+    values = dict(command.defaults)
+    positional = list(command.positional)
     extra: list[str] = []
     seen: set[str] = set()
     i = 0
@@ -61,17 +110,17 @@ def quick_args(command: Callable[..., Any], args: list[str]) -> dict[str, Any] |
         i += 1
         if word.startswith("-"):
             key, eq, value = word.partition("=")
-            if key not in options:  # an option of the variant: after the variant only (as Typer)
+            if key not in command.options:  # an option of the variant: after the variant only (as Typer)
                 if positional or not key.startswith("--") or key == "--" or key == "--help":
                     return None
                 extra.append(word)
                 continue
-            name, kind, info = options[key]
+            name, kind, low, high = command.options[key]
             if name in seen:
                 return None
             seen.add(name)
             if kind is bool:
-                if eq or info.default is not False:
+                if eq:
                     return None
                 values[name] = True
                 continue
@@ -86,7 +135,7 @@ def quick_args(command: Callable[..., Any], args: list[str]) -> dict[str, Any] |
                 if not _WHOLE.fullmatch(value):
                     return None
                 number = int(value)
-                if (info.min is not None and number < info.min) or (info.max is not None and number > info.max):
+                if (low is not None and number < low) or (high is not None and number > high):
                     return None
                 values[name] = number
             else:
@@ -97,15 +146,7 @@ def quick_args(command: Callable[..., Any], args: list[str]) -> dict[str, Any] |
             extra.append(word)  # the value of a variant's option
         else:
             return None
-    if context is not None:
-        values[context] = _Context(extra)
-    elif extra:
+    if command.context is None and extra:
         return None
+    values["extra"] = extra
     return values
-
-
-class _Context:
-    """What the command reads of Typer's context: the words left for the variant's options."""
-
-    def __init__(self, args: list[str]) -> None:
-        self.args = args

@@ -20,7 +20,8 @@ import typer
 
 from solitaire.core.solver import SolveResult, parse_range, player_hint, solve
 
-from .common import DRAW, REDEALS, RELAXED, _common, _start_game, _variant, _variant_options, fail
+from .common import _common, _start_game, _variant, _variant_options, fail
+from .options import DRAW, REDEALS, RELAXED
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:

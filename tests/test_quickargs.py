@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solitaire.cli.main import app, play
-from solitaire.cli.quickargs import quick_args
+from solitaire.cli import quickargs
+from solitaire.cli.quickargs import declared, quick_args
 
 PLAY = typer.main.get_command(app).commands["play"]
 
@@ -27,11 +28,16 @@ def typer_reads(args: list[str]) -> tuple[dict, list[str]] | None:
 
 
 def quick_reads(args: list[str]) -> tuple[dict, list[str]] | None:
-    values = quick_args(play, list(args))
+    values = quick_args(quickargs.PLAY, list(args))
     if values is None:
         return None
-    ctx = values.pop("ctx")
-    return values, list(ctx.args)
+    extra = values.pop("extra")
+    return values, list(extra)
+
+
+def test_the_written_out_declaration_is_plays_own():
+    """PLAY copies play's Typer declaration so the fast path needs no Typer; they must agree."""
+    assert declared(play) == quickargs.PLAY
 
 
 @pytest.mark.parametrize("args", [
@@ -85,10 +91,11 @@ def test_whatever_the_fast_path_accepts_typer_reads_the_same(args):
         assert quick == typer_reads(args)
 
 
-def test_play_does_not_load_pydantic(solitaire_home):
-    """Typer's checks import pydantic; a plain ``play`` line never needs them."""
+def test_play_does_not_load_typer_or_pydantic(solitaire_home):
+    """Typer and its checks (pydantic) take a tenth of a second to load; a plain ``play`` line
+    never needs them."""
     code = ("import sys; from solitaire.cli.main import main; rc = main(['play', 'klondike', '--plain', "
-            "'--seed', '5']); print('PYDANTIC' if 'pydantic' in sys.modules else 'CLEAN')")
+            "'--seed', '5']); print('LOADED' if {'typer', 'pydantic', 'click'} & set(sys.modules) else 'CLEAN')")
     out = subprocess.run([sys.executable, "-c", code], input="draw\nquit\n", capture_output=True, text=True,
                          env={**os.environ, "SOLITAIRE_HOME": str(solitaire_home)}, timeout=60)
     assert out.returncode == 0, out.stderr

@@ -6,7 +6,8 @@ from typing import Optional
 
 import typer
 
-from ..common import APP_SETTINGS, DRAW, fail, on_terminal
+from ..common import fail, on_terminal
+from ..options import APP_SETTINGS, DRAW
 
 race_app = typer.Typer(
     name="race",

@@ -1,0 +1,161 @@
+"""The ``solitaire`` command's Typer app: play, deal, variants, stats, solve, race.
+
+:func:`solitaire.cli.main.main` runs it, except for a plain ``play`` line, which it reads
+without Typer (see :mod:`.quickargs`). Every user mistake (bad option, unknown variant,
+broken position file) is one line on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from typer.exceptions import Abort, Exit, TyperException
+
+from solitaire.core import registry
+
+from .common import _common, _start_game, _variant, _variant_options
+from .options import APP_SETTINGS, DRAW, EXTRA, REDEALS, RELAXED, SEED
+from .playing import play_game
+
+app = typer.Typer(
+    name="solitaire",
+    help="Patience games at the terminal: play, deal and list variants.",
+    **APP_SETTINGS,
+)
+
+@app.command(context_settings=EXTRA)
+def play(
+    ctx: typer.Context,
+    variant: Optional[str] = typer.Argument(None, help="The game, e.g. klondike (optional with --deal)."),
+    draw: Optional[str] = DRAW,
+    redeals: Optional[str] = REDEALS,
+    relaxed: bool = RELAXED,
+    seed: Optional[int] = SEED,
+    position: Optional[Path] = typer.Option(None, "--position", help="Start from this position file (JSON)."),
+    new: bool = typer.Option(False, "--new", help="Deal a new game instead of resuming the saved one."),
+    deal_code: Optional[str] = typer.Option(None, "--deal", metavar="CODE",
+                                            help="Play the deal a share code names, e.g. klondike-d3-48213."),
+    daily: bool = typer.Option(False, "--daily", help="Play today's deal (the same for everyone)."),
+    plain: bool = typer.Option(False, "--plain", help="The line mode, even on a terminal."),
+    four_colour: bool = typer.Option(False, "--four-colour", help="Table: a colour per suit."),
+    hints: bool = typer.Option(False, "--hints", help="Table: outline where picked-up cards may go."),
+    any_deal: bool = typer.Option(False, "--any-deal", help="A new deal may be one nobody can win "
+                                  "(by default it is one the solver has won)."),
+    json_mode: bool = typer.Option(False, "--json", help="The machine protocol: a command a line in, "
+                                   "a JSON object a line out."),
+) -> None:
+    """Play a game: the table on a terminal, else the line mode. Resumes the unfinished game.
+
+    Other variant options are given as --NAME VALUE."""
+    play_game(variant, draw, redeals, relaxed, seed, position, new, deal_code, daily, plain, four_colour,
+              hints, any_deal, json_mode, extra=list(ctx.args))
+
+
+@app.command(context_settings=EXTRA)
+def deal(
+    ctx: typer.Context,
+    variant: str = typer.Argument(..., help="The game, e.g. klondike."),
+    seed: int = typer.Option(..., "--seed", help="Deal number N.", min=0),
+    draw: Optional[str] = DRAW,
+    redeals: Optional[str] = REDEALS,
+    relaxed: bool = RELAXED,
+    json_mode: bool = typer.Option(False, "--json", help="Print the position as JSON."),
+) -> None:
+    """Show deal N with every card face up (or as a position file with --json)."""
+    defn = _variant(variant)
+    options = _variant_options(defn, _common(draw, redeals, relaxed), list(ctx.args))
+    game = _start_game(defn, options, seed, None)
+    if json_mode:
+        print(json.dumps(game.to_position()))
+    else:
+        from rich.console import Console
+
+        from .render import render
+
+        Console(highlight=False).print(render(game, reveal=True), end="")
+
+
+@app.command()
+def variants(json_mode: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """List the installed variants, their options and who provides them."""
+    reg = registry()
+    if json_mode:
+        print(json.dumps({
+            "variants": [
+                {"name": d.name, "title": d.title, "aliases": list(d.aliases), "description": d.description,
+                 "provider": d.provider, "source": d.source,
+                 "options": {o.name: {"type": o.kind, "default": o.default, "help": o.help,
+                                      **({"choices": list(o.choices)} if o.choices else {})}
+                             for o in d.options}}
+                for d in reg.sorted()
+            ],
+            "broken": [{"name": b.name, "provider": b.provider, "reason": b.reason} for b in reg.broken],
+        }, indent=2))
+        return
+    for d in reg.sorted():
+        aliases = f" (also: {', '.join(d.aliases)})" if d.aliases else ""
+        print(f"{d.name}{aliases}  [{d.provider or 'unknown'}]")
+        if d.description:
+            print(f"    {d.description}")
+        for o in d.options:
+            print(f"    {o.describe()}")
+    for b in reg.broken:
+        print(f"{b.name}  [{b.provider or 'unknown'}]  BROKEN: {b.reason}")
+
+
+@app.command()
+def stats(
+    variant: Optional[str] = typer.Argument(None, help="Only this game, e.g. klondike."),
+    json_mode: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Statistics of the games played, per variant and options."""
+    from .stats import all_summaries, format_time
+
+    name = _variant(variant).name if variant is not None else None
+    rows = all_summaries(name)
+    if json_mode:
+        print(json.dumps({"stats": rows}, indent=2))
+        return
+    if not rows:
+        print("No games played yet." if name is None else f"No {name} games played yet.")
+        return
+    for r in rows:
+        opts = ", ".join(f"{k} {'unlimited' if v is None else v}" for k, v in r["options"].items())
+        rate = f"{r['win_rate'] * 100:.0f}%" if r["win_rate"] is not None else "-"
+        print(f"{r['variant']} ({opts})")
+        print(f"    played {r['played']}, won {r['won']} ({rate}); streak {r['streak']}, "
+              f"best streak {r['best_streak']}")
+        print(f"    best time {format_time(r['best_time_s'])}, fewest moves {r['fewest_moves'] or '-'}, "
+              f"best score {r['best_score'] if r['best_score'] is not None else '-'}")
+
+
+from .solve import solve_command  # noqa: E402  (registered after the commands above, to list last)
+
+app.command("solve", context_settings=EXTRA)(solve_command)
+
+from .race.commands import race_app  # noqa: E402  (host and join; websockets loads only when they run)
+
+app.add_typer(race_app, name="race")
+
+
+def run(words: list[str]) -> int:
+    """Run the app on these words; Typer's own errors become one line and an exit status."""
+    try:
+        result = app(args=words, standalone_mode=False, prog_name="solitaire")
+    except TyperException as exc:  # usage errors: unknown option, missing argument, bad number
+        if type(exc).__name__ == "NoArgsIsHelpError" and getattr(exc, "ctx", None) is not None:
+            print(exc.ctx.get_help())
+            return 0
+        message = " ".join(exc.format_message().split())
+        print(f"solitaire: {message}", file=sys.stderr)
+        return 2 if exc.exit_code == 2 or exc.exit_code == 1 else exc.exit_code
+    except Exit as exc:
+        return exc.exit_code
+    except Abort:
+        print("", file=sys.stderr)
+        return 130
+    return result if isinstance(result, int) else 0
