@@ -245,6 +245,56 @@ async def test_a_key_typed_right_after_escape_still_counts():
         assert app.return_code == 0 and not app.is_running
 
 
+@pilot_test
+async def test_a_whole_deal_from_its_seed_to_the_win_screen_by_mouse_and_keys(solitaire_home):
+    """Deal klondike-d3-48213 and play the solver's solution through the table, every move
+    by real input: the stock by click and by key, cards by click-click, by drag and by
+    double-click; after each input the table's game is exactly the solution's next position."""
+    from solitaire.core.solver import solve
+
+    rules = KLONDIKE.rules({"draw": 3})
+    solution = solve(Game.new(rules, 48213), timeout=60)
+    assert solution.result == "win"
+    shadow = Game.new(rules, 48213)
+    app = make_app(Game.new(rules, 48213), dealt=True)
+    foundations = [IDX[f"f{i}"] for i in range(1, 5)]
+    ways = {"click stock": 0, "d key": 0, "click-click": 0, "drag": 0, "double-click": 0}
+    async with app.run_test(size=(80, 24)) as pilot:
+        for i, text in enumerate(solution.moves):
+            src, dst, n = shadow.parse_move(text)
+            piles = app.game.piles
+            if src == IDX["stock"]:
+                way = "click stock" if i % 2 else "d key"
+                if way == "d key":
+                    await pilot.press("d")
+                    await pilot.pause()
+                else:
+                    await click(pilot, app, "stock")
+            else:
+                names = {v: k for k, v in IDX.items()}
+                card = len(piles[src]) - n  # click the lowest card moved: it picks up the cards on it
+                homes = [f for f in foundations if app.game.refusal((src, f, 1)) is None]
+                if dst in foundations and n == 1 and homes == [dst] and i % 2:
+                    way = "double-click"
+                    await click(pilot, app, names[src], card, times=2)
+                elif dst not in foundations and i % 3 == 0:
+                    way = "drag"
+                    await drag(pilot, app, names[src], names[dst], card)
+                else:
+                    way = "click-click"
+                    await click(pilot, app, names[src], card)
+                    await click(pilot, app, names[dst])
+            ways[way] += 1
+            shadow.play(text)
+            assert app.game.piles == shadow.piles, f"move {i + 1} ({text}) by {way}"
+        await pilot.pause()
+        assert app.game.won and isinstance(app.screen, WinScreen)
+        assert f"Moves  {len(solution.moves)}" in app.won_summary
+    assert all(ways.values()), ways  # every way of playing was used
+    recorded = stats.summary("klondike", KLONDIKE.resolve_options({"draw": 3}))
+    assert (recorded["played"], recorded["won"]) == (1, 1)
+
+
 # ---------------------------------------------------------------- snapshots
 
 
