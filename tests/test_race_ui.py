@@ -176,6 +176,32 @@ async def test_host_starts_plays_by_keys_and_clicks_and_sees_the_others_progress
 
 
 @pilot_test
+async def test_a_dropped_connection_comes_back_to_the_same_seat_by_itself():
+    async with racing_bob() as (pilot, app, table, bob):
+        await pilot.press("d")  # ann draws
+        await until(pilot, lambda: app.own is not None and app.own["moves"] == 1, "the draw")
+        first = app.client
+        first.ws.transport.abort()  # the network drops: no closing handshake
+        await until(pilot, lambda: app.client is not first and "Back at the table" in status(app), "back")
+        assert not app.closed and app.own["moves"] == 1 and on(app, RaceScreen)
+        await bob.wait("reconnected", seat=0)
+        await pilot.press("d")  # and plays on, on the same seat
+        await until(pilot, lambda: app.own["moves"] == 2, "the second draw")
+        await bob.wait("progress", seat=0, moves=2)  # the others see it
+
+
+@pilot_test
+async def test_a_table_that_closes_is_not_rejoined():
+    server, table, app = await host_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: on(app, LobbyScreen))
+        first = app.client
+        await server.close()  # the table goes away with a closing handshake
+        await until(pilot, lambda: app.closed, "closed")
+        assert app.client is first and "closed the connection" in status(app)
+
+
+@pilot_test
 async def test_resign_asks_first_and_the_end_screen_shows_result_score_and_tables():
     async with racing_bob() as (pilot, app, table, bob):
         await pilot.press("x")

@@ -34,9 +34,10 @@ from solitaire.core.cards import parse_card
 
 from ..tui.app import TABLE_BINDINGS, TableControls, TableView, replay_escape
 from ..tui.table import View, movable
-from .client import RaceClient, hosted_table, settings_command
+from .client import RaceClient, RaceError, hosted_table, settings_command
 
 HIDDEN_CARD = 52  # a face-down card: not a card (cards are 0..51); its value is never read
+REJOIN_SECONDS = 60.0  # after a dropped connection, how long to keep trying the seat (the table keeps it 60 s)
 KEYS_LINE = "space pick/put  d draw  a home  f finish  = offer draw  x resign  q quit"
 REASONS = {
     "won": "{winners} put every card home",
@@ -548,9 +549,39 @@ class RaceApp(App[None]):
         while True:
             msg = await self.client.next(timeout=None)  # type: ignore[arg-type]
             if msg is None:
+                if await self._come_back():
+                    continue
                 self._connection_closed()
                 return
             self.handle(msg)
+
+    async def _come_back(self) -> bool:
+        """After a dropped connection (not one the table closed), rejoin the same seat with its
+        seat token, trying for as long as the table keeps a seat (60 s); True when back."""
+        old = self.client
+        token, me = old.seat_token, self.me()
+        if token is None or me is None or old.ws.close_code not in (None, 1006):  # 1006: no closing handshake
+            return False
+        self.notice = "Lost the connection: coming back to your seat..."
+        self.refresh_base()
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + REJOIN_SECONDS
+        while True:
+            try:
+                client = await RaceClient.join(self.link, me["name"], seat_token=token)
+                break
+            except RaceError as exc:
+                if str(exc).startswith("the table refused") or loop.time() >= give_up:  # the seat is gone: stop trying
+                    self.notice = f"Could not come back: {exc}"
+                    return False
+            await asyncio.sleep(1.0)
+        self.client = client
+        await old.close()
+        self.closed = False
+        self.handle(client.welcome)
+        self.notice = "Back at the table."
+        self.refresh_base()
+        return True
 
     def _connection_closed(self) -> None:
         self.closed = True
@@ -606,7 +637,8 @@ class RaceApp(App[None]):
         elif kind == "disconnected":
             self.notice = f"{msg['name']} lost the connection ({msg.get('seconds', 60):g} s to come back)"
         elif kind == "reconnected":
-            self.notice = f"{msg['name']} is back"
+            me = self.me()
+            self.notice = "Back at the table." if me and me["seat"] == msg.get("seat") else f"{msg['name']} is back"
         elif kind == "end":
             self.end = fields
             self.offer = None
