@@ -17,7 +17,8 @@ Search: depth-first over the real :class:`~solitaire.core.Game` (``legal_moves``
   search never stores a draw-only state (exact for any draw count and redeal limit);
 * no move from a pile that holds only a face-up run to an empty interchangeable pile; a run
   moved off a face-up card, or a card taken back from a foundation, only when it is used
-  next (such a move can always wait until then);
+  next (such a move can always wait until then); with draw 1 and unlimited redeals, a
+  stock card played to the tableau likewise only when a card can go onto it next;
 * with limited redeals, turn positions compared by dominance rather than equality.
 
 A portfolio: a pruned greedy depth-first pass, then a greedy best-first pass, share half the
@@ -37,7 +38,7 @@ import attrs
 
 from .cards import DECK_SIZE
 from .game import Game, Move
-from .rules import EMPTY, GIVES_NONE, GIVES_RUN, Rules
+from .rules import EMPTY, GIVES_NONE, GIVES_RUN, GIVES_TOP, Rules
 
 WIN, UNWINNABLE, UNKNOWN = "win", "unwinnable", "unknown"
 
@@ -127,6 +128,12 @@ class _Tables:
         # a run moved off a face-up card may wait until that card is used (see _useful_under)
         unbounded = all(rules.capacity[p] >= DECK_SIZE and rules.max_accept[p] >= DECK_SIZE for p in receivers)
         self.defer = tuple(unbounded and rules.gives[p] == GIVES_RUN for p in range(rules.count))
+        # onto_mask[f][c]: the cards c may go onto outside the foundations, taken back from f
+        self.onto_mask: tuple[tuple[int, ...], ...] = tuple(
+            tuple(sum(1 << y for y in range(DECK_SIZE)
+                      if any(rules.accept[d][y * DECK_SIZE + c] for d in rules.targets[p] if d not in found))
+                  for c in range(DECK_SIZE)) if p in found and rules.gives[p] != GIVES_NONE else ()
+            for p in range(rules.count))
         self.found_defer = all(len(self.fitlist[f][row]) <= 1 for f in rules.foundations
                                for row in range(DECK_SIZE)) and all(self.defer[p] for p in receivers)
         self.auto_sources = tuple(s for s in rules.sources if s not in found
@@ -159,8 +166,20 @@ class _Tables:
             if not fed and w not in found and rules.capacity[w] >= DECK_SIZE:
                 self.macro = True
                 self.waste = w
+        self.free_stock: Rules | None = None  # these rules with draw 1, unlimited redeals
         self.singles = tuple(i for i in range(rules.count)
                              if i not in grouped and not (self.macro and i in (rules.stock, self.waste)))
+        # a stock card played to a non-foundation pile may wait until a card goes onto it
+        # (see _stock_card_used): needs every stock card within reach at any time (draw 1,
+        # unlimited redeals), and those piles alike, unbounded, and reaching nothing the
+        # waste does not
+        self.stock_defer = False
+        if self.macro and rules.draw_count == 1 and rules.redeals is None:
+            fed = [d for d in rules.targets[self.waste] if d not in found]
+            reach = set(rules.targets[self.waste])
+            self.stock_defer = bool(fed) and all(
+                rules.accept[d] == rules.accept[fed[0]] and self.defer[d] and set(rules.targets[d]) <= reach
+                for d in fed)
 
 
 _TABLES: dict[int, _Tables] = {}
@@ -224,6 +243,8 @@ class Solver:
                 result = self._run(prune=True, deadline=t0 + share / 2)
                 if result is True:
                     return self._win(began, "greedy")
+                if self._lost_with_every_stock_card_free(min(deadline, time.perf_counter() + span * 0.15)):
+                    return SolveResult(UNWINNABLE, (), time.perf_counter() - began, self.states, "relaxation")
                 if self.best_first:
                     result = self._best_first(deadline=t0 + share)
                     if result is True:
@@ -326,6 +347,35 @@ class Solver:
             return False
         finally:
             self.states += len(self.seen)
+
+    def _lost_with_every_stock_card_free(self, deadline: float) -> bool:
+        """Is this position lost even with draw 1 and unlimited redeals? Then it is lost.
+
+        With draw 1 and unlimited redeals every stock and waste card can be played at any
+        time, so every line of the real rules is a line there too (its draws left out):
+        a loss there, proved by an exhaustive search (where stock cards waiting until used
+        keep it small), is a loss here. Only for stock macro-moves (one waste, fed only by
+        the stock) with more than one card a draw or limited redeals, without a variant's
+        own knowledge (which may not hold under other rules)."""
+        t = self.t
+        rules = self.rules
+        if not t.macro or (rules.draw_count == 1 and rules.redeals is None) or self.know is not None:
+            return False
+        if t.free_stock is None:
+            import copy
+
+            free = copy.copy(rules)
+            free.draw_count = 1
+            free.redeals = None
+            t.free_stock = free
+        game = self.start.copy()
+        game.rules = t.free_stock
+        game.recycles = 0
+        sub = Solver(game, timeout=max(0.0, deadline - time.perf_counter()), max_states=self.max_states,
+                     greedy_share=0, knowledge=object())
+        answer = sub.solve()
+        self.states += sub.states
+        return answer.result == UNWINNABLE
 
     def _blocked(self) -> bool:
         """A card that can never move, because every card it could go onto lies under it in
@@ -531,6 +581,8 @@ class Solver:
             if left > 0 and left == down[src]:
                 out.append((90 - down[src], 0, m))  # turns a card up
             elif src == t.waste or rules.role[src] in ("waste", "reserve"):
+                if src == t.waste and t.stock_defer and not self._stock_card_used(pile[-1], dst):
+                    continue
                 out.append((60, 0, m))
             elif left == 0:
                 if prune and not dest:
@@ -541,7 +593,8 @@ class Solver:
                 under = pile[left - 1]
                 if any(self._fits(under, f) for f in rules.targets[src] if f in found):
                     out.append((30, 0, m))
-                elif prune or (t.defer[src] and not self._wanted_on(under, src, pile[left])):
+                elif prune or (t.defer[src] and rules.seq[src][under * 52 + pile[left]]
+                               and not self._wanted_on(under, src, pile[left])):
                     continue
                 else:
                     out.append((10, 0, m))
@@ -563,7 +616,10 @@ class Solver:
         just before X is used (X goes home, a card is put on X, or X moves; in the last case
         X moves with the run and the run moves on afterwards), so when nothing can go on X
         and X cannot go home, the move can wait (or is never needed). Needs runs of any
-        length to move (no capacity or max-accept limits) -- see _Tables.defer."""
+        length to move (no capacity or max-accept limits) -- see _Tables.defer -- and X to
+        form a run with the cards on it (else they may have to go for X to move at all).
+        A card counts only when it can move now (a card of the run itself, conservatively,
+        always counts)."""
         g = self.g
         rules = self.rules
         piles, down = g.piles, g.down
@@ -572,35 +628,114 @@ class Solver:
             if c == moved:
                 continue
             for p in range(rules.count):
-                if p == src:
-                    continue
                 pile = piles[p]
                 if c not in pile:
                     continue
+                if p == src:  # a card of the run moved off (it could come back onto ``under``)
+                    if moved in pile and pile.index(c) > pile.index(moved):
+                        return True
+                    break
                 if p == rules.stock or p == t.waste:
                     return True
                 i = pile.index(c)
                 if i < down[p]:
                     break
-                if p in rules.foundation_set:
-                    if rules.gives[p] != GIVES_NONE and i == len(pile) - 1:
+                if p in rules.foundation_set:  # (under a top: cards taken back first may wait too)
+                    if rules.gives[p] != GIVES_NONE:
                         return True
                     break
-                if src in rules.targets[p]:
+                if src in rules.targets[p] and self._free(p, i):
                     return True
                 break
         return False
 
+    def _free(self, p: int, i: int) -> bool:
+        """May the face-up card at index ``i`` of pile ``p`` move now (with the cards on it)?"""
+        pile = self.g.piles[p]
+        gives = self.rules.gives[p]
+        if gives == GIVES_RUN:
+            table = self.rules.seq[p]
+            return all(table[pile[j] * 52 + pile[j + 1]] for j in range(i, len(pile) - 1))
+        return gives != GIVES_TOP or i == len(pile) - 1
+
+    def _stock_card_used(self, card: int, dst: int) -> bool:
+        """May a card go onto ``card`` (from the stock or waste) in ``dst`` right after it?
+
+        Why this is exact (with _Tables.stock_defer: draw 1, unlimited redeals): every card
+        of the stock and waste can be played at any time, so playing one to a pile other
+        than a foundation can wait until just before it is used: a card goes onto it (played
+        next), it moves on (it can go there straight from the waste), or it is carried along
+        with the cards under it (it can follow them). Meanwhile it covers only the card it
+        would have gone onto, which nothing else could use in the line that played it.
+        The card that goes onto it may come from the stock too (and wait in turn), so chains
+        of stock cards are followed until a card that can move now from another pile."""
+        g = self.g
+        rules = self.rules
+        piles, down = g.piles, g.down
+        fitlist = self.t.fitlist[dst]
+        stock = piles[rules.stock]  # type: ignore[index]
+        waste = piles[self.t.waste]
+        todo = [card]
+        seen = {card}
+        while todo:
+            x = todo.pop()
+            for c in fitlist[x]:
+                if c in seen:
+                    continue
+                seen.add(c)
+                if c in waste or c in stock:
+                    todo.append(c)
+                    continue
+                for p in rules.sources:
+                    pile = piles[p]
+                    if p != dst and c in pile:
+                        i = pile.index(c)
+                        if i >= down[p] and dst in rules.targets[p] and (
+                                p in rules.foundation_set or self._free(p, i)):
+                            return True
+                        break
+        return False
+
     def _can_follow(self, card: int, src: int, dst: int, moved: int) -> bool:
-        """Could ``card`` (left on top of ``src`` once ``moved`` goes to ``dst``) move next?"""
-        accept = self.rules.accept
-        for d in self.rules.targets[src]:
+        """Could ``card`` (left on top of ``src`` once ``moved`` goes to ``dst``) move next?
+
+        Next, or after other moves that may wait until they are used (see _moves) have
+        made a card it fits on a top: a face-up card under a run, a foundation card, a stock
+        card (with _Tables.stock_defer). Counting those keeps two such moves that wait for
+        each other from both being cut."""
+        rules = self.rules
+        accept = rules.accept
+        for d in rules.targets[src]:
             if d == dst:
                 if accept[d][moved * 52 + card]:
                     return True
             elif self._fits(card, d):
                 return True
-        return False
+        t = self.t
+        onto = t.onto_mask[src][card]
+        if not onto:
+            return False
+        g = self.g
+        piles, down = g.piles, g.down
+        soon = 0
+        for p in range(rules.count):
+            if p == src:
+                continue
+            if p in rules.foundation_set:
+                if rules.gives[p] == GIVES_NONE:
+                    continue
+                cards = piles[p]
+            elif p == rules.stock or p == t.waste:
+                if not t.stock_defer:
+                    continue
+                cards = piles[p]
+            elif t.defer[p]:
+                cards = piles[p][down[p]:]
+            else:
+                continue
+            for y in cards:
+                soon |= 1 << y
+        return bool(onto & soon)
 
     def _fits(self, card: int, d: int) -> bool:
         g = self.g
@@ -648,6 +783,7 @@ class Solver:
                 wanted.setdefault(c, []).append(d)
         if not wanted:
             return out
+        defer = self.t.stock_defer
         while True:
             if L == total:  # stock empty: recycle if allowed
                 if redeals_left is not None and redeals_left <= 0:
@@ -668,6 +804,8 @@ class Solver:
             dests = wanted.get(seq[L - 1])
             if dests:
                 for d in dests:
+                    if defer and d not in found and not self._stock_card_used(seq[L - 1], d):
+                        continue
                     pri = 100 if d in found else 60
                     out.append((pri - min(draws, 50) // 4, draws, (w, d, 1)))
         return out

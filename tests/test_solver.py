@@ -123,6 +123,65 @@ def test_relaxed_rules_can_rescue_the_buried_card(klondike):
     assert game.won
 
 
+def won_by_solver(klondike, data: dict) -> bool:
+    game = Game.from_position(klondike, data)
+    result = solve(game, timeout=60)
+    for move in result.moves:
+        game.play(move)
+    return result.result == WIN and game.won
+
+
+def test_take_backs_that_wait_for_each_other_are_both_tried(klondike):
+    # KH and KS must both come down to empty columns before QS can go onto KH (then JD onto
+    # QS frees the 10 of clubs, and so on): each take-back is used only after the other
+    data = position({"f1": {"up": [name(r, "C") for r in range(1, 10)]},
+                     "f2": {"up": [name(r, "D") for r in range(1, 7)]},
+                     "f3": {"up": [name(r, "H") for r in range(1, 14)]},
+                     "f4": {"up": [name(r, "S") for r in range(1, 14)]},
+                     "t1": {"down": ["KC", "TD", "QC", "KD", "8D"], "up": ["9D"]},
+                     "t2": {"up": ["7D"]}, "t3": {"down": ["TC"], "up": ["JD"]},
+                     "t4": {"down": ["QD"], "up": ["JC"]}},
+                    {"draw": 3, "relaxed": True})
+    assert won_by_solver(klondike, data)
+
+
+def test_cards_off_an_unbuilt_face_up_card_are_moved(klondike):
+    # the face-up 10 of clubs is not built on the king under it, so the jack on it must go
+    # (onto the queen the first move turns up) before the 10 can
+    data = position({"f1": {"up": [name(r, "C") for r in range(1, 9)]},
+                     "f2": {"up": [name(r, "D") for r in range(1, 11)]},
+                     **{k: v for k, v in home("C", "D", "H", "S").items() if k in ("f3", "f4")},
+                     "t1": {"down": ["JC", "QC"], "up": ["QD"]},
+                     "t3": {"down": ["9C"], "up": ["KD", "TC", "JD"]},
+                     "t4": {"up": ["KC"]}})
+    assert won_by_solver(klondike, data)
+
+
+def test_stock_cards_wait_until_used_and_the_proof_is_quick():
+    # draw 1, unlimited redeals: any stock card can be played at any time, so one is put on
+    # the tableau only when a card can go onto it next; this deal is then proved lost
+    # in a few thousand positions (before: not within 430,000)
+    rules = get_variant("klondike").rules({"relaxed": True})
+    result = solve(Game.new(rules, 645351751), timeout=600, max_states=20_000, greedy_share=0)
+    assert result.result == UNWINNABLE
+
+
+@pytest.mark.parametrize("options", [{"draw": 3}, {"redeals": 0}])
+def test_lost_with_every_stock_card_free_is_lost_under_stricter_rules(options):
+    # the same deal with draw 3, or without redeals, is proved lost through draw 1 with
+    # unlimited redeals (where every stock card is free), not by its own exhaustive search
+    rules = get_variant("klondike").rules({"relaxed": True, **options})
+    result = solve(Game.new(rules, 645351751), timeout=600, max_states=5_000)
+    assert (result.result, result.method) == (UNWINNABLE, "relaxation")
+
+
+def test_a_loss_that_needs_the_stricter_rules_is_not_the_relaxations(klondike):
+    # lost only because there is no redeal: draw 1 with redeals wins it, so the search of
+    # the real rules has to decide
+    result = solve(Game.from_position(klondike, stuck_hearts(0)), timeout=30)
+    assert (result.result, result.method) == (UNWINNABLE, "exact")
+
+
 def test_tiny_budget_answers_unknown():
     rules = get_variant("klondike").rules({})
     result = solve(Game.new(rules, 0), timeout=1e-6, max_states=1)
@@ -390,3 +449,50 @@ def test_answers_agree_with_brute_force():
                 game.play(move)
             assert game.won
     assert checked >= 25 and lost >= 1, (checked, lost)
+
+
+def open_position(rng: random.Random) -> Game:
+    """A random end game with more cards out, some built on the tableau, draw 1 or 3."""
+    from solitaire.core.cards import card_name
+
+    options = {"draw": rng.choice([1, 1, 3]), "redeals": rng.choice([None, None, 0])}
+    heights = [13] * 4
+    out: list[int] = []
+    suits = rng.choice([(1, 2), (0, 1, 2, 3), (0, 1, 2, 3), (0, 1), (1, 3)])
+    for _ in range(rng.randrange(8, 14)):
+        s = rng.choice(suits)
+        if heights[s] > 0:
+            out.append(s * 13 + heights[s] - 1)
+            heights[s] -= 1
+    rng.shuffle(out)
+    names = ["stock", "waste"] + [f"f{i}" for i in range(1, 5)] + [f"t{i}" for i in range(1, 8)]
+    piles = {n: {"down": [], "up": []} for n in names}
+    for s in range(4):
+        piles[f"f{s + 1}"]["up"] = [card_name(s * 13 + r) for r in range(heights[s])]
+    cut = rng.randrange(0, len(out) // 2 + 1)
+    piles["stock"]["down"] = [card_name(c) for c in out[:cut]]
+    for c in out[cut:]:
+        piles[f"t{rng.randrange(1, 5)}"]["down"].append(card_name(c))
+    for i in range(1, 8):
+        p = piles[f"t{i}"]
+        if p["down"]:
+            k = rng.randrange(1, min(3, len(p["down"])) + 1)
+            p["down"], p["up"] = p["down"][:-k], p["down"][-k:]
+    return Game.from_position(get_variant("klondike"), {"variant": "klondike", "options": options, "piles": piles})
+
+
+def test_answers_agree_with_brute_force_with_stock_and_tableau_in_play():
+    # more cards out than above, several face up (not always built), the stock in reach with
+    # draw 1: exercises the stock-card and run-moving rules
+    rng = random.Random(20261201)
+    checked = lost = 0
+    for _ in range(40):
+        game = open_position(rng)
+        truth = brute_force(game, 30_000)
+        if truth is None:
+            continue
+        checked += 1
+        lost += not truth
+        answer = solve(game, timeout=60)
+        assert answer.result == (WIN if truth else UNWINNABLE), game.to_position()
+    assert checked >= 20 and lost >= 2, (checked, lost)
