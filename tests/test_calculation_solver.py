@@ -184,3 +184,16 @@ def test_relaxation_failing_is_a_proof(calc):
         assert solve(Game.from_position(calc, data), timeout=60, knowledge=object()).result == UNWINNABLE
         beyond += not know.dead(g)
     assert proofs and beyond
+
+
+@pytest.mark.parametrize("seed", [97, 123])
+def test_beam_estimates_win_with_a_small_states_budget(calc, seed):
+    """Deals the first estimate alone could not win within 10 s are won by the beam's other
+    estimates at widths of 25 and 75 (a states budget, no clock), and the moves replay."""
+    rules = calc.rules({})
+    result = solve(Game.new(rules, seed), timeout=600, max_states=100)
+    assert result.result == WIN and result.method == "variant"
+    game = Game.new(rules, seed)
+    for move in result.moves:
+        game.play(move)
+    assert game.won and game.score == 48

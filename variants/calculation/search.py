@@ -12,6 +12,7 @@ deal is lost.
 
 from __future__ import annotations
 
+import operator
 import time
 from typing import Any
 
@@ -294,60 +295,86 @@ class Search:
             self.unhome()
 
 
-def _inversions(L: tuple, R: tuple) -> int:
+# The beam's estimates (higher is better), by kind: (pair penalty base, gap divisor, weight of
+# the reserve tops' urgency, weight of a card home). Kind 0 is the first estimate; 1 and 2 add
+# how good a place each reserve's top card is for what comes next. Each wins deals the others
+# miss, so the beam tries all three at each width.
+KINDS = ((3, 3, 0, 10), (3, 3, 1.5, 10), (1, 1, 1.5, 10))
+
+
+def _pile_cost(lb: bytes, pile: bytes, cache: dict, kind: int) -> float:
+    """One reserve's share of :func:`_estimate` (to subtract) when the foundations' lengths
+    are ``lb``; memoized in ``cache`` (piles recur across states)."""
+    key = lb + pile  # lb has four bytes, so this is unambiguous
+    cost = cache.get(key)
+    if cost is None:
+        us = cache.get((lb,))
+        if us is None:
+            us = cache[(lb,)] = tuple(urgency(lb, r) for r in range(RANKS))
+        base, div, tops, _ = KINDS[kind]
+        if not pile:
+            cost = -tops * 14
+        else:
+            cost = n = len(pile)
+            u = [us[r] for r in pile]
+            for a in range(n):
+                ua = u[a]
+                for b in range(a + 1, n):
+                    if u[b] > ua:
+                        cost += base + (u[b] - ua) // div
+            cost -= tops * u[-1]
+        cache[key] = cost
+    return cost
+
+
+def _estimate(L: tuple, R: tuple, cache: dict, kind: int = 0) -> float:
     """The beam's estimate (higher is better): ten a card home, less one a reserve card, and
-    less 3 + gap // 3 for each pair of reserve cards where the upper one is wanted ``gap``
-    cards later than the lower (a card is wanted when the nearest foundation still needing
-    its rank reaches it)."""
-    s = 10 * sum(L)
-    for pile in R:
-        us = []
-        for r in pile:
-            u = RANKS
-            for k in range(4):
-                d = POS[k][r] - L[k]
-                if 0 <= d < u:
-                    u = d
-            us.append(u)
-        n = len(us)
-        for a in range(n):
-            ua = us[a]
-            for b in range(a + 1, n):
-                if us[b] > ua:
-                    s -= 3 + (us[b] - ua) // 3
-        s -= n
-    return s
+    less ``base + gap / div`` for each pair of reserve cards where the upper one is wanted
+    ``gap`` cards later than the lower (a card is wanted when the nearest foundation still
+    needing its rank reaches it); plus ``tops`` times the urgency of each reserve's top card
+    (14 for an empty reserve): a top wanted late takes more cards without burying one."""
+    lb = bytes(L)
+    return KINDS[kind][3] * sum(L) - sum(_pile_cost(lb, pile, cache, kind) for pile in R)
 
 
 def beam(lengths: list[int], reserves: list[list[int]], cards: list[int], width: int,
-         deadline: float) -> list[tuple] | None:
-    """Beam search over the draws, each reserve top that fits a foundation played at once:
-    a winning path (in :class:`Search`'s path format) or None (proves nothing)."""
-    start = (tuple(lengths), tuple(tuple(r) for r in reserves))
+         deadline: float, kind: int = 0) -> list[tuple] | None:
+    """Beam search over the draws, each reserve top that fits a foundation played at once
+    (so a drawn card that fits one goes home: parking it would send it home at once too):
+    a winning path (in :class:`Search`'s path format) or None (proves nothing). ``kind``
+    picks the estimate (:data:`KINDS`); ``beam.cut`` tells whether any level was cut short
+    (if not, a wider beam would find nothing more).
+
+    Reserves are ``bytes`` (bottom to top) and a level's states are keyed with the reserves
+    sorted (they are interchangeable); only a move home can uncover a card that fits. A
+    state parking a card is scored from its parent's score and the one pile that changed."""
     n = len(cards)
+    cache: dict = {}
+    beam.cut = False  # type: ignore[attr-defined]
+    home = KINDS[kind][3]
+    done_l = (RANKS,) * 4
 
     def close(L: list, R: list, path: list) -> None:
         again = True
         while again:
             again = False
+            wants = (SEQ[0][L[0]], SEQ[1][L[1]], SEQ[2][L[2]], SEQ[3][L[3]])
             for j in range(4):
                 pile = R[j]
-                if pile:
-                    r = pile[-1]
-                    for k in range(4):
-                        if SEQ[k][L[k]] == r:
-                            R[j] = pile[:-1]
-                            L[k] += 1
-                            path.append(("h", j, k))
-                            again = True
-                            break
+                if pile and pile[-1] in wants:
+                    k = wants.index(pile[-1])
+                    R[j] = pile[:-1]
+                    L[k] += 1
+                    path.append(("h", j, k))
+                    again = True
+                    break
 
-    first = list(start[0]), list(start[1]), []
-    close(*first)
-    level = {b"": (tuple(first[0]), tuple(first[1]), None, tuple(first[2]))}
+    L1, R1, p1 = list(lengths), [bytes(r) for r in reserves], []
+    close(L1, R1, p1)
+    level = [(tuple(L1), tuple(R1), None, tuple(p1), 0)]
     for i in range(n + 1):
-        for entry in level.values():
-            if entry[0] == (RANKS,) * 4:
+        for entry in level:
+            if entry[0] == done_l:
                 path: list[tuple] = []
                 e = entry
                 while e is not None:
@@ -357,36 +384,49 @@ def beam(lengths: list[int], reserves: list[list[int]], cards: list[int], width:
         if i == n or time.perf_counter() > deadline:
             return None
         c = cards[i]
+        cb = bytes((c,))
         nxt: dict[bytes, tuple] = {}
-        for entry in level.values():
+        for entry in level:
             L0, R0 = entry[0], entry[1]
-            opts: list[tuple] = [("d", k, -1) for k in range(4) if SEQ[k][L0[k]] == c]
-            done = set()
+            ks = [k for k in range(4) if SEQ[k][L0[k]] == c]
+            if ks:
+                for k in ks:
+                    L = list(L0)
+                    L[k] += 1
+                    R = list(R0)
+                    path = [("d", k, -1)]
+                    close(L, R, path)
+                    key = bytes(L) + b"\xff".join(sorted(R))
+                    if key not in nxt:
+                        L = tuple(L)
+                        R = tuple(R)
+                        nxt[key] = (L, R, entry, tuple(path), _estimate(L, R, cache, kind))
+                continue
+            lb = bytes(L0)
+            costs = [_pile_cost(lb, pile, cache, kind) for pile in R0]
+            score = home * sum(L0) - sum(costs)
+            seen = []
             for j in range(4):
-                if R0[j] not in done:
-                    done.add(R0[j])
-                    opts.append(("d", -1, j))
-            for m in opts:
-                L = list(L0)
+                pile = R0[j]
+                if pile in seen:
+                    continue
+                seen.append(pile)
                 R = list(R0)
-                if m[1] >= 0:
-                    L[m[1]] += 1
-                else:
-                    R[m[2]] = R0[m[2]] + (c,)
-                path = [m]
-                close(L, R, path)
-                key = bytes(L) + b"\xff".join(sorted(bytes(r) for r in R))
+                R[j] = new = pile + cb
+                key = lb + b"\xff".join(sorted(R))
                 if key not in nxt:
-                    nxt[key] = (tuple(L), tuple(R), entry, tuple(path))
+                    nxt[key] = (L0, tuple(R), entry, (("d", -1, j),),
+                                score + costs[j] - _pile_cost(lb, new, cache, kind))
         beam.states += len(nxt)  # type: ignore[attr-defined]
         if len(nxt) > width:
-            ranked = sorted(nxt.items(), key=lambda kv: -_inversions(kv[1][0], kv[1][1]))
-            level = dict(ranked[:width])
+            beam.cut = True  # type: ignore[attr-defined]
+            level = sorted(nxt.values(), key=_SCORE, reverse=True)[:width]
         else:
-            level = nxt
+            level = list(nxt.values())
     return None
 
 
+_SCORE = operator.itemgetter(4)
 beam.states = 0  # type: ignore[attr-defined]  # positions the last beam searches stored
 
 
@@ -413,14 +453,20 @@ def search(game: Any, piles: dict[str, Any], deadline: float, max_states: int) -
             t.remaining = s.remaining
             if t.stuck(0):
                 return False
-    # a beam search for wins, ever wider, over 60% of the time (or up to max_states wide
-    # when there is no time limit, so a states budget gives the same answer anywhere)
+    # a beam search for wins, ever wider, each width with every estimate (they win different
+    # deals), over 90% of the time (or up to max_states wide when there is no time limit, so
+    # a states budget gives the same answer anywhere); the exact search has the rest
     path = None
     beam.states = 0  # type: ignore[attr-defined]
-    share = time.perf_counter() + (deadline - time.perf_counter()) * 0.6
-    width = 25
-    while path is None and time.perf_counter() < share and width <= max_states:
-        path = beam(lengths, s.R, cards, width, share)
+    share = time.perf_counter() + (deadline - time.perf_counter()) * 0.9
+    width, cut = 25, True
+    while path is None and cut and time.perf_counter() < share and width <= max_states:
+        cut = False
+        for kind in (1, 2, 0):
+            path = beam(lengths, s.R, cards, width, share, kind)
+            cut = cut or beam.cut  # type: ignore[attr-defined]
+            if path is not None or not beam.cut or time.perf_counter() >= share:  # type: ignore[attr-defined]
+                break
         width *= 3
     if path is not None:
         search.states = beam.states  # type: ignore[attr-defined]
