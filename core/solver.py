@@ -208,6 +208,8 @@ class Solver:
         self.heuristic = getattr(know, "heuristic", None)
         self.know_prune = getattr(know, "prune", None)
         self.know_search = getattr(know, "search", None)
+        share = getattr(know, "search_share", 0.5)  # of the budget for know_search; the rest is generic
+        self.search_share = share if isinstance(share, (int, float)) and 0 < share <= 1 else 0.5
         self.know = know
         self.timeout = timeout
         self.max_states = max_states
@@ -228,8 +230,8 @@ class Solver:
             if self._blocked():
                 return SolveResult(UNWINNABLE, (), time.perf_counter() - began, 0, "blocked")
             t0, span = began, self.timeout
-            if self.know_search is not None:  # the variant's own search, half the budget:
-                found = self.know_search(self.start, began + span / 2, self.max_states)
+            if self.know_search is not None:  # the variant's own search, its share of the budget:
+                found = self.know_search(self.start, began + span * self.search_share, self.max_states)
                 self.states = int(getattr(self.know, "states", 0) or 0)
                 if isinstance(found, list):  # moves that win (replayed in _win)
                     self.solution = found

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 import pytest
 
@@ -324,6 +325,27 @@ def test_variant_knowledge_is_consulted_and_keeps_the_answer(klondike):
     assert know.asked and all(move[1] in game.rules.foundations for move in know.asked)
     assert solve(Game.from_position(klondike, stuck_hearts(0)), timeout=30,
                  knowledge=Counting()).result == UNWINNABLE
+
+
+class OwnSearch:
+    """Variant knowledge with its own search, which only notes the deadline it was given."""
+
+    def __init__(self, share=None):
+        if share is not None:
+            self.search_share = share
+        self.given = None
+
+    def search(self, game, deadline, max_states):
+        self.given = deadline - time.perf_counter()
+        return None  # no answer: the generic portfolio goes on
+
+
+@pytest.mark.parametrize("share, part", [(None, 0.5), (0.9, 0.9), (0.25, 0.25), (7, 0.5), ("x", 0.5)])
+def test_a_variants_own_search_gets_its_share_of_the_budget(klondike, share, part):
+    know = OwnSearch(share)
+    result = solve(Game.from_position(klondike, stuck_hearts(0)), timeout=20, knowledge=know)
+    assert result.result == UNWINNABLE  # the generic search still decides after it
+    assert part * 20 - 1 < know.given <= part * 20
 
 
 def test_solver_knowledge_hook_reaches_a_plugin(monkeypatch, klondike):
