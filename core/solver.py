@@ -209,7 +209,7 @@ class Solver:
         self.know_prune = getattr(know, "prune", None)
         self.know_search = getattr(know, "search", None)
         share = getattr(know, "search_share", 0.5)  # of the budget for know_search; the rest is generic
-        self.search_share = share if isinstance(share, (int, float)) and 0 < share <= 1 else 0.5
+        self.search_share = share if type(share) in (int, float) and 0 < share <= 1 else 0.5
         self.know = know
         self.timeout = timeout
         self.max_states = max_states

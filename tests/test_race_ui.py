@@ -188,6 +188,10 @@ async def test_a_dropped_connection_comes_back_to_the_same_seat_by_itself():
         await pilot.press("d")  # and plays on, on the same seat
         await until(pilot, lambda: app.own["moves"] == 2, "the second draw")
         await bob.wait("progress", seat=0, moves=2)  # the others see it
+        second = app.client
+        second.ws.transport.abort()  # dropped again within the minute: say how to come back by hand
+        await until(pilot, lambda: app.closed, "given up")
+        assert app.client is second and "--resume " + second.seat_token in status(app)
 
 
 @pilot_test

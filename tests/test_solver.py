@@ -333,19 +333,21 @@ class OwnSearch:
     def __init__(self, share=None):
         if share is not None:
             self.search_share = share
-        self.given = None
+        self.deadline = self.called = None
 
     def search(self, game, deadline, max_states):
-        self.given = deadline - time.perf_counter()
+        self.deadline, self.called = deadline, time.perf_counter()
         return None  # no answer: the generic portfolio goes on
 
 
-@pytest.mark.parametrize("share, part", [(None, 0.5), (0.9, 0.9), (0.25, 0.25), (7, 0.5), ("x", 0.5)])
+@pytest.mark.parametrize("share, part", [(None, 0.5), (0.9, 0.9), (0.25, 0.25), (7, 0.5), ("x", 0.5), (True, 0.5)])
 def test_a_variants_own_search_gets_its_share_of_the_budget(klondike, share, part):
     know = OwnSearch(share)
+    before = time.perf_counter()
     result = solve(Game.from_position(klondike, stuck_hearts(0)), timeout=20, knowledge=know)
     assert result.result == UNWINNABLE  # the generic search still decides after it
-    assert part * 20 - 1 < know.given <= part * 20
+    # the solver's clock starts between ``before`` and the call: the deadline is its start + share
+    assert before + part * 20 <= know.deadline <= know.called + part * 20
 
 
 def test_solver_knowledge_hook_reaches_a_plugin(monkeypatch, klondike):

@@ -27,7 +27,7 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Static
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from solitaire.core import Game, get_variant
 from solitaire.core.cards import parse_card
@@ -433,6 +433,8 @@ class RaceApp(App[None]):
         self.notice = ""
         self.deadline: float | None = None
         self.closed = False
+        self.rejoining = False  # after a dropped connection, while coming back to the seat
+        self._rejoined_at: float | None = None
         self.base: Screen | None = None
         self._note_clock(self.table)
 
@@ -549,44 +551,59 @@ class RaceApp(App[None]):
         while True:
             msg = await self.client.next(timeout=None)  # type: ignore[arg-type]
             if msg is None:
-                if await self._come_back():
+                failed = await self._come_back()
+                if failed is None:
                     continue
-                self._connection_closed()
+                self._connection_closed(failed or None)
                 return
             self.handle(msg)
 
-    async def _come_back(self) -> bool:
+    def _connection_closed(self, notice: str | None = None) -> None:
+        self.closed = True
+        self.notice = notice or "The table closed the connection. q quits."
+        self.refresh_base()
+
+    async def _come_back(self) -> str | None:
         """After a dropped connection (not one the table closed), rejoin the same seat with its
-        seat token, trying for as long as the table keeps a seat (60 s); True when back."""
+        seat token, trying for as long as the table keeps a seat (60 s). None when back, else
+        why not ("" when there was nothing to try). Once back, a second drop within
+        REJOIN_SECONDS is not retried (another program holding the same seat token would
+        otherwise take the seat back and forth): the notice says how to come back by hand."""
         old = self.client
         token, me = old.seat_token, self.me()
         if token is None or me is None or old.ws.close_code not in (None, 1006):  # 1006: no closing handshake
-            return False
+            return ""
+        loop = asyncio.get_running_loop()
+        if self._rejoined_at is not None and loop.time() - self._rejoined_at < REJOIN_SECONDS:
+            return (f"Lost the connection again. q quits; within 60 s, "
+                    f"solitaire race join {self.link} --resume {token} takes the seat back.")
+        self.rejoining = True
         self.notice = "Lost the connection: coming back to your seat..."
         self.refresh_base()
-        loop = asyncio.get_running_loop()
         give_up = loop.time() + REJOIN_SECONDS
-        while True:
-            try:
-                client = await RaceClient.join(self.link, me["name"], seat_token=token)
-                break
-            except RaceError as exc:
-                if str(exc).startswith("the table refused") or loop.time() >= give_up:  # the seat is gone: stop trying
-                    self.notice = f"Could not come back: {exc}"
-                    return False
-            await asyncio.sleep(1.0)
+        try:
+            while True:
+                try:
+                    client = await RaceClient.join(self.link, me["name"], seat_token=token)
+                    break
+                except RaceError as exc:
+                    if str(exc).startswith("the table refused") or loop.time() >= give_up:  # the seat is gone
+                        return f"Could not come back: {exc}. q quits."
+                except (OSError, WebSocketException) as exc:  # a handshake cut short: try again
+                    if loop.time() >= give_up:
+                        return f"Could not come back: {exc}. q quits."
+                await asyncio.sleep(1.0)
+        finally:
+            self.rejoining = False
         self.client = client
+        self._rejoined_at = loop.time()
         await old.close()
         self.closed = False
+        self.offer = None  # an offer made meanwhile was cancelled or answered without us
         self.handle(client.welcome)
         self.notice = "Back at the table."
         self.refresh_base()
-        return True
-
-    def _connection_closed(self) -> None:
-        self.closed = True
-        self.notice = "The table closed the connection. q quits."
-        self.refresh_base()
+        return None
 
     def handle(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -649,6 +666,10 @@ class RaceApp(App[None]):
         self.refresh_base()
 
     async def send(self, type_: str, **fields: Any) -> None:
+        if self.rejoining:
+            self.notice = "Coming back to your seat: try again in a moment."
+            self.refresh_base()
+            return
         if self.closed:
             self._connection_closed()
             return
@@ -736,10 +757,13 @@ class RaceApp(App[None]):
 
 async def race_ui(link: str, name: str, *, host_key: str | None = None, seat_token: str | None = None) -> int:
     client = await RaceClient.join(link, name, host_key=host_key, seat_token=seat_token)
+    app = RaceApp(client, link)
     try:
-        await RaceApp(client, link).run_async()
+        await app.run_async()
     finally:
         await client.close()
+        if app.client is not client:  # came back on a new connection after a drop
+            await app.client.close()
     return 0
 
 
