@@ -195,6 +195,27 @@ async def test_a_dropped_connection_comes_back_to_the_same_seat_by_itself():
 
 
 @pilot_test
+async def test_a_spectator_seated_later_keeps_its_seat_token_to_come_back_with():
+    server, table, link = await open_table()
+    ann = await RaceClient.join(link, "ann", host_key=table.host_key)
+    bob = await ready_friend(table, link)
+    await ann.send("start")
+    await bob.wait("start")
+    watcher = await RaceClient.join(link, "cid")  # the race is on: cid watches
+    app = RaceApp(watcher, link, tick=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert app.client.seat_token is None and app.role == "spectator"
+        await bob.send("resign")  # ann, the last one racing, wins
+        await ann.wait("end")
+        await ann.send("settings", race="timed", minutes=10)  # back to the lobby: cid sits down
+        await until(pilot, lambda: app.role == "player", "cid seated")
+        assert app.client.seat_token == table.players[-1].token and app.me() is not None
+    await ann.close()
+    await bob.close()
+    await server.close()
+
+
+@pilot_test
 async def test_a_table_that_closes_is_not_rejoined():
     server, table, app = await host_app()
     async with app.run_test(size=(100, 30)) as pilot:

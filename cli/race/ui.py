@@ -610,6 +610,7 @@ class RaceApp(App[None]):
         fields = {k: v for k, v in msg.items() if k not in ("v", "type")}
         if kind in ("table", "welcome", "start") or (kind == "ack" and "players" in msg):
             if kind == "welcome":  # seated after a change of settings
+                self.client.welcome = msg  # its seat token is the one to come back with
                 self.role = msg.get("role", self.role)
                 self.is_host = bool(msg.get("host"))
             if kind in ("welcome", "start") and msg.get("seat") is not None:
