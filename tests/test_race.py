@@ -488,6 +488,25 @@ def test_a_lost_connection_past_the_window_resigns():
     run(go())
 
 
+def test_one_who_comes_back_after_the_race_ended_is_told_how_it_ended():
+    async def go():
+        server, table, link = await open_table(reconnect_window=5)
+        ann, bob = await seat(server, table, "ann", "bob")
+        await start([ann, bob])
+        token = bob.seat_token
+        bob.ws.transport.abort()
+        await ann.wait("disconnected", seat=1)
+        await ann.send("resign")  # bob, still within his window, is the last one racing
+        end = await ann.wait("end")
+        back = await RaceClient.join(link, "bob", seat_token=token)
+        assert back.welcome["resumed"] is True and back.welcome["state"] == "ended"
+        again = await back.wait("end")
+        assert (again["reason"], again["winners"]) == (end["reason"], end["winners"]) == ("last-left", [1])
+        assert again["tables"] == end["tables"]
+        await server.close()
+    run(go())
+
+
 def test_spectators_watch_counts_only_and_see_every_table_at_the_end():
     async def go():
         server, table, link = await open_table()

@@ -217,6 +217,7 @@ class Table:
         self.clock: asyncio.TimerHandle | None = None
         self.seed: int | None = None  # held here only; never sent
         self.result: dict[str, Any] | None = None
+        self.end_message: dict[str, Any] | None = None  # the last race's end, for one who comes back
         self._ids = itertools.count(1)
 
     # ------------------------------------------------------------------ views
@@ -301,6 +302,8 @@ class Table:
             fields["own"] = own_state(player.game)
         conn.send("welcome", role="player", seat=self.seat(player), seat_token=player.token, host=player.host,
                   resumed=True, **fields)
+        if self.state == "ended" and self.end_message is not None:  # it ended while this player was away
+            conn.send("end", **self.end_message)
         self.broadcast("reconnected", seat=self.seat(player), name=player.name)
         self.announce()
 
@@ -507,7 +510,7 @@ class Table:
         self.race_no += 1
         self.state = "racing"
         self.offer = None
-        self.result = None
+        self.result = self.end_message = None
         for p in self.players:
             p.game = Game.new(rules, seed)
             p.status = "racing"
@@ -580,7 +583,8 @@ class Table:
             tables.append({"seat": i, "id": p.id, "name": p.name, "result": p.status, **p.progress(),
                            "position": revealed_position(p.game) if p.game is not None else None})
         self.result = {"reason": reason, "winners": [self.seat(p) for p in winners], "draw": draw}
-        self.broadcast("end", **self.result, tables=tables, score=self.score_list())
+        self.end_message = {**self.result, "tables": tables, "score": self.score_list()}
+        self.broadcast("end", **self.end_message)
         for p in list(self.players):
             if p.gone:
                 self.players.remove(p)
