@@ -27,6 +27,7 @@ app = typer.Typer(
     **APP_SETTINGS,
 )
 
+
 @app.command(context_settings=EXTRA)
 def play(
     ctx: typer.Context,
