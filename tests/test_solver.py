@@ -400,15 +400,17 @@ def test_cli_hint_is_a_legal_move(cli):
 
 # ---------------------------------------------------------------- soundness against brute force
 
-def small_position(rng: random.Random) -> Game:
-    """A random Klondike end game: a few of the highest cards still out, anywhere."""
+def end_game(rng: random.Random, options: dict, suits: tuple[int, ...], out_count: range,
+             stock_share: tuple[float, float], columns: int, up_at_most: int) -> Game:
+    """A random Klondike end game: some of the highest cards of ``suits`` still out (a number
+    drawn from ``out_count``), between the shares ``stock_share`` of them in the stock, the
+    rest face down on the first ``columns`` columns, each column's top 1 to ``up_at_most``
+    cards turned up."""
     from solitaire.core.cards import card_name
 
-    options = {"draw": rng.choice([1, 3]), "redeals": rng.choice([0, 0, 0, 1, None]), "relaxed": rng.random() < 0.3}
     heights = [13] * 4
     out: list[int] = []
-    suits = (1, 2) if rng.random() < 0.6 else (0, 1, 2, 3)  # one colour: nothing builds, losses happen
-    for _ in range(rng.randrange(5, 10)):
+    for _ in range(rng.randrange(out_count.start, out_count.stop)):
         s = rng.choice(suits)
         if heights[s] > 0:
             out.append(s * 13 + heights[s] - 1)
@@ -418,16 +420,24 @@ def small_position(rng: random.Random) -> Game:
     piles = {n: {"down": [], "up": []} for n in names}
     for s in range(4):
         piles[f"f{s + 1}"]["up"] = [card_name(s * 13 + r) for r in range(heights[s])]
-    cut = rng.randrange(len(out) // 2, len(out) + 1)
+    low, high = stock_share
+    cut = rng.randrange(int(len(out) * low), int(len(out) * high) + 1)
     piles["stock"]["down"] = [card_name(c) for c in out[:cut]]
     for c in out[cut:]:
-        piles[f"t{rng.randrange(1, 4)}"]["down"].append(card_name(c))
+        piles[f"t{rng.randrange(1, columns + 1)}"]["down"].append(card_name(c))
     for i in range(1, 8):
         p = piles[f"t{i}"]
         if p["down"]:
-            k = rng.randrange(1, len(p["down"]) + 1)
+            k = rng.randrange(1, min(up_at_most, len(p["down"])) + 1)
             p["down"], p["up"] = p["down"][:-k], p["down"][-k:]
     return Game.from_position(get_variant("klondike"), {"variant": "klondike", "options": options, "piles": piles})
+
+
+def small_position(rng: random.Random) -> Game:
+    """A random Klondike end game: a few of the highest cards still out, anywhere."""
+    options = {"draw": rng.choice([1, 3]), "redeals": rng.choice([0, 0, 0, 1, None]), "relaxed": rng.random() < 0.3}
+    suits = (1, 2) if rng.random() < 0.6 else (0, 1, 2, 3)  # one colour: nothing builds, losses happen
+    return end_game(rng, options, suits, range(5, 10), (0.5, 1.0), columns=3, up_at_most=13)
 
 
 def brute_force(game: Game, limit: int = 20_000) -> bool | None:
@@ -477,32 +487,9 @@ def test_answers_agree_with_brute_force():
 
 def open_position(rng: random.Random) -> Game:
     """A random end game with more cards out, some built on the tableau, draw 1 or 3."""
-    from solitaire.core.cards import card_name
-
     options = {"draw": rng.choice([1, 1, 3]), "redeals": rng.choice([None, None, 0])}
-    heights = [13] * 4
-    out: list[int] = []
     suits = rng.choice([(1, 2), (0, 1, 2, 3), (0, 1, 2, 3), (0, 1), (1, 3)])
-    for _ in range(rng.randrange(8, 14)):
-        s = rng.choice(suits)
-        if heights[s] > 0:
-            out.append(s * 13 + heights[s] - 1)
-            heights[s] -= 1
-    rng.shuffle(out)
-    names = ["stock", "waste"] + [f"f{i}" for i in range(1, 5)] + [f"t{i}" for i in range(1, 8)]
-    piles = {n: {"down": [], "up": []} for n in names}
-    for s in range(4):
-        piles[f"f{s + 1}"]["up"] = [card_name(s * 13 + r) for r in range(heights[s])]
-    cut = rng.randrange(0, len(out) // 2 + 1)
-    piles["stock"]["down"] = [card_name(c) for c in out[:cut]]
-    for c in out[cut:]:
-        piles[f"t{rng.randrange(1, 5)}"]["down"].append(card_name(c))
-    for i in range(1, 8):
-        p = piles[f"t{i}"]
-        if p["down"]:
-            k = rng.randrange(1, min(3, len(p["down"])) + 1)
-            p["down"], p["up"] = p["down"][:-k], p["down"][-k:]
-    return Game.from_position(get_variant("klondike"), {"variant": "klondike", "options": options, "piles": piles})
+    return end_game(rng, options, suits, range(8, 14), (0.0, 0.5), columns=4, up_at_most=3)
 
 
 def test_answers_agree_with_brute_force_with_stock_and_tableau_in_play():
