@@ -195,6 +195,16 @@ async def test_a_dropped_connection_comes_back_to_the_same_seat_by_itself():
 
 
 @pilot_test
+async def test_a_seat_already_given_up_is_not_tried_again_and_the_notice_says_why():
+    async with racing_bob() as (pilot, app, table, bob):
+        table.server.reconnect_window = 0  # the table gives the seat up at once
+        first = app.client
+        first.ws.transport.abort()
+        await until(pilot, lambda: app.closed, "given up")
+        assert app.client is first and "Could not come back" in status(app) and "seat token" in status(app)
+
+
+@pilot_test
 async def test_a_spectator_seated_later_keeps_its_seat_token_to_come_back_with():
     server, table, link = await open_table()
     ann = await RaceClient.join(link, "ann", host_key=table.host_key)

@@ -22,6 +22,10 @@ class RaceError(Exception):
     """The table refused us (wrong token, bad link, no server): one line for the user."""
 
 
+class RaceRefused(RaceError):
+    """The table answered the hello with an error (a wrong token, a stale seat token)."""
+
+
 class RaceClient:
     """One connection to a table: ``join``, then ``send`` and ``next``; keeps every message received."""
 
@@ -60,7 +64,7 @@ class RaceClient:
         client.messages.append(first)
         if first.get("type") != "welcome":
             await ws.close()
-            raise RaceError(f"the table refused: {first.get('error', first)}")
+            raise RaceRefused(f"the table refused: {first.get('error', first)}")
         client.welcome = first
         client._reader = asyncio.get_running_loop().create_task(client._read())
         return client

@@ -34,7 +34,7 @@ from solitaire.core.cards import parse_card
 
 from ..tui.app import TABLE_BINDINGS, TableControls, TableView, replay_escape
 from ..tui.table import View, movable
-from .client import RaceClient, RaceError, hosted_table, settings_command
+from .client import RaceClient, RaceError, RaceRefused, hosted_table, settings_command
 
 HIDDEN_CARD = 52  # a face-down card: not a card (cards are 0..51); its value is never read
 REJOIN_SECONDS = 60.0  # after a dropped connection, how long to keep trying the seat (the table keeps it 60 s)
@@ -587,7 +587,7 @@ class RaceApp(App[None]):
                     client = await RaceClient.join(self.link, me["name"], seat_token=token)
                     break
                 except RaceError as exc:
-                    if str(exc).startswith("the table refused") or loop.time() >= give_up:  # the seat is gone
+                    if isinstance(exc, RaceRefused) or loop.time() >= give_up:  # the seat is gone
                         return f"Could not come back: {exc}. q quits."
                 except (OSError, WebSocketException) as exc:  # a handshake cut short: try again
                     if loop.time() >= give_up:
