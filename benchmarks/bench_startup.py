@@ -4,12 +4,16 @@ The real program runs in a pseudo-terminal (80x24) with a fresh data folder; the
 when the header's share code has been written to the terminal (Textual writes a frame at a
 time, so the code appearing means the first frame is out). Target: 0.4 s.
 
-    python benchmarks/bench_startup.py [--runs N] [--no-bytecode]
+    python benchmarks/bench_startup.py [--runs N] [--no-bytecode] [--against PYTHON]
 
 Also prints the time the line mode takes to print its board, for comparison. The runs use
 bytecode caches, as an installed program does: they are written by a first, untimed run to a
 temporary folder (``PYTHONPYCACHEPREFIX``), so the working tree stays clean even where
 ``PYTHONDONTWRITEBYTECODE`` is set; ``--no-bytecode`` times compiling every module each run.
+
+``--against PYTHON`` compares two versions: the interpreter of another environment (say a
+venv with the old code installed) and this one take turns, run by run, so both see the
+same load; the table's first paint is printed for each.
 """
 
 from __future__ import annotations
@@ -30,7 +34,8 @@ import time
 PROGRAM = "import sys; from solitaire.cli.main import main; sys.exit(main(sys.argv[1:]))"
 
 
-def first_paint(args: list[str], needle: bytes, home: str, pycache: str | None) -> float:
+def first_paint(args: list[str], needle: bytes, home: str, pycache: str | None,
+                python: str = sys.executable) -> float:
     main_fd, child_fd = pty.openpty()
     fcntl.ioctl(child_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     env = {**os.environ, "SOLITAIRE_HOME": home, "TERM": "xterm-256color"}
@@ -38,7 +43,7 @@ def first_paint(args: list[str], needle: bytes, home: str, pycache: str | None) 
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = pycache
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", PROGRAM, *args], stdin=child_fd, stdout=child_fd,
+    proc = subprocess.Popen([python, "-c", PROGRAM, *args], stdin=child_fd, stdout=child_fd,
                             stderr=child_fd, env=env, close_fds=True)
     os.close(child_fd)
     out = b""
@@ -75,9 +80,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--no-bytecode", action="store_true", help="compile every module on every run")
+    parser.add_argument("--against", metavar="PYTHON", help="take turns with this interpreter (another version)")
     ns = parser.parse_args()
     table_args = ["play", "klondike", "--seed", "48213", "--new"]
     line_args = ["play", "klondike", "--plain", "--seed", "48213", "--new"]
+    if ns.against:
+        compare(ns.against, table_args, ns.runs)
+        return
     with tempfile.TemporaryDirectory() as home:
         pycache = None if ns.no_bytecode else os.path.join(home, "pycache")
         first_paint(table_args, b"klondike-48213", home, pycache)  # warm caches, write bytecode
@@ -90,6 +99,23 @@ def main() -> None:
           f"min {min(table):.3f} s, max {max(table):.3f} s ({ns.runs} runs)")
     print(f"line mode board:   median {statistics.median(lines):.3f} s, "
           f"min {min(lines):.3f} s, max {max(lines):.3f} s ({ns.runs} runs)")
+
+
+def compare(other: str, table_args: list[str], runs: int) -> None:
+    """The table's first paint with ``other`` and with this interpreter, run by turns."""
+    pythons = {"against": other, "this": sys.executable}
+    times: dict[str, list[float]] = {k: [] for k in pythons}
+    with tempfile.TemporaryDirectory() as home:
+        caches = {k: os.path.join(home, f"pycache-{k}") for k in pythons}  # one per version
+        for k, python in pythons.items():  # warm caches, write bytecode
+            first_paint(table_args, b"klondike-48213", home, caches[k], python)
+        for _ in range(runs):
+            for k, python in pythons.items():
+                times[k].append(first_paint(table_args, b"klondike-48213", home, caches[k], python))
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    for k, python in pythons.items():
+        print(f"table first paint, {k} ({python}): median {statistics.median(times[k]):.3f} s, "
+              f"min {min(times[k]):.3f} s ({runs} runs)")
 
 
 if __name__ == "__main__":
