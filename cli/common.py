@@ -7,10 +7,9 @@ imports it without importing the app, and free of Typer so that ``play`` starts 
 
 from __future__ import annotations
 
-import secrets
+import random
 from pathlib import Path
 from typing import Any, Optional
-
 
 from solitaire.core import Game, SolitaireError, VariantDef, get_variant
 from solitaire.core.position import read_position_file
@@ -18,6 +17,11 @@ from solitaire.core.shuffle import MAX_SEED
 
 RANDOM_SEEDS = 1_000_000_000  # fresh deals use seeds below this, short enough to read out
 
+
+def fresh_seed() -> int:
+    """A seed for a deal nobody chose, from the system's randomness (as ``secrets`` does,
+    without importing it and its hashing modules)."""
+    return random.SystemRandom().randrange(RANDOM_SEEDS)
 
 
 def on_terminal() -> bool:
@@ -103,7 +107,7 @@ def _start_game(defn: VariantDef, options: dict[str, Any], seed: Optional[int],
 
         seed, _ = winnable_seed(defn, options, seeds_below=RANDOM_SEEDS)
     if seed is None:
-        seed = secrets.randbelow(RANDOM_SEEDS)
+        seed = fresh_seed()
     if not 0 <= seed <= MAX_SEED:
         fail(f"--seed must be a whole number from 0 to {MAX_SEED}")
     return Game.new(defn.rules(options), seed)

@@ -12,23 +12,36 @@ import gc
 import sys
 from typing import Any
 
-from .common import UserError
-from .quickargs import PLAY, quick_args
-
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit status. User errors: one line on stderr, status 2."""
-    words = list(sys.argv[1:] if argv is None else argv)
+    # start-up makes a great many objects and almost no garbage: the collector's passes over
+    # them cost a sixth of the table's first paint, so it waits: until the table's first frame
+    # for a plain `play`, until the command line is read for anything else. So the kernel is
+    # imported here, not at the top, and this module costs nothing to import.
+    gc.disable()
     try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    finally:
+        gc.enable()
+
+
+def _main(words: list[str]) -> int:
+    from solitaire.core.plugins import use_startup_cache
+
+    from .common import UserError
+    from .quickargs import PLAY, quick_args
+    from .saves import startup_cache_file
+
+    try:
+        use_startup_cache(startup_cache_file())
         quick = quick_args(PLAY, words[1:]) if words[:1] == ["play"] else None
         if quick is not None:
             from .playing import play_game
 
-            # start-up makes a great many objects and almost no garbage: the collector's passes
-            # over them cost a sixth of the table's first paint, so it waits until then
-            gc.disable()
             play_game(**quick)
             return 0
+        gc.enable()
         from .commands import run
 
         return run(words)
@@ -39,8 +52,6 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    finally:
-        gc.enable()
 
 
 def __getattr__(name: str) -> Any:

@@ -36,6 +36,26 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir("solitaire", appauthor=False))
 
 
+def cache_dir() -> Path:
+    """The user cache folder: ``$SOLITAIRE_HOME/cache`` if set, else platformdirs' user cache path."""
+    home = os.environ.get("SOLITAIRE_HOME")
+    if home:
+        return Path(home) / "cache"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("solitaire", appauthor=False))
+
+
+def startup_cache_file() -> Path:
+    """The start-up cache (:mod:`solitaire.core.startcache`): one file per Python environment,
+    so two environments sharing a folder do not overwrite each other's."""
+    import sys
+    import zlib
+
+    tag = f"py{sys.version_info[0]}{sys.version_info[1]}-{zlib.crc32(os.fsencode(sys.prefix)):08x}"
+    return cache_dir() / f"startup-{tag}.marshal"
+
+
 def save_path(variant: str) -> Path:
     return data_dir() / "saves" / f"{variant}.json"
 

@@ -10,10 +10,11 @@ first, then the others in order of distribution name, whatever the order of ``sy
 from __future__ import annotations
 
 import functools
+import os
 import re
-from importlib.metadata import EntryPoint, entry_points
+from importlib import import_module
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import attrs
 import pluggy
@@ -22,6 +23,11 @@ from . import hookspecs
 from .errors import SolitaireError, UnknownVariantError
 from .spec import VariantDef, load_variant_file
 from .yamlsource import did_you_mean
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
+    from .startcache import StartupCache
 
 GROUP = "solitaire"
 KERNEL_DIST = "solitaire-table"  # the kernel's own distribution: its variants load first
@@ -91,7 +97,31 @@ def _provider(ep: EntryPoint) -> str:
     return dist.metadata["Name"] if dist is not None else ""
 
 
-def _register_definitions(registry: Registry, plugin_name: str, provider: str, call: Any) -> None:
+def installed_entry_points() -> list[tuple[str, str, str]]:
+    """``(provider, name, value)`` of every entry point in the ``solitaire`` group."""
+    from importlib.metadata import entry_points
+
+    return [(_provider(ep), ep.name, ep.value) for ep in entry_points(group=GROUP)]
+
+
+# the grammar of an entry point's value, as importlib.metadata.EntryPoint reads it
+_REFERENCE = re.compile(r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?((?P<extras>\[.*\])\s*)?$")
+
+
+def load_reference(value: str) -> Any:
+    """The object an entry point's value names (``module`` or ``module:attr.attr``), as
+    ``EntryPoint.load`` gives it; raise ImportError, AttributeError or ValueError."""
+    match = _REFERENCE.match(value)
+    if match is None:
+        raise ValueError(f"{value!r} is not a module or module:object reference")
+    obj = import_module(match.group("module"))
+    for attr in filter(None, (match.group("attr") or "").split(".")):
+        obj = getattr(obj, attr)
+    return obj
+
+
+def _register_definitions(registry: Registry, plugin_name: str, provider: str, call: Any,
+                          cache: StartupCache | None = None) -> None:
     """Run one plugin's ``register_variants`` and load what it registers, isolating failures."""
     collected: list[Any] = []
     try:
@@ -107,7 +137,7 @@ def _register_definitions(registry: Registry, plugin_name: str, provider: str, c
                 if not defn.provider:
                     defn.provider = provider
             elif isinstance(item, (str, Path)):
-                defn = load_variant_file(item, provider=provider)
+                defn = load_variant_file(item, provider=provider, cache=cache)
             else:
                 registry.broken.append(BrokenPlugin(
                     plugin_name, provider,
@@ -139,24 +169,31 @@ def _plugin_error(exc: Exception, pm: pluggy.PluginManager) -> str:
 
 
 def build_registry(plugins: Iterable[tuple[str, str, Any]] = (),
-                   eps: Iterable[EntryPoint] | None = None) -> Registry:
+                   eps: Iterable[EntryPoint] | None = None,
+                   cache: StartupCache | None = None) -> Registry:
     """Load entry points (all of the ``solitaire`` group unless ``eps`` is given), then any
-    extra ``(name, provider, plugin object)`` triples (tests and embedders use these)."""
+    extra ``(name, provider, plugin object)`` triples (tests and embedders use these).
+    ``cache`` keeps the plugin list and the parsed variant files between runs."""
     registry = Registry()
     pm = make_plugin_manager()
     loaded: list[tuple[str, str, Any]] = []
-    found = [(_provider(ep), ep) for ep in (entry_points(group=GROUP) if eps is None else eps)]
+    if eps is not None:
+        found = [(_provider(ep), ep.name, ep.value) for ep in eps]
+    elif cache is not None:
+        found = cache.entry_points(GROUP, installed_entry_points)
+    else:
+        found = installed_entry_points()
     # a fixed order whatever sys.path says: the kernel's own variants first, then by provider,
     # so on a name clash the same plugin is the one reported broken on every machine
-    found.sort(key=lambda pe: (pe[0] != KERNEL_DIST, pe[0].lower(), pe[1].name))
-    for provider, ep in found:
+    found.sort(key=lambda pnv: (pnv[0] != KERNEL_DIST, pnv[0].lower(), pnv[1]))
+    for provider, name, value in found:
         try:
-            obj = ep.load()
+            obj = load_reference(value)
         except Exception as exc:  # ImportError, SyntaxError, anything a broken package raises
-            registry.broken.append(BrokenPlugin(ep.name, provider, f"cannot import {ep.value}: "
+            registry.broken.append(BrokenPlugin(name, provider, f"cannot import {value}: "
                                                 f"{type(exc).__name__}: {exc}"))
             continue
-        loaded.append((ep.name, provider, obj))
+        loaded.append((name, provider, obj))
     loaded.extend(plugins)
     for name, provider, obj in loaded:
         if pm.is_registered(obj):  # two entry points naming the same module: load it once
@@ -178,14 +215,32 @@ def build_registry(plugins: Iterable[tuple[str, str, Any]] = (),
                 name, provider, "implements no solitaire hook: expected a function register_variants(register) "
                 "decorated with @solitaire.core.hookimpl"))
         for impl in impls:
-            _register_definitions(registry, name, provider, impl.function)
+            _register_definitions(registry, name, provider, impl.function, cache)
     return registry
+
+
+_startup_cache_file: str | None = None
+
+
+def use_startup_cache(file: str | os.PathLike[str] | None) -> None:
+    """Let :func:`registry` keep the plugin list and parsed variant files in ``file`` between
+    runs (see :mod:`.startcache`); ``None`` turns it off. Takes effect the next time the
+    registry is built (once per process)."""
+    global _startup_cache_file
+    _startup_cache_file = None if file is None else os.fspath(file)
 
 
 @functools.cache
 def registry() -> Registry:
     """The installed variants, loaded once per process."""
-    return build_registry()
+    if _startup_cache_file is None:
+        return build_registry()
+    from .startcache import StartupCache
+
+    cache = StartupCache(_startup_cache_file)
+    built = build_registry(cache=cache)
+    cache.save()
+    return built
 
 
 def get_variant(name: str) -> VariantDef:

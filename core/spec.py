@@ -825,7 +825,8 @@ class VariantDef:
         return sets
 
 
-def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str) -> VariantDef:
+def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str,
+                       every_branch: bool = True) -> VariantDef:
     root = Where(tree, source, "", 1)
     if not isinstance(tree, dict):
         raise VariantError(f"{source}:1: expected a mapping with keys such as name, piles and deal; "
@@ -866,15 +867,24 @@ def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str)
         path=path,
         provider=provider,
     )
-    for option_set in defn.option_sets():
-        defn.rules(option_set)  # resolve and compile every branch now: errors surface at load time
+    if every_branch:
+        for option_set in defn.option_sets():
+            defn.rules(option_set)  # resolve and compile every branch now: errors surface at load time
     return defn
 
 
-def load_variant_file(path: str | Path, provider: str = "") -> VariantDef:
-    """Load and validate one variant YAML file; raise VariantError naming file, line and key."""
+def load_variant_file(path: str | Path, provider: str = "", cache: Any = None) -> VariantDef:
+    """Load and validate one variant YAML file; raise VariantError naming file, line and key.
+    ``cache`` (a :class:`~solitaire.core.startcache.StartupCache`) may supply the parsed tree."""
     path = Path(path)
-    return _variant_from_tree(load_yaml_file(path), path.name, path, provider)
+    if cache is None:
+        return _variant_from_tree(load_yaml_file(path), path.name, path, provider)
+    tree = cache.tree(path, load_yaml_file)
+    checked = cache.checked(path)  # this very file passed every check before, under this code
+    defn = _variant_from_tree(tree, path.name, path, provider, every_branch=not checked)
+    if not checked:
+        cache.mark_checked(path)
+    return defn
 
 
 def load_variant_text(text: str, source: str = "<string>", provider: str = "") -> VariantDef:

@@ -8,13 +8,13 @@ the loader can raise ``thumb.yaml:14: tableau.build: unknown rule 'alternate'; e
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .errors import VariantError
+
+# PyYAML is imported on first use: a warm start reads the variant files from the start-up
+# cache (:mod:`.startcache`) and never needs it
 
 
 class LDict(dict):
@@ -31,11 +31,9 @@ class LList(list):
     item_lines: list[int]
 
 
-# libyaml's parser when PyYAML was built with it (ten times faster at start-up), else pure Python
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+def _convert(node: Any, loader: Any, source: str, path: str = "") -> Any:
+    import yaml
 
-
-def _convert(node: yaml.Node, loader: yaml.SafeLoader, source: str, path: str = "") -> Any:
     if isinstance(node, yaml.MappingNode):
         out = LDict()
         out.line = node.start_mark.line + 1
@@ -70,10 +68,14 @@ def load_yaml(text: str, source: str) -> Any:
     The fast libyaml parser reads the file; a file it refuses is read again by the pure-Python
     parser, whose messages say more ("but got ':'") and are the same on every machine.
     """
+    import yaml
+
+    # libyaml's parser when PyYAML was built with it (ten times faster at start-up), else pure Python
+    fast = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        return _load(text, source, _Loader)
+        return _load(text, source, fast)
     except yaml.YAMLError:
-        if _Loader is yaml.SafeLoader:
+        if fast is yaml.SafeLoader:
             raise VariantError(f"{source}: YAML error") from None
     try:
         return _load(text, source, yaml.SafeLoader)
@@ -164,6 +166,8 @@ def did_you_mean(value: Any, allowed: Any) -> str:
     """`` (did you mean 'alternate-colour'?)`` for a near miss, else ``""``."""
     if not isinstance(value, str):
         return ""
+    import difflib
+
     close = difflib.get_close_matches(value, [str(a) for a in allowed], n=1, cutoff=0.6)
     if not close:
         close = [a for a in map(str, allowed) if a.startswith(value) or value.startswith(a)][:1]

@@ -287,3 +287,22 @@ def test_the_yaml_reference_error_examples_are_real():
     messages = {case[3] for case in CASES}
     for line in block.splitlines():
         assert line in messages, line
+
+
+@pytest.mark.parametrize("rank", spec.RANK_RULES)
+@pytest.mark.parametrize("suit", spec.SUIT_RULES)
+def test_compiled_tables_say_what_the_declared_rule_says(rank, suit):
+    """The rules' tables, built a row at a time, agree with ``BuildRule.fits`` on every pair of
+    cards, for every rank and suit relation, step and wrap."""
+    for step, wrap in ((1, False), (2, True), (4, True), (3, False)):
+        build = f"{{rank: {rank}, suit: {suit}, step: {step}, wrap: {str(wrap).lower()}}}"
+        text = BASE.replace("    build: {rank: down, suit: alternate-colour}", f"    build: {build}")
+        rules = load_variant_text(text, "thumb.yaml").rules()
+        pile = rules.group_piles["tableau"][0]
+        rule = rules.piles[pile].build
+        assert (rule.rank, rule.suit, rule.step, rule.wrap) == (rank, suit, step, wrap)
+        run = rules.piles[pile].run
+        wrong = [(lower, upper) for lower in range(52) for upper in range(52)
+                 if rules.accept[pile][lower * 52 + upper] != rule.fits(lower, upper)
+                 or rules.seq[pile][lower * 52 + upper] != run.fits(lower, upper)]
+        assert wrong == []

@@ -9,7 +9,6 @@ through :meth:`SolitaireApp.after_change`, which saves the game and notices a wi
 from __future__ import annotations
 
 import gc
-import secrets
 from typing import Any, Callable
 
 from rich.text import Text
@@ -25,7 +24,7 @@ from textual.widgets import Button, Static
 
 from solitaire.core import Game, SolitaireError
 
-from ..common import RANDOM_SEEDS
+from ..common import fresh_seed
 from ..saves import Tracker
 from ..stats import format_time, new_bests
 from .table import Geometry, Hit, View, draw, hit_test, movable, pile_at
@@ -62,7 +61,7 @@ def start_of(game: Game) -> Game:
 
 def random_deal(current: Game) -> Game:
     """A new deal under the same rules."""
-    return Game.new(current.rules, secrets.randbelow(RANDOM_SEEDS))
+    return Game.new(current.rules, fresh_seed())
 
 
 def share_code(game: Game) -> str:
