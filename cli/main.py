@@ -12,6 +12,8 @@ import gc
 import sys
 from typing import Any
 
+_UNSET = object()
+
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit status. User errors: one line on stderr, status 2."""
@@ -20,21 +22,27 @@ def main(argv: list[str] | None = None) -> int:
     # for a plain `play`, until the command line is read for anything else. So the kernel is
     # imported here, not at the top, and this module costs nothing to import.
     gc.disable()
+    previous: Any = _UNSET
     try:
+        from solitaire.core.plugins import use_startup_cache
+
+        from .saves import startup_cache_file
+
+        previous = use_startup_cache(startup_cache_file())  # for this command only
         return _main(list(sys.argv[1:] if argv is None else argv))
+    except KeyboardInterrupt:  # also while the kernel is being imported
+        return 130
     finally:
+        if previous is not _UNSET:
+            use_startup_cache(previous)
         gc.enable()
 
 
 def _main(words: list[str]) -> int:
-    from solitaire.core.plugins import use_startup_cache
-
     from .common import UserError
     from .quickargs import PLAY, quick_args
-    from .saves import startup_cache_file
 
     try:
-        use_startup_cache(startup_cache_file())
         quick = quick_args(PLAY, words[1:]) if words[:1] == ["play"] else None
         if quick is not None:
             from .playing import play_game

@@ -16,7 +16,6 @@ Defaults are left out, so the plain deal is just ``klondike-48213``.
 from __future__ import annotations
 
 import datetime
-import hashlib
 from typing import Any
 
 from solitaire.core import OptionError, SolitaireError, VariantDef, get_variant
@@ -116,5 +115,7 @@ def daily_seed(day: datetime.date | None = None) -> int:
     """The deal of the day (UTC): the same number for everyone, every variant."""
     if day is None:
         day = datetime.datetime.now(datetime.timezone.utc).date()
+    import hashlib
+
     digest = hashlib.sha256(f"solitaire-daily-{day.isoformat()}".encode()).digest()
     return int.from_bytes(digest[:8], "big") % DAILY_SEEDS

@@ -12,14 +12,16 @@ instead of failing. SQLite is in the standard library and does the locking for u
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solitaire.core import Game
 
 from .saves import data_dir
+
+if TYPE_CHECKING:  # sqlite3 itself is imported when a game ends, not when the table opens
+    import sqlite3
 
 BUSY_TIMEOUT_S = 30.0
 SCHEMA = """
@@ -43,6 +45,8 @@ def db_path() -> Path:
 
 
 def connect(path: Path | None = None) -> sqlite3.Connection:
+    import sqlite3
+
     path = path or db_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
@@ -55,6 +59,8 @@ def connect(path: Path | None = None) -> sqlite3.Connection:
 
 
 def _retrying(step: Any) -> None:
+    import sqlite3
+
     deadline = time.monotonic() + BUSY_TIMEOUT_S
     while True:
         try:

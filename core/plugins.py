@@ -94,7 +94,7 @@ def make_plugin_manager() -> pluggy.PluginManager:
 
 def _provider(ep: EntryPoint) -> str:
     dist = getattr(ep, "dist", None)
-    return dist.metadata["Name"] if dist is not None else ""
+    return (dist.metadata["Name"] or "") if dist is not None else ""  # no METADATA: no name
 
 
 def installed_entry_points() -> list[tuple[str, str, str]]:
@@ -222,12 +222,14 @@ def build_registry(plugins: Iterable[tuple[str, str, Any]] = (),
 _startup_cache_file: str | None = None
 
 
-def use_startup_cache(file: str | os.PathLike[str] | None) -> None:
+def use_startup_cache(file: str | os.PathLike[str] | None) -> str | None:
     """Let :func:`registry` keep the plugin list and parsed variant files in ``file`` between
     runs (see :mod:`.startcache`); ``None`` turns it off. Takes effect the next time the
-    registry is built (once per process)."""
+    registry is built (once per process). Returns the file used before, to restore it."""
     global _startup_cache_file
+    previous = _startup_cache_file
     _startup_cache_file = None if file is None else os.fspath(file)
+    return previous
 
 
 @functools.cache

@@ -1,33 +1,38 @@
 """The start-up cache: the plugin list and the parsed variant files, kept from the last run.
 
 Finding the plugins reads every installed distribution's metadata (``importlib.metadata``
-and the ``email`` parser it brings), and every variant file is parsed with PyYAML: about
-30 ms of a table's start-up that give the same answer run after run. The cache keeps both
-answers with stamps of what they were made from, and uses an answer only while every stamp
-is unchanged:
+and the ``email`` parser it brings), and every variant file is parsed with PyYAML and
+checked under every option set: some 40 ms of a table's start-up that give the same answer
+run after run. The cache keeps the answers with stamps of what they were made from, and
+uses an answer only while every stamp is unchanged. A stamp is a file's modification time,
+change time, size and inode (the change time cannot be set by a program, so a file
+rewritten in place with its old time restored still shows as changed).
 
-* **the plugin list**: the interpreter (version and prefix), ``sys.path`` (each entry made
-  absolute, so ``''`` is the current folder), the names of the ``*.dist-info`` and
-  ``*.egg-info`` folders in each entry, and each one's ``entry_points.txt`` (time, size and
-  inode; a zip file on the path is stamped whole). These are exactly what
-  ``importlib.metadata`` reads to find entry points: installing or removing a distribution
-  adds or removes a folder name, and upgrading one rewrites its ``entry_points.txt``, so a
-  stale list is never used. Where a finder other than Python's own can supply distributions
-  (a zipapp, say), nothing is cached.
-* **a variant file's parsed tree** (with its line numbers, for error messages), and whether
+* **The plugin list**: the interpreter (version and prefix); ``sys.path``, each entry made
+  absolute (``''`` is the current folder); in each entry, the names of the ``*.dist-info``
+  and ``*.egg-info`` folders and each one's stamp (a reinstall makes a new folder), and,
+  for those with entry points, ``entry_points.txt`` and the metadata that names the
+  provider; a zip file on the path is stamped whole. That is everything
+  ``importlib.metadata`` reads to find entry points, so installing, removing, upgrading
+  or editing a plugin is seen at the next start. Where a finder other than Python's own
+  (or its ``importlib_metadata`` backport) can supply distributions, or ``sys.path`` holds
+  something other than a path, nothing is cached.
+* **A variant file's parsed tree** (with its line numbers, for error messages), and whether
   it passed every load-time check (each option branch resolved and compiled): the file's
-  absolute path, time, size and inode, everything above, and the stamps of the kernel
-  modules that parse and check (``cards``, ``errors``, ``rules``, ``spec``, ``yamlsource``
-  and this one). A file that passed is checked again only when it or that code changes;
-  the rules for the options played are compiled when first asked for, as always.
+  path and stamp, everything above, and the stamps of the kernel modules that parse and
+  check (``cards``, ``errors``, ``rules``, ``spec``, ``yamlsource`` and this one). A file
+  that passed is not checked again until it or that code changes; the rules for the
+  options played are compiled when first asked for, as always.
 
-A stamp less than two seconds old when an answer is made is not trusted (a file written
-twice within the clock's granularity shows one time), so that answer is not kept: the next
-run works it out again. The stamps are taken before the work, so a change made during it
-makes them stale, never the answer. A missing, unreadable or corrupt cache file counts as
-empty, and one that cannot be written is skipped: the cache changes how fast, never what.
-Nothing is cached unless asked for (:func:`solitaire.core.plugins.use_startup_cache`); the
-command line asks for it, in the user's cache folder.
+A stamp whose modification time is less than two seconds old when an answer is made is
+not trusted (a file written twice within the clock's granularity shows one time), so that
+answer is not kept and the next run works it out again. Stamps are taken before the work,
+so a change made during it makes them stale, never the answer. The file carries a checksum:
+a missing, unreadable, damaged or foreign file counts as empty, one that cannot be written
+is skipped, and a tree that cannot be kept (a date, a set, very deep nesting) is parsed
+every time: the cache changes how fast, never what. Nothing is cached unless asked for
+(:func:`solitaire.core.plugins.use_startup_cache`); the command line asks for it, with one
+file per Python environment in the user's cache folder.
 """
 
 from __future__ import annotations
@@ -54,12 +59,15 @@ class _Uncachable(Exception):
     """A tree holding a value the cache file cannot keep (a date, a set)."""
 
 
-def _stamp(path: str) -> tuple[int, int, int] | None:
+def _stamp(path: str) -> tuple[int, int, int, int] | None:
+    """A file's (modification time, change time, size, inode); None if it is not there.
+    The change time cannot be set by a program, so a file rewritten in place with its old
+    modification time restored (``cp -p``, ``touch -r``) still shows as changed."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return (st.st_mtime_ns, st.st_size, st.st_ino)
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
 
 
 def _code_modules() -> list[Any]:
@@ -78,15 +86,17 @@ def own_finders_only() -> bool:
                for f in sys.meta_path if hasattr(f, "find_distributions"))
 
 
-def environment() -> tuple[tuple, int]:
+def environment() -> tuple[tuple, int] | None:
     """The stamps every cached answer depends on (the interpreter, ``sys.path`` and what is
-    installed on it, the modules that make and keep trees) and the newest time among them."""
+    installed on it, the modules that make and check trees) and the newest modification
+    time among them; None when ``sys.path`` holds an entry that is not a path."""
     entries: list[tuple] = []
     newest = 0
     for entry in sys.path:
+        if isinstance(entry, os.PathLike):
+            entry = os.fspath(entry)
         if not isinstance(entry, str):
-            entries.append((repr(entry), None))
-            continue
+            return None
         folder = os.path.abspath(entry or ".")
         try:
             st = os.stat(folder)
@@ -94,11 +104,12 @@ def environment() -> tuple[tuple, int]:
             entries.append((folder, None))
             continue
         if not stat.S_ISDIR(st.st_mode):  # a zip file: its own stamp covers what is inside
-            entries.append((folder, (st.st_mtime_ns, st.st_size, st.st_ino)))
+            entries.append((folder, (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)))
             newest = max(newest, st.st_mtime_ns)
             continue
-        # a folder: the names of the distributions in it, not its time (a busy current folder
-        # would change that on every run), and each one's entry points
+        # a folder: the distributions in it (not its own time: a busy current folder would
+        # change that on every run), each one's folder (a reinstall makes a new one) and, for
+        # those with entry points, the entry points and the metadata that names the provider
         try:
             with os.scandir(folder) as found:
                 names = sorted(e.name for e in found if e.name.lower().endswith(_INFO))
@@ -106,9 +117,15 @@ def environment() -> tuple[tuple, int]:
             names = []
         if folder.lower().endswith(".egg"):
             names.append("EGG-INFO")
-        infos = tuple((name, _stamp(os.path.join(folder, name, "entry_points.txt"))) for name in names)
-        newest = max([newest, *(info[1][0] for info in infos if info[1])])
-        entries.append((folder, infos))
+        infos = []
+        for name in names:
+            dist = os.path.join(folder, name)
+            stamps = [_stamp(dist), _stamp(os.path.join(dist, "entry_points.txt"))]
+            if stamps[1] is not None:
+                stamps += [_stamp(os.path.join(dist, "METADATA")), _stamp(os.path.join(dist, "PKG-INFO"))]
+            newest = max([newest, *(stamp[0] for stamp in stamps if stamp)])
+            infos.append((name, tuple(stamps)))
+        entries.append((folder, tuple(infos)))
     code = tuple((module.__name__, _stamp(module.__file__)) for module in _code_modules())
     newest = max([newest, *(stamp[0] for _, stamp in code if stamp)])
     return (FORMAT, sys.version, sys.prefix, tuple(entries), code), newest
@@ -147,32 +164,50 @@ def _decode(value: Any) -> Any:
 
 
 class StartupCache:
-    """One cache file: read when made, written by :meth:`save` if anything new was learnt."""
+    """One cache file: read when made, written by :meth:`save` if anything new was learnt.
+
+    The file is ``MAGIC``, the payload's length and CRC-32, then the payload (``marshal``):
+    a damaged file fails the check and counts as empty, rather than being unmarshalled into
+    something wrong (or into an error, or gigabytes: ``marshal`` trusts its input)."""
+
+    MAGIC = b"solitaire-startup\n"
 
     def __init__(self, file: str | os.PathLike[str]) -> None:
         self.file = os.fspath(file)
-        self.usable = own_finders_only()
-        self.env, self._newest = environment() if self.usable else ((), 0)
+        found = environment() if own_finders_only() else None
+        self.usable = found is not None
+        self.env, self._newest = found or ((), 0)
         self.plugins: dict[str, list[tuple[str, str, str]]] = {}
-        self.trees: dict[str, tuple[Any, Any]] = {}
+        self.trees: dict[str, tuple[Any, Any, bool]] = {}
         self.hits = 0
+        self._used: set[str] = set()  # the files asked for this run: only they are written back
         self._dirty = False
         if self.usable:
             self._read()
 
     def _read(self) -> None:
+        import zlib
+
         try:
             with open(self.file, "rb") as f:
-                data = marshal.load(f)
+                blob = f.read()
+            head = len(self.MAGIC)
+            if blob[:head] != self.MAGIC or len(blob) < head + 8:
+                return
+            size, crc = int.from_bytes(blob[head:head + 4], "big"), int.from_bytes(blob[head + 4:head + 8], "big")
+            payload = blob[head + 8:]
+            if len(payload) != size or zlib.crc32(payload) != crc:
+                return
+            data = marshal.loads(payload)
             if type(data) is not dict or data.get("env") != self.env:
                 return
             plugins, trees = data["plugins"], data["trees"]
             if type(plugins) is not dict or type(trees) is not dict:
                 return
-            for group, found in plugins.items():
-                self.plugins[group] = [(str(p), str(n), str(v)) for p, n, v in found]
+            self.plugins = {str(group): [(str(p), str(n), str(v)) for p, n, v in found]
+                            for group, found in plugins.items()}
             self.trees = trees
-        except (OSError, EOFError, ValueError, TypeError, KeyError):  # missing or corrupt: empty
+        except Exception:  # missing, unreadable or not ours: the cache is empty, never an error
             self.plugins, self.trees = {}, {}
 
     def entry_points(self, group: str, find: Callable[[], list[tuple[str, str, str]]]) -> list[tuple[str, str, str]]:
@@ -180,35 +215,36 @@ class StartupCache:
         if group in self.plugins:
             self.hits += 1
             return list(self.plugins[group])
-        found = [tuple(item) for item in find()]
+        found = [(provider, name, value) for provider, name, value in find()]
         if self.usable:
-            self.plugins[group] = found  # type: ignore[assignment]
+            self.plugins[group] = found
             self._dirty = True
-        return found  # type: ignore[return-value]
+        return found
 
     def tree(self, path: Path, parse: Callable[[Path], Any]) -> Any:
         """The parsed tree of a variant file: kept, else ``parse(path)`` (errors not kept)."""
         if not self.usable:
             return parse(path)
         key = os.path.abspath(path)
+        self._used.add(key)
         stamp = _stamp(key)
         kept = self.trees.get(key)
         if stamp is not None and type(kept) is tuple and len(kept) == 3 and kept[0] == stamp:
             try:
                 tree = _decode(kept[1])
-            except (TypeError, ValueError, IndexError):  # a corrupt entry: parse the file again
+            except Exception:  # a damaged entry (or one nested too deep): parse the file again
                 pass
             else:
                 self.hits += 1
                 return tree
         tree = parse(path)
         self.trees.pop(key, None)
+        self._dirty = True
         if stamp is not None and stamp[0] < time.time_ns() - RACY_NS:
             try:
                 self.trees[key] = (stamp, _encode(tree), False)
-            except _Uncachable:
+            except (_Uncachable, RecursionError):  # a date, a set, or nested beyond the stack
                 pass
-        self._dirty = True
         return tree
 
     def checked(self, path: Path) -> bool:
@@ -227,17 +263,25 @@ class StartupCache:
 
     def save(self) -> None:
         """Write what was learnt, unless the installed set changed moments ago (atomic; a
-        folder that cannot be written is skipped silently)."""
+        folder that cannot be written is skipped silently). Only the files asked for in this
+        run are kept, so files no longer registered leave the cache."""
         if not (self.usable and self._dirty) or self._newest >= time.time_ns() - RACY_NS:
             return
-        data = {"env": self.env, "plugins": self.plugins, "trees": self.trees}
+        import zlib
+
+        trees = {key: self.trees[key] for key in self._used if key in self.trees}
+        try:
+            payload = marshal.dumps({"env": self.env, "plugins": self.plugins, "trees": trees})
+        except ValueError:  # nested too deep for marshal: keep nothing rather than fail
+            return
+        blob = self.MAGIC + len(payload).to_bytes(4, "big") + zlib.crc32(payload).to_bytes(4, "big") + payload
         folder = os.path.dirname(self.file) or "."
         try:
             os.makedirs(folder, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".startup.", suffix=".tmp", dir=folder)
             try:
                 with os.fdopen(fd, "wb") as f:
-                    marshal.dump(data, f)
+                    f.write(blob)
                 os.replace(tmp, self.file)
             except BaseException:
                 try:
@@ -245,6 +289,6 @@ class StartupCache:
                 except OSError:
                     pass
                 raise
-        except (OSError, ValueError):
+        except OSError:
             return
         self._dirty = False

@@ -18,6 +18,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -71,10 +72,11 @@ def age(*paths: Path) -> None:
         os.utime(path, (LONG_AGO, LONG_AGO))
 
 
-def wait_until_code_is_old() -> None:
-    """The cache is not written while the modules that make it are younger than two seconds
-    (just edited); wait that out rather than test a cache that is rightly not written."""
-    newest = max(os.stat(m.__file__).st_mtime for m in (startcache, yamlsource))
+def wait_until_stamps_are_old() -> None:
+    """The cache is not written while anything it is stamped with is younger than two seconds
+    (a kernel module just edited, a package just installed); wait that out rather than test a
+    cache that is rightly not written."""
+    newest = startcache.environment()[1] / 1e9
     time.sleep(max(0.0, newest + startcache.RACY_NS / 1e9 + 0.1 - time.time()))
 
 
@@ -93,7 +95,7 @@ class Site:
         info.mkdir()
         (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}-dist\nVersion: 1.0\n")
         (info / "entry_points.txt").write_text(f"[solitaire]\n{entry or dist} = {dist}_plugin\n")
-        age(package / "__init__.py", package / f"{dist}.yaml", info / "entry_points.txt")
+        age(package / "__init__.py", package / f"{dist}.yaml", info / "METADATA", info / "entry_points.txt", info)
         return package / f"{dist}.yaml"
 
     def run(self) -> dict:
@@ -113,7 +115,7 @@ class Site:
 
 
 def make_site(tmp_path: Path) -> Site:
-    wait_until_code_is_old()
+    wait_until_stamps_are_old()
     home = tmp_path / "home"
     home.mkdir()
     return Site(tmp_path / "site", home)
@@ -149,6 +151,17 @@ def test_an_edited_variant_file_is_read_again(tmp_path):
     os.replace(replacement, path)
     assert path.stat().st_size == old.st_size and path.stat().st_mtime_ns == old.st_mtime_ns
     assert site.titles(site.run())["thumb"] == "Thumbkinas"
+    age(path)
+    assert site.titles(site.run())["thumb"] == "Thumbkinas"  # kept
+    # and one rewritten in place (same inode), same size, its time put back (cp -p, touch -r)
+    old = path.stat()
+    text = path.read_text().replace("title: Thumbkinas", "title: Thumbikins")
+    with open(path, "r+") as f:  # no truncation, no new file
+        f.write(text)
+    os.utime(path, ns=(old.st_atime_ns, old.st_mtime_ns))
+    now = path.stat()
+    assert (now.st_ino, now.st_size, now.st_mtime_ns) == (old.st_ino, old.st_size, old.st_mtime_ns)
+    assert site.titles(site.run())["thumb"] == "Thumbikins"
 
 
 def test_a_broken_edit_is_reported_as_on_a_cold_start(tmp_path):
@@ -212,19 +225,75 @@ def test_a_rewritten_entry_point_is_read_again(tmp_path):
     assert broken["name"] == "thumb" and "cannot import no_such_plugin_module" in broken["reason"]
 
 
-def test_a_corrupt_cache_is_ignored_and_replaced(tmp_path):
+def framed(payload: bytes) -> bytes:
+    """``payload`` as a cache file with a correct header and checksum."""
+    import zlib
+
+    magic = StartupCache.MAGIC
+    return magic + len(payload).to_bytes(4, "big") + zlib.crc32(payload).to_bytes(4, "big") + payload
+
+
+def test_a_damaged_cache_is_ignored_and_replaced(tmp_path):
     site = make_site(tmp_path)
     site.install("thumb")
     cold = site.run()
     [cache] = site.cache_files()
-    for garbage in (b"", b"\x00garbage", marshal.dumps([1, 2, 3]), marshal.dumps({"env": 1}),
-                    cache.read_bytes()[:100]):
-        cache.write_bytes(garbage)
+    good = cache.read_bytes()
+    assert b"Klondike" in good
+    damaged = [
+        b"", b"\x00garbage", good[:100], good[:-1],
+        good.replace(b"Klondike", b"Klondiky"),  # still unmarshals, but fails the checksum
+        marshal.dumps({"env": 1}),  # no header
+        framed(marshal.dumps([1, 2, 3])),  # ours in form, not in content
+        framed(b"c" + bytes(20) + b"N" * 8 + bytes(4) + b"NN"),  # makes marshal raise SystemError
+    ]
+    for blob in damaged:
+        cache.write_bytes(blob)
         result = site.run()
         assert result["variants"] == cold["variants"]
         assert set(result["loaded"]) == {"yaml", "importlib.metadata"}  # worked out again
-        assert type(marshal.loads(cache.read_bytes())) is dict  # and written anew
+        assert cache.read_bytes().startswith(StartupCache.MAGIC)  # and written anew
     assert site.run()["loaded"] == []
+
+
+def test_a_deeply_nested_variant_file_is_reported_as_without_the_cache(tmp_path):
+    """A tree too deep to keep is parsed every time, and the file is judged as it would be
+    without the cache (here: an unknown key), never a traceback."""
+    site = make_site(tmp_path)
+    path = site.install("thumb")
+    path.write_text(path.read_text() + "extra: " + "[" * 600 + "]" * 600 + "\n")
+    age(path)
+    first, second = site.run(), site.run()
+    assert first["variants"] == second["variants"]
+    [broken] = second["variants"]["broken"]
+    assert broken["name"] == "thumb" and "unknown key 'extra'" in broken["reason"]
+
+
+def test_a_changed_provider_name_is_seen(tmp_path):
+    site = make_site(tmp_path)
+    site.install("thumb")
+    site.run()
+    site.run()
+    metadata = site.root / "thumb-1.0.dist-info" / "METADATA"
+    metadata.write_text(metadata.read_text().replace("Name: thumb-dist", "Name: thumb-dust"))
+    age(metadata)
+    providers = {v["name"]: v["provider"] for v in site.run()["variants"]["variants"]}
+    assert providers["thumb"] == "thumb-dust"
+
+
+def test_the_python_api_keeps_nothing_after_a_command(tmp_path, monkeypatch, cli):
+    """The command line uses the cache for its own command only: the plain API after it never
+    reads or writes one."""
+    from solitaire.core import plugins
+
+    monkeypatch.setenv("SOLITAIRE_HOME", str(tmp_path))
+    assert cli("--help").code == 0
+    plugins.registry.cache_clear()
+    try:
+        assert "klondike" in plugins.registry().variants
+    finally:
+        plugins.registry.cache_clear()
+    assert not (tmp_path / "cache").exists()
 
 
 def test_a_cache_folder_that_cannot_be_written_changes_nothing(tmp_path):
@@ -236,18 +305,38 @@ def test_a_cache_folder_that_cannot_be_written_changes_nothing(tmp_path):
     assert set(second["loaded"]) == {"yaml", "importlib.metadata"}  # nothing kept: worked out again
 
 
-def test_fresh_files_are_not_cached_until_they_settle(tmp_path):
+def must_not_parse(path: Path):
+    raise AssertionError(f"{path} parsed again")
+
+
+def test_fresh_files_are_not_kept_until_they_settle(tmp_path):
     """A file written moments ago may be written again within the clock's granularity, with
     the same time: its tree is not kept until it is older than that."""
-    site = make_site(tmp_path)
-    path = site.install("thumb")
-    path.write_text(path.read_text())  # fresh again
+    wait_until_stamps_are_old()
+    fresh, settled = tmp_path / "fresh.yaml", tmp_path / "settled.yaml"
+    for path in (fresh, settled):
+        path.write_text(VARIANT.format(name=path.stem, title="Thumb"))
+    age(settled)
     cache = StartupCache(tmp_path / "c.marshal")
-    cache.tree(path, load_yaml_file)
-    assert str(path) not in cache.trees
-    age(path)
-    cache.tree(path, load_yaml_file)
-    assert str(path) in cache.trees
+    for path in (fresh, settled):
+        cache.tree(path, load_yaml_file)
+    cache.save()
+    again = StartupCache(tmp_path / "c.marshal")
+    assert again.tree(settled, must_not_parse)["title"] == "Thumb"
+    with pytest.raises(AssertionError, match="parsed again"):
+        again.tree(fresh, must_not_parse)
+
+
+def test_sys_path_entries_that_are_paths_are_stamped_and_others_turn_the_cache_off(tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.setattr(sys, "path", [site, *sys.path])  # a Path object, as importlib.metadata allows
+    before = startcache.environment()
+    (site / "pinky-1.0.dist-info").mkdir()
+    assert startcache.environment() != before
+    monkeypatch.setattr(sys, "path", [b"/bytes/entry", *sys.path])
+    assert startcache.environment() is None
+    assert not StartupCache(tmp_path / "c.marshal").usable
 
 
 def test_a_checked_file_is_not_checked_again_until_the_checking_code_changes(tmp_path, monkeypatch):
@@ -331,6 +420,7 @@ documents = st.recursive(scalars, lambda inner: st.one_of(
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(document=documents, flow=st.booleans())
 def test_a_kept_tree_is_the_parsed_tree_with_its_lines(document, flow):
+    wait_until_stamps_are_old()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "v.yaml"
         path.write_text(yaml.safe_dump({"doc": document}, default_flow_style=flow))
@@ -339,9 +429,6 @@ def test_a_kept_tree_is_the_parsed_tree_with_its_lines(document, flow):
         first = StartupCache(Path(folder) / "c.marshal")
         assert same_tree(first.tree(path, load_yaml_file), parsed)
         first.save()
-
-        def must_not_parse(_: Path):
-            raise AssertionError("parsed again")
 
         again = StartupCache(Path(folder) / "c.marshal")
         if not again.usable:
