@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 from solitaire.core import Game, SolitaireError, VariantDef
+from solitaire.core.files import atomic_write
 
 FORMAT = 1
 
@@ -60,23 +60,6 @@ def save_path(variant: str) -> Path:
     return data_dir() / "saves" / f"{variant}.json"
 
 
-def atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            # no fsync: os.replace is atomic against crashes of this process, and an fsync per
-            # move costs milliseconds (a bot playing over --json makes thousands of moves)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def save_data(game: Game, elapsed: float, dealt: bool) -> dict[str, Any]:
     return {
         "format": FORMAT,
@@ -90,7 +73,7 @@ def save_data(game: Game, elapsed: float, dealt: bool) -> dict[str, Any]:
 
 def write_save(game: Game, elapsed: float, dealt: bool) -> Path:
     path = save_path(game.rules.name)
-    atomic_write(path, json.dumps(save_data(game, elapsed, dealt), separators=(",", ":")))
+    atomic_write(path, json.dumps(save_data(game, elapsed, dealt), separators=(",", ":")).encode("utf-8"))
     return path
 
 

@@ -41,12 +41,12 @@ import marshal
 import os
 import stat
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
 
 from . import yamlsource
+from .files import atomic_write
 from .yamlsource import LDict, LList
 
 FORMAT = 1
@@ -275,20 +275,8 @@ class StartupCache:
         except ValueError:  # nested too deep for marshal: keep nothing rather than fail
             return
         blob = self.MAGIC + len(payload).to_bytes(4, "big") + zlib.crc32(payload).to_bytes(4, "big") + payload
-        folder = os.path.dirname(self.file) or "."
         try:
-            os.makedirs(folder, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".startup.", suffix=".tmp", dir=folder)
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(blob)
-                os.replace(tmp, self.file)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
-        except OSError:
+            atomic_write(Path(self.file), blob)
+        except OSError:  # a read-only or missing folder: no cache, no error
             return
         self._dirty = False
