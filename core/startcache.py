@@ -59,10 +59,12 @@ class _Uncachable(Exception):
     """A tree holding a value the cache file cannot keep (a date, a set)."""
 
 
-def _stamp(path: str) -> tuple[int, int, int, int] | None:
+def _stamp(path: str | None) -> tuple[int, int, int, int] | None:
     """A file's (modification time, change time, size, inode); None if it is not there.
     The change time cannot be set by a program, so a file rewritten in place with its old
     modification time restored (``cp -p``, ``touch -r``) still shows as changed."""
+    if not path:  # a module without a file (frozen, say): nothing to stamp
+        return None
     try:
         st = os.stat(path)
     except OSError:
@@ -126,7 +128,7 @@ def environment() -> tuple[tuple, int] | None:
             newest = max([newest, *(stamp[0] for stamp in stamps if stamp)])
             infos.append((name, tuple(stamps)))
         entries.append((folder, tuple(infos)))
-    code = tuple((module.__name__, _stamp(module.__file__)) for module in _code_modules())
+    code = tuple((module.__name__, _stamp(getattr(module, "__file__", None))) for module in _code_modules())
     newest = max([newest, *(stamp[0] for _, stamp in code if stamp)])
     return (FORMAT, sys.version, sys.prefix, tuple(entries), code), newest
 

@@ -23,7 +23,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solitaire.core import startcache, yamlsource
+from solitaire.core import startcache
 from solitaire.core.startcache import StartupCache
 from solitaire.core.yamlsource import LDict, LList, load_yaml_file
 
@@ -85,7 +85,7 @@ class Site:
         self.root, self.home = root, home
         root.mkdir()
 
-    def install(self, dist: str, title: str = "Thumb", entry: str | None = None) -> Path:
+    def install(self, dist: str, title: str = "Thumb") -> Path:
         """A distribution whose plugin registers the variant ``dist`` from a YAML file."""
         package = self.root / f"{dist}_plugin"
         package.mkdir()
@@ -94,7 +94,7 @@ class Site:
         info = self.root / f"{dist}-1.0.dist-info"
         info.mkdir()
         (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}-dist\nVersion: 1.0\n")
-        (info / "entry_points.txt").write_text(f"[solitaire]\n{entry or dist} = {dist}_plugin\n")
+        (info / "entry_points.txt").write_text(f"[solitaire]\n{dist} = {dist}_plugin\n")
         age(package / "__init__.py", package / f"{dist}.yaml", info / "METADATA", info / "entry_points.txt", info)
         return package / f"{dist}.yaml"
 
