@@ -66,9 +66,12 @@ def _stamp(path: str | None) -> tuple[int, int, int, int] | None:
     if not path:  # a module without a file (frozen, say): nothing to stamp
         return None
     try:
-        st = os.stat(path)
+        return _stamp_of(os.stat(path))
     except OSError:
         return None
+
+
+def _stamp_of(st: os.stat_result) -> tuple[int, int, int, int]:
     return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
 
 
@@ -106,7 +109,7 @@ def environment() -> tuple[tuple, int] | None:
             entries.append((folder, None))
             continue
         if not stat.S_ISDIR(st.st_mode):  # a zip file: its own stamp covers what is inside
-            entries.append((folder, (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)))
+            entries.append((folder, _stamp_of(st)))
             newest = max(newest, st.st_mtime_ns)
             continue
         # a folder: the distributions in it (not its own time: a busy current folder would
@@ -230,8 +233,8 @@ class StartupCache:
         key = os.path.abspath(path)
         self._used.add(key)
         stamp = _stamp(key)
-        kept = self.trees.get(key)
-        if stamp is not None and type(kept) is tuple and len(kept) == 3 and kept[0] == stamp:
+        kept = self._kept(key)
+        if stamp is not None and kept is not None and kept[0] == stamp:
             try:
                 tree = _decode(kept[1])
             except Exception:  # a damaged entry (or one nested too deep): parse the file again
@@ -249,17 +252,22 @@ class StartupCache:
                 pass
         return tree
 
+    def _kept(self, key: str) -> tuple[Any, Any, Any] | None:
+        """The entry kept for a file, if it has the shape this module writes: (stamp, tree, checked)."""
+        kept = self.trees.get(key)
+        return kept if type(kept) is tuple and len(kept) == 3 else None
+
     def checked(self, path: Path) -> bool:
         """Did this file's kept tree pass every load-time check (all option branches) under
         this same code? Then they need not run again."""
-        kept = self.trees.get(os.path.abspath(path))
-        return type(kept) is tuple and len(kept) == 3 and kept[2] is True
+        kept = self._kept(os.path.abspath(path))
+        return kept is not None and kept[2] is True
 
     def mark_checked(self, path: Path) -> None:
         """The tree just returned for ``path`` passed every load-time check."""
         key = os.path.abspath(path)
-        kept = self.trees.get(key)
-        if type(kept) is tuple and len(kept) == 3 and kept[2] is not True:
+        kept = self._kept(key)
+        if kept is not None and kept[2] is not True:
             self.trees[key] = (kept[0], kept[1], True)
             self._dirty = True
 

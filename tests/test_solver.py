@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Iterable
 
 import pytest
 
@@ -466,12 +467,12 @@ def brute_force(game: Game, limit: int = 20_000) -> bool | None:
     return False
 
 
-def test_answers_agree_with_brute_force():
-    rng = random.Random(20261130)
+def agree_with_brute_force(games: Iterable[Game], limit: int = 20_000) -> tuple[int, int]:
+    """Solve every position the brute force decides within ``limit`` states: the answers must
+    agree and every win must replay to a won game. Returns (positions checked, of them lost)."""
     checked = lost = 0
-    for _ in range(50):
-        game = small_position(rng)
-        truth = brute_force(game)
+    for game in games:
+        truth = brute_force(game, limit)
         if truth is None:
             continue
         checked += 1
@@ -482,6 +483,12 @@ def test_answers_agree_with_brute_force():
             for move in answer.moves:
                 game.play(move)
             assert game.won
+    return checked, lost
+
+
+def test_answers_agree_with_brute_force():
+    rng = random.Random(20261130)
+    checked, lost = agree_with_brute_force(small_position(rng) for _ in range(50))
     assert checked >= 25 and lost >= 1, (checked, lost)
 
 
@@ -496,14 +503,5 @@ def test_answers_agree_with_brute_force_with_stock_and_tableau_in_play():
     # more cards out than above, several face up (not always built), the stock in reach with
     # draw 1: exercises the stock-card and run-moving rules
     rng = random.Random(20261201)
-    checked = lost = 0
-    for _ in range(40):
-        game = open_position(rng)
-        truth = brute_force(game, 30_000)
-        if truth is None:
-            continue
-        checked += 1
-        lost += not truth
-        answer = solve(game, timeout=60)
-        assert answer.result == (WIN if truth else UNWINNABLE), game.to_position()
+    checked, lost = agree_with_brute_force((open_position(rng) for _ in range(40)), 30_000)
     assert checked >= 20 and lost >= 2, (checked, lost)
