@@ -18,7 +18,7 @@ import pytest
 
 from solitaire.core import BrokenPlugin, VariantDef, build_registry, hookimpl, load_variant_text
 from solitaire.core.errors import UnknownVariantError
-from solitaire.core.plugins import registry
+from solitaire.core.plugins import load_reference, registry
 
 _unique = itertools.count()
 
@@ -165,6 +165,26 @@ def test_fake_entry_point_objects(tmp_path, monkeypatch):
     assert reg.broken == [BrokenPlugin("ghost", "", "cannot import no_such_module_anywhere: "
                                        "ModuleNotFoundError: No module named 'no_such_module_anywhere'")]
     monkeypatch.delitem(sys.modules, "thumb_ep_plugin")
+
+
+def test_entry_point_values_load_as_importlib_reads_them(tmp_path, monkeypatch):
+    """``module``, ``module:attr.attr`` and extras load the named object; a value that is no
+    reference at all is a broken plugin with a one-line reason, not a traceback."""
+    (tmp_path / "thumb.yaml").write_text(THUMB_YAML)
+    (tmp_path / "nested_ep_plugin.py").write_text(
+        "class Holder:\n    class Plugin:\n" + textwrap.indent(
+            GOOD.replace('Path(__file__).with_name("thumb.yaml")', repr(str(tmp_path / "thumb.yaml"))), " " * 8))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    eps = [
+        EntryPoint(name="thumb", value="nested_ep_plugin:Holder.Plugin [extra]", group="solitaire"),
+        EntryPoint(name="junk", value="not a reference!", group="solitaire"),
+    ]
+    assert load_reference(eps[0].value) is eps[0].load()  # the same object importlib gives
+    reg = build_registry(eps=eps)
+    assert list(reg.variants) == ["thumb"]
+    assert reg.broken == [BrokenPlugin("junk", "", "cannot import not a reference!: ValueError: "
+                                       "'not a reference!' is not a module or module:object reference")]
+    monkeypatch.delitem(sys.modules, "nested_ep_plugin")
 
 
 # --------------------------------------------------------------------------- installed plugins
