@@ -114,7 +114,7 @@ def stats(
     json_mode: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Statistics of the games played, per variant and options."""
-    from .stats import all_summaries, format_time
+    from .stats import all_summaries, describe_options, format_time
 
     name = _variant(variant).name if variant is not None else None
     rows = all_summaries(name)
@@ -125,9 +125,9 @@ def stats(
         print("No games played yet." if name is None else f"No {name} games played yet.")
         return
     for r in rows:
-        opts = ", ".join(f"{k} {'unlimited' if v is None else v}" for k, v in r["options"].items())
+        opts = describe_options(r["options"])
         rate = f"{r['win_rate'] * 100:.0f}%" if r["win_rate"] is not None else "-"
-        print(f"{r['variant']} ({opts})")
+        print(f"{r['variant']} ({opts})" if opts else r["variant"])
         print(f"    played {r['played']}, won {r['won']} ({rate}); streak {r['streak']}, "
               f"best streak {r['best_streak']}")
         print(f"    best time {format_time(r['best_time_s'])}, fewest moves {r['fewest_moves'] or '-'}, "

@@ -58,7 +58,9 @@ def render(game: Game, reveal: bool = False) -> Text:
     if opts:
         out.append(f" ({opts})")
     if game.seed is not None:
-        out.append(f"   seed {game.seed}")
+        from .sharecode import code_of
+
+        out.append(f"   deal {code_of(game)}")
     out.append(f"   score {game.score}   moves {game.moves}\n")
     for row in rules.spec.layout:
         names = [n for n in row if n is not None]

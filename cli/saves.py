@@ -199,6 +199,11 @@ class Tracker:
         if game.moves or game.history or game.future:
             write_save(game, self.elapsed(), self.dealt)
 
+    def begin(self) -> None:
+        """Save a new game before its first move, so that quitting at once comes back to it."""
+        if self.enabled and not self.recorded and not self.game.won:
+            write_save(self.game, self.elapsed(), self.dealt)
+
     def abandon(self) -> None:
         """The player leaves this game for another: it counts as played and lost (if dealt)."""
         if not self.enabled or self.recorded:

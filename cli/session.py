@@ -49,6 +49,8 @@ class Session:
                 return Reply(ok=True, quit=True)
             if word in ("help", "?"):
                 return Reply(ok=True, message=HELP)
+            if game.won and word != "hint":  # the win is recorded: undoing it would unsay that
+                return Reply(ok=False, error="the game is won, and a win is final: 'quit', then play a new deal")
             if word == "undo":
                 game.undo()
                 self._undone = True

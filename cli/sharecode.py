@@ -60,6 +60,13 @@ def encode(defn: VariantDef, options: dict[str, Any], seed: int) -> str:
     return "-".join(parts)
 
 
+def code_of(game: Any) -> str | None:
+    """The code of a dealt :class:`~solitaire.core.Game`; None for one set up from a position."""
+    if game.seed is None:
+        return None
+    return encode(game.rules.variant, dict(game.rules.options), game.seed)
+
+
 def decode(code: str) -> tuple[VariantDef, dict[str, Any], int]:
     """(variant, options given by the code, seed); raise ShareCodeError."""
     text = code.strip().lower()

@@ -183,6 +183,18 @@ def new_bests(result: dict[str, Any]) -> list[str]:
     return out
 
 
+def describe_options(options: dict[str, Any]) -> str:
+    """Options as a player reads them: ``draw 3, redeals unlimited, relaxed`` (a flag that is on
+    shows its name, one that is off nothing; no limit shows as unlimited)."""
+    parts = []
+    for name, value in options.items():
+        if value is True:
+            parts.append(name)
+        elif value is not False:
+            parts.append(f"{name} {'unlimited' if value is None else value}")
+    return ", ".join(parts)
+
+
 def format_time(seconds: float | None) -> str:
     if seconds is None:
         return "-"

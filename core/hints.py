@@ -7,7 +7,8 @@ pile, never at a face-down card or the order of the stock. Preference, best firs
 2. a move that turns a face-down card up, or empties a pile that hides cards;
 3. a card from the waste or a reserve to a pile that is not a foundation;
 4. a move that empties a pile, when some other pile could use the space;
-5. the stock's action (draw or recycle).
+5. the stock's action (draw or recycle), unless the stock has just gone all the way round
+   with nothing to play (:func:`stuck`).
 
 A move that only shuffles a run between piles without exposing anything is not suggested,
 so following the hints never loops. ``None`` means no useful move.
@@ -22,12 +23,47 @@ if TYPE_CHECKING:
 
 
 def simple_hint(game: "Game") -> "Move | None":
+    best = _best(game)
+    if best is not None and best[2] == 0 and stuck(game):
+        return None
+    return best
+
+
+def stuck(game: "Game") -> bool:
+    """True when turning the stock is all there is left to do and it leads nowhere: since the
+    last other move the stock has gone all the way round (the waste turned back, then drawn to
+    where it is now), and no position of that round offered a useful move. The player has seen
+    every card of the round, so this looks at nothing hidden; and as the stock's action changes
+    nothing else, every later round would be the same."""
+    if _best(game, stock=False) is not None:
+        return False
+    rules = game.rules
+    if rules.stock is None or len(rules.draw_targets) != 1:
+        return False
+    stock, waste = rules.stock, rules.draw_targets[0]
+    now = (len(game.piles[stock]), len(game.piles[waste]))
+    trial = game.copy()
+    recycled = False
+    while trial.history and trial.history[-1][2] == 0:  # back through the stock's actions
+        recycled = recycled or trial.history[-1][3] < 0
+        trial.pop()
+        if recycled and (len(trial.piles[stock]), len(trial.piles[waste])) == now:
+            return True  # a whole round, and nothing on the way (checked below as we went)
+        if _best(trial, stock=False) is not None:
+            return False
+    return False
+
+
+def _best(game: "Game", stock: bool = True) -> "Move | None":
+    """The preferred legal move (see the module's list); ``stock=False`` leaves out the stock's."""
     rules = game.rules
     found = rules.foundation_set
     best: tuple[int, int, Move] | None = None
     for order, move in enumerate(game.legal_moves()):
         src, dst, n = move
         if n == 0:
+            if not stock:
+                continue
             score = 10
         else:
             pile = game.piles[src]

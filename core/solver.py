@@ -32,7 +32,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import attrs
 
@@ -979,7 +979,8 @@ def parse_range(text: str) -> range:
 
 # ---------------------------------------------------------------------- hints
 
-def player_hint(game: Game, samples: int = 6, states: int = 2000) -> tuple[str | None, int]:
+def player_hint(game: Game, samples: int = 6, states: int = 2000,
+                stop: Callable[[], bool] | None = None) -> tuple[str | None, int]:
     """A next move judged only from what the player can see: ``(move text or None, wins)``.
 
     The face-down cards and the stock's order are unknown to the player, so the solver
@@ -987,14 +988,19 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000) -> tuple[str |
     drawn from a generator seeded by the visible position alone), ``states`` states each
     (a count, not a time, so the answer does not depend on the machine's speed),
     and suggests the first move most of the won guesses share; ``wins`` is how many guesses
-    it won. Two positions that differ only in hidden cards give the same hint. With no won
-    guess it falls back to the kernel's simple hint.
+    it won. ``stop``, if given, is asked before each guess: when it says True the hint is
+    given up, ``(None, 0)``. Two positions that differ only in hidden cards give the same hint. With no won
+    guess it falls back to the kernel's simple hint; when the stock has just gone all the way
+    round with nothing to play (:func:`~solitaire.core.hints.stuck`), there is no hint.
     """
     import hashlib
     import json
 
     from .cards import HIDDEN, card_name
+    from .hints import stuck
 
+    if stuck(game):  # the stock has gone round with nothing to play: guesses of it would mislead
+        return None, 0
     seen = game.to_position(hidden=True)
     digest = hashlib.sha256(json.dumps(seen, sort_keys=True).encode()).digest()
     rng = random.Random(int.from_bytes(digest[:8], "big"))
@@ -1003,6 +1009,8 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000) -> tuple[str |
     votes: dict[str, int] = {}
     wins = 0
     for _ in range(samples):
+        if stop is not None and stop():
+            return None, 0
         rng.shuffle(unseen)
         cards = iter(unseen)
         data = json.loads(json.dumps(seen))

@@ -28,6 +28,9 @@ def solitaire_home(tmp_path_factory, monkeypatch):
     """Every test gets its own data folder (saves, statistics), never the user's."""
     home = tmp_path_factory.mktemp("solitaire-home")
     monkeypatch.setenv("SOLITAIRE_HOME", str(home))
+    # the table picks its palette from the terminal's colours: the snapshots are of true colour,
+    # whatever terminal runs the tests (a 16-colour run is tested on its own, in a pty)
+    monkeypatch.setenv("COLORTERM", "truecolor")
     return home
 
 

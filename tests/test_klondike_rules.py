@@ -590,3 +590,43 @@ def test_no_hint_when_nothing_useful_is_left():
     moves = [game.move_text(m) for m in game.legal_moves()]
     assert "f4 t1" in moves
     assert game.hint() is None or game.move_text(game.hint()) != "f4 t1"
+
+
+STUCK = {"t1": "2C | KH", "t2": "3C | KS", "t3": "4C | KD", "t4": "5C | KC", "t6": "7C | 2H", "t7": "8C | 2D"}
+
+
+@pytest.mark.parametrize("draw, hints", [(1, ["draw"] * 5), (3, ["draw"] * 3)])
+def test_no_hint_once_the_stock_has_gone_round_with_nothing_to_play(draw, hints):
+    game = load({**STUCK, "stock": "9H 9S 9D 9C"}, rest="t5", options={"draw": draw})
+    given = []
+    while (move := game.hint()) is not None:
+        given.append(game.move_text(move))
+        game.play(move)
+        assert len(given) < 20, "the hints go round the stock for ever"
+    assert given == hints  # through the stock, turn it back: seen it all, nothing to play
+    assert game.legal_moves() and not game.over  # drawing is still legal, just of no use
+    from solitaire.core.solver import player_hint
+
+    assert player_hint(game) == (None, 0)  # the line mode's and the table's hint agree
+
+
+def test_a_card_passed_by_in_the_last_round_keeps_the_hint_drawing():
+    game = load({**STUCK, "stock": "9H AH 9D"}, rest="t5")
+    assert game.hint() == game.rules.draw_move
+    game.play("draw")  # 9D
+    game.play("draw")  # AH, which the hint now sends home
+    assert game.move_text(game.hint()) == "w f1"
+    for _ in range(3):  # the player draws on past it, then turns the stock
+        game.play("draw")
+    assert game.hint() == game.rules.draw_move  # the ace is in the stock again: keep drawing
+
+
+def test_a_round_interrupted_by_another_move_is_not_a_round():
+    game = load({**STUCK, "stock": "9H 9S 9D 9C"}, rest="t5")
+    for _ in range(3):
+        game.play("draw")
+    game.play(next(m for m in game.legal_moves() if m[2]))  # any other move starts the count again
+    for _ in range(2):
+        game.play("draw")
+    assert game.hint() == game.rules.draw_move
+

@@ -30,7 +30,7 @@ def test_a_move_saves_and_play_resumes_it_with_undo_and_redo(cli, solitaire_home
 def test_resume_keeps_the_options_and_plain_mode_resumes_too(cli, solitaire_home):
     cli("play", "klondike", "--json", "--draw", "3", "--seed", "5", input="draw\n")
     out = cli("play", "klondike", "--plain", input="quit\n")
-    assert out.code == 0 and "draw 3" in out.out and "seed 5" in out.out and "moves 1" in out.out
+    assert out.code == 0 and "draw 3" in out.out and "deal klondike-d3-5" in out.out and "moves 1" in out.out
     again = cli("play", "klondike", "--json", "--draw", "3", input="").json_lines()
     assert again[0]["moves"] == 1 and again[0]["position"]["options"]["draw"] == 3
 
@@ -50,9 +50,80 @@ def test_new_options_new_flag_and_seed_start_a_new_game(cli, solitaire_home):
     assert sum(r["played"] for r in stats) == 3 and sum(r["won"] for r in stats) == 0
 
 
-def test_no_save_before_the_first_move(cli, solitaire_home):
-    cli("play", "klondike", "--json", input="hint\nquit\n")
+@pytest.mark.parametrize("deal", [("--seed", "7"), ("--deal", "klondike-d3-100"), ("--daily",)])
+def test_naming_the_saved_deal_again_resumes_it(cli, solitaire_home, deal):
+    first = cli("play", "klondike", "--json", *deal, input="draw\n").json_lines()
+    again = cli("play", "klondike", "--json", *deal, input="")
+    assert again.json_lines()[0]["position"] == first[-1]["position"] and again.json_lines()[0]["moves"] == 1
+    assert again.err == "solitaire: resuming your game of this deal (1 move); --new deals it again from the start\n"
+    restarted = cli("play", "klondike", "--json", *deal, "--new", input="").json_lines()
+    assert restarted[0]["moves"] == 0 and restarted[0]["position"] == first[0]["position"]
+    assert json.loads(cli("stats", "--json").out)["stats"][0]["played"] == 1  # --new left it: lost
+
+
+def test_a_chosen_deal_is_saved_before_its_first_move(cli, solitaire_home):
+    from solitaire.cli.sharecode import daily_seed
+
+    cli("play", "klondike", "--json", "--daily", "--draw", "3", input="quit\n")
+    again = cli("play", "klondike", "--json", "--daily", "--draw", "3", input="quit\n")
+    assert again.code == 0 and again.err == ""  # the untouched deal again: nothing to say
+    back = cli("play", "klondike", "--json", input="").json_lines()[0]
+    assert back["position"]["seed"] == daily_seed() and back["position"]["options"]["draw"] == 3
+    assert json.loads(cli("stats", "--json").out) == {"stats": []}  # an untouched deal is no game
+
+
+def test_leaving_a_saved_game_for_another_says_so_in_one_line(cli, solitaire_home):
+    cli("play", "klondike", "--json", "--draw", "3", "--seed", "5", input="draw\ndraw\n")
+    result = cli("play", "klondike", "--json", "--draw", "1", input="")
+    assert result.code == 0 and result.json_lines()[0]["moves"] == 0
+    assert result.err == ("solitaire: your unfinished klondike game (draw 3, redeals unlimited), 2 moves, "
+                          "was left for this one: it counts as lost\n")
+
+
+def test_a_new_deal_keeps_the_saved_games_options_unless_new_ones_are_given(cli, solitaire_home):
+    cli("play", "klondike", "--json", "--draw", "3", "--redeals", "2", "--seed", "5", input="draw\n")
+    fresh = cli("play", "klondike", "--json", "--new", input="").json_lines()[0]
+    assert fresh["moves"] == 0 and fresh["position"]["options"] == {"draw": 3, "redeals": 2, "relaxed": False}
+    cli("play", "klondike", "--json", "--seed", "6", input="draw\n")  # the new deal keeps them too
+    other = cli("play", "klondike", "--json", "--seed", "8", "--redeals", "unlimited", input="").json_lines()[0]
+    assert other["position"]["options"] == {"draw": 3, "redeals": None, "relaxed": False}
+
+
+def test_a_game_that_cannot_start_leaves_the_saved_one_alone(cli, solitaire_home, tmp_path):
+    cli("play", "klondike", "--json", "--seed", "5", input="draw\n")
+    before = save_file(solitaire_home).read_text()
+    result = cli("play", "klondike", "--json", "--position", str(tmp_path / "missing.json"), input="")
+    assert result.code == 2 and len(result.err.strip().splitlines()) == 1
+    assert save_file(solitaire_home).read_text() == before
+    assert json.loads(cli("stats", "--json").out) == {"stats": []}
+
+
+def test_a_saved_game_that_is_already_won_is_not_resumed(cli, solitaire_home):
+    defn = get_variant("klondike")
+    game = Game.from_position(defn, {**near_won(), "seed": 12})
+    game.play("t1 f")
+    game.play("t2 f")
+    assert game.won
+    saves.write_save(game, 10.0, True)  # only a hand-made save can hold one: a win removes the save
+    start = cli("play", "klondike", "--json", input="").json_lines()[0]
+    assert start["won"] is False and start["moves"] == 0
+
+
+@pytest.mark.parametrize("mode", ["--plain", "--json"])
+@pytest.mark.parametrize("table_only", ["--hints", "--four-colour"])
+def test_table_options_are_refused_outside_the_table(cli, solitaire_home, mode, table_only):
+    result = cli("play", "klondike", mode, table_only, input="")
+    assert result.code == 2 and result.out == ""
+    assert result.err == f"solitaire: {table_only} is for the full-screen table, not {mode}\n"
     assert not save_file(solitaire_home).exists()
+
+
+def test_quitting_before_the_first_move_comes_back_to_the_same_deal(cli, solitaire_home):
+    first = cli("play", "klondike", "--json", input="quit\n").json_lines()[0]
+    back = cli("play", "klondike", "--json", input="").json_lines()[0]
+    assert back["position"] == first["position"] and back["moves"] == 0
+    cli("play", "klondike", "--json", "--new", input="")  # leaving an untouched deal costs nothing
+    assert json.loads(cli("stats", "--json").out) == {"stats": []}
 
 
 @pytest.mark.parametrize("garbage", ["{not json", json.dumps({"format": 1, "position": {"variant": "klondike"}}),
@@ -113,6 +184,22 @@ def test_tracker_records_a_dealt_win(solitaire_home):
     tracker.changed()
     assert saves.read_save(defn) is None
     assert tracker.last_result["after"]["won"] == 1 and tracker.last_result["after"]["best_time_s"] >= 30
+
+
+def test_an_atomic_write_that_fails_keeps_the_old_file_and_leaves_nothing_behind(tmp_path):
+    import os
+
+    from solitaire.core.files import atomic_write
+
+    target = tmp_path / "deep" / "file.json"
+    atomic_write(target, b"old")
+    (tmp_path / "deep" / f".file.json.{os.getpid()}-0.tmp").write_bytes(b"a dead writer's")
+    with pytest.raises(TypeError):
+        atomic_write(target, "not bytes")  # type: ignore[arg-type]
+    assert target.read_bytes() == b"old"
+    atomic_write(target, b"new")  # the temporary name in the way is stepped round, not reused
+    assert target.read_bytes() == b"new"
+    assert sorted(p.name for p in target.parent.iterdir()) == [f".file.json.{os.getpid()}-0.tmp", "file.json"]
 
 
 def test_saves_are_atomic_and_leave_no_temporary_files(solitaire_home):

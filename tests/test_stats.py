@@ -53,6 +53,16 @@ def test_stats_command_text_and_json(cli, solitaire_home):
     assert "draw 3" in text and "played 1, won 1 (100%)" in text and "best time 1:01" in text
 
 
+def test_stats_text_names_options_as_a_player_reads_them(cli, solitaire_home):
+    stats.record("klondike", D3, 1, False, 61, 100, 700)
+    stats.record("klondike", {"draw": 1, "redeals": 2, "relaxed": True}, 2, False, 61, 100, 700)
+    stats.record("calculation", {}, 3, True, 300, 52, 52)
+    lines = cli("stats").out.splitlines()
+    assert "calculation" in lines  # no options: no empty brackets
+    assert "klondike (draw 3, redeals unlimited)" in lines  # a flag that is off is not shown
+    assert "klondike (draw 1, redeals 2, relaxed)" in lines
+
+
 def test_stats_of_an_unknown_variant_is_one_line_exit_2(cli):
     out = cli("stats", "nosuchgame")
     assert out.code == 2 and len(out.err.strip().splitlines()) == 1

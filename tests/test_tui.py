@@ -204,11 +204,11 @@ async def test_help_screen_new_deal_and_restart_keys():
         assert not isinstance(app.screen, HelpScreen)
         await pilot.press("d", "d")
         assert len(app.game.piles[IDX["waste"]]) == 6
-        await pilot.press("R")
+        await pilot.press("R", "R")  # the game has moves: R twice
         assert app.game.moves == 0 and app.game.seed == 5 and not app.game.piles[IDX["waste"]]
         await pilot.press("d")
         first = app.game
-        await pilot.press("n")  # a new deal: a different game object, from its start
+        await pilot.press("n", "n")  # a new deal: a different game object, from its start
         assert app.game is not first and app.game.moves == 0 and app.game.rules.options["draw"] == 3
         await pilot.press("c")
         assert app.view.four_colour

@@ -9,10 +9,11 @@ through :meth:`SolitaireApp.after_change`, which saves the game and notices a wi
 from __future__ import annotations
 
 import gc
+import time
 from typing import Any, Callable
 
 from rich.text import Text
-from textual import events
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -21,6 +22,7 @@ from textual.screen import ModalScreen
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Button, Static
+from textual.worker import Worker, WorkerState
 
 from solitaire.core import Game, SolitaireError
 
@@ -45,6 +47,7 @@ HELP_TEXT = """\
   d, s           draw                 f       finish (all cards face up)
   u, r           undo, redo           h       hint
   n, R           new deal, restart    o       outline where cards may go
+                 twice if the game has moves (it then counts as lost)
   c              four-colour suits    ?       this help
   q              quit (the game is saved: play resumes it)
 """
@@ -64,13 +67,42 @@ def random_deal(current: Game) -> Game:
     return Game.new(current.rules, fresh_seed())
 
 
-def share_code(game: Game) -> str:
-    if game.seed is None:
-        return "position"
-    from ..sharecode import encode
+WON_LINE = "won — n for a new deal, R to play it again, q to quit"
+WON_REFUSAL = "the game is won: n for a new deal, R to play it again"
+CONFIRM_S = 4.0  # n and R: the second press must come within this many seconds
 
-    rules = game.rules
-    return encode(rules.variant, dict(rules.options), game.seed)
+
+def share_code(game: Game) -> str:
+    from ..sharecode import code_of
+
+    return code_of(game) or "position"
+
+
+def fit_header(width: int, title: str, code: str, clock: str, moves: int, score: int, hints: bool) -> Text:
+    """The header's line in ``width`` columns. The least important parts go first: the
+    variant's title, then "hints on", then wide spacing, then the long labels ("moves 12"
+    becomes "12 mv"), then the share code; the time, moves and score always show."""
+    forms = [(True, True, True, False, 3), (False, True, True, False, 3), (False, True, False, False, 3),
+             (False, True, False, False, 2), (False, True, False, True, 2), (False, False, False, False, 3),
+             (False, False, False, True, 2), (False, False, False, True, 1)]
+    line = Text()
+    for with_title, with_code, with_hints, short, gap in forms:
+        sep = " " * gap
+        line = Text()
+        if with_title:
+            line.append(f" {title} ", style="bold")
+        else:
+            line.append(" ")
+        if with_code:
+            line.append(code, style="bold cyan")
+            line.append(sep)
+        line.append(clock)
+        line.append(sep + (f"{moves} mv{sep}{score} pts" if short else f"moves {moves}{sep}score {score}"))
+        if with_hints and hints:
+            line.append(f"{sep}hints on", style="yellow")
+        if line.cell_len <= width:
+            break
+    return line
 
 
 class TableView(Widget):
@@ -110,7 +142,8 @@ class TableView(Widget):
         key = (size.width, size.height, id(self.game))
         if key == self._key:
             return
-        canvas, self.hits, self.geo = draw(self.game, self.view, size.width, size.height)
+        canvas, self.hits, self.geo = draw(self.game, self.view, size.width, size.height,
+                                           self.app.console.color_system)
         self._lines = [Strip(segs, size.width) for segs in canvas.lines()]
         self._key = key
 
@@ -250,6 +283,8 @@ class TableControls:
         self.submit((src, dst, n))
 
     def send_home(self, pile: int) -> None:
+        if self.locked():
+            return
         game: Game = self.game  # type: ignore[attr-defined]
         self.view.picked = None
         for f in game.rules.foundations:
@@ -265,14 +300,14 @@ class TableControls:
         game: Game = self.game  # type: ignore[attr-defined]
         pile = event.pile
         self.view.cursor = pile
-        if event.chain >= 2 and event.card is not None:
-            self.send_home(pile)
-        elif game.rules.role[pile] == "stock":
+        if game.rules.role[pile] == "stock":  # every click draws, quick ones too
             if self.view.picked is not None:
                 self.view.picked = None
                 self.refresh_view()
             else:
                 self.action_draw()  # type: ignore[attr-defined]
+        elif event.chain >= 2 and event.card is not None:
+            self.send_home(pile)
         elif self.view.picked is not None:
             self.put(pile)
         elif event.card is None:
@@ -282,7 +317,7 @@ class TableControls:
 
     def on_table_view_dropped(self, event: TableView.Dropped) -> None:
         self.view.picked = (event.src, event.n)
-        if event.dst is None or event.dst == event.src:
+        if self.locked() or event.dst is None or event.dst == event.src:
             self.view.picked = None
             self.refresh_view()
             return
@@ -364,6 +399,13 @@ def replay_escape(app: App[Any], event: events.Key) -> None:
         app.simulate_key(key)
 
 
+class HeaderInfo(Static):
+    """The header's line: drawn for the width it has (see :func:`fit_header`)."""
+
+    def render(self) -> Text:
+        return self.app.header_text(self.size.width)  # type: ignore[attr-defined, no-any-return]
+
+
 class FinishButton(Static):
     """The header's Finish: a plain clickable label. (Textual's Button would do, but its style
     sheet is larger than the rest of the table's put together, and parsing it would delay the
@@ -391,7 +433,7 @@ class HelpScreen(ModalScreen[None]):
 
 class WinScreen(ModalScreen[str]):
     BINDINGS = [Binding("n", "choose('new')", "New deal"), Binding("s", "choose('same')", "Same deal"),
-                Binding("q,escape", "choose('quit')", "Quit")]
+                Binding("q", "choose('quit')", "Quit"), Binding("escape", "choose('close')", "Close")]
 
     def __init__(self, summary: str) -> None:
         super().__init__()
@@ -429,7 +471,9 @@ class SolitaireApp(TableControls, App[None]):
 
     def __init__(self, tracker: Tracker, *, outline: bool = False, four_colour: bool = False,
                  tick: bool = True, finish_delay: float = 0.06,
-                 next_deal: Callable[[Game], Game] | None = None) -> None:
+                 next_deal: Callable[[Game], Game] | None = None, notice: str | None = None) -> None:
+        """``notice``: a message for the status line when the table opens (e.g. that a save
+        could not be read), which would be hidden if printed before the full screen."""
         super().__init__()
         self.next_deal = next_deal or random_deal
         self.tracker = tracker
@@ -437,11 +481,14 @@ class SolitaireApp(TableControls, App[None]):
         self.tick = tick
         self.finish_delay = finish_delay
         self.view = View(four_colour=four_colour)
-        self.message = ""
+        self.message = notice or ""
         self._finishing: list[Any] = []
         self._finish_timer: Any = None
         self.won_summary: str | None = None
         self.flexible = False  # the cards in hand were picked up by key: put down as many as fit
+        self._changes = 0  # bumped by every change of the game (or a new one): dates a hint
+        self._hint: tuple[Worker[Any], int] | None = None  # the hint being thought of, for _changes
+        self._confirm: tuple[str, float, str] | None = None  # n or R pressed once: key, when, message
 
     @property
     def game(self) -> Game:
@@ -450,7 +497,7 @@ class SolitaireApp(TableControls, App[None]):
     # -- layout
     def compose(self) -> ComposeResult:
         with Horizontal(id="header"):
-            yield Static(id="info")
+            yield HeaderInfo(id="info")
             yield FinishButton("Finish", id="finish")
         yield TableView(self.game, self.view, id="table")
         yield Static(id="status")
@@ -471,15 +518,12 @@ class SolitaireApp(TableControls, App[None]):
         return self.query_one(TableView)
 
     def refresh_header(self) -> None:
+        self.query_one("#info", HeaderInfo).refresh()
+
+    def header_text(self, width: int) -> Text:
         game = self.game
-        info = Text()
-        info.append(f" {game.rules.variant.title} ", style="bold")
-        info.append(share_code(game), style="bold cyan")
-        info.append(f"   {format_time(self.tracker.elapsed())}")
-        info.append(f"   moves {game.moves}   score {game.score}")
-        if self.outline:
-            info.append("   hints on", style="yellow")
-        self.query_one("#info", Static).update(info)
+        return fit_header(width, game.rules.variant.title, share_code(game), format_time(self.tracker.elapsed()),
+                          game.moves, game.score, self.outline)
 
     def refresh_view(self) -> None:
         game = self.game
@@ -494,15 +538,18 @@ class SolitaireApp(TableControls, App[None]):
         self.refresh_header()
         ready = self.finish_available()
         self.query_one("#finish", FinishButton).display = ready
-        status = self.message
+        status = "playing every card home ..." if self._finishing else self.message
         if not status:
-            if ready:
+            if game.won:
+                status = WON_LINE
+            elif ready:
                 status = "Every card is face up: press f (or Finish) to play them home."
             elif not game.won and game.over:
                 status = "No moves are left: u to undo, R to restart, n for a new deal."
             else:
                 status = KEYS_LINE
-        self.query_one("#status", Static).update(Text(status, style="bold" if self.message else "dim"))
+        bold = bool(self.message or self._finishing)
+        self.query_one("#status", Static).update(Text(status, style="bold" if bold else "dim"))
         table = self.table
         table.game = game
         table.update_table()
@@ -512,7 +559,8 @@ class SolitaireApp(TableControls, App[None]):
 
     def finish_available(self) -> bool:
         game = self.game
-        return not self._finishing and game.finish_ready() is None and game.finish_moves() is not None
+        return (not self._finishing and not game.won and game.finish_ready() is None
+                and game.finish_moves() is not None)
 
     # -- playing
     def play(self, move: tuple[int, int, int]) -> bool:
@@ -536,9 +584,13 @@ class SolitaireApp(TableControls, App[None]):
         self.play(move)
 
     def locked(self) -> bool:
+        """Finish is playing the cards home: nothing else acts on the game meanwhile."""
         return bool(self._finishing)
 
     def after_change(self) -> None:
+        self._changes += 1
+        self._hint = None
+        self._cancel_confirm()
         self.tracker.changed()
         self.refresh_view()
         if self.game.won and not self._finishing:
@@ -563,11 +615,16 @@ class SolitaireApp(TableControls, App[None]):
             self.action_new_deal()
         elif choice == "same":
             self.action_restart()
-        else:
+        elif choice == "quit":
             self.exit()
+        else:  # escape: the won table stays, and the status line says what next
+            self.say("")
+            self.refresh_view()
 
     # -- actions (keys)
     def action_draw(self) -> None:
+        if self.locked():
+            return
         move = self.game.rules.draw_move
         self.view.picked = None
         if move is None:
@@ -584,9 +641,13 @@ class SolitaireApp(TableControls, App[None]):
         self._plain(self.game.redo)
 
     def _plain(self, fn: Any) -> None:
-        if self._finishing:
+        if self.locked():
             return
         self.view.picked = None
+        if self.game.won:  # a win is final: it has been recorded
+            self.say(WON_REFUSAL)
+            self.refresh_view()
+            return
         try:
             fn()
         except SolitaireError as exc:
@@ -597,13 +658,40 @@ class SolitaireApp(TableControls, App[None]):
         self.after_change()
 
     def action_hint(self) -> None:
-        move = self.game.hint()
-        if move is None:
+        """The solver's hint, as the line mode and the JSON protocol give it: it takes a second
+        or more, so a thread works it out on a copy of the game while the table stays live;
+        a change of the game meanwhile makes it out of date, and it is dropped."""
+        if self.locked():
+            return
+        game = self.game.copy()
+        worker = self.run_worker(lambda: _think(game), thread=True, exclusive=True, group="hint",
+                                 exit_on_error=False)
+        self._hint = (worker, self._changes)
+        self.say("hint: thinking…")
+        self.refresh_view()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        hint = self._hint
+        if hint is None or event.worker is not hint[0] or hint[1] != self._changes:
+            return
+        if event.state == WorkerState.ERROR:
+            self._hint = None
+            self.say(f"hint: none ({event.worker.error})")
+            self.refresh_view()
+            return
+        if event.state != WorkerState.SUCCESS:
+            return
+        self._hint = None
+        text = event.worker.result
+        if text is None:
             self.say("hint: no useful move")
         else:
-            self.say(f"hint: {self.game.move_text(move)}")
-            src, dst, n = move
-            if n:
+            self.say(f"hint: {text}")
+            try:
+                src, dst, n = self.game.parse_move(text)
+            except SolitaireError:
+                n = 0
+            if n and self.view.picked is None:  # pick up the hinted cards, unless some are in hand
                 self.view.picked = (src, n)
                 self.flexible = False
                 self.view.cursor = dst
@@ -616,6 +704,12 @@ class SolitaireApp(TableControls, App[None]):
         self.refresh_view()
 
     def action_finish(self) -> None:
+        if self.locked():
+            return
+        if self.game.won:
+            self.say(WON_REFUSAL)
+            self.refresh_view()
+            return
         if not self.finish_available():
             reason = self.game.finish_ready() or "the cards cannot all be played straight home from here"
             self.say(reason)
@@ -623,7 +717,7 @@ class SolitaireApp(TableControls, App[None]):
             return
         self.view.picked = None
         self._finishing = list(self.game.finish_moves() or [])
-        self.say("playing every card home ...")
+        self.say("")
         self._finish_timer = self.set_interval(self.finish_delay, self._finish_step)
 
     def _finish_step(self) -> None:
@@ -643,22 +737,76 @@ class SolitaireApp(TableControls, App[None]):
     def _start(self, game: Game, dealt: bool) -> None:
         self.tracker.abandon()
         self.tracker = Tracker(game, dealt=dealt, enabled=self.tracker.enabled)
+        self.tracker.begin()  # saved before its first move, as `play` saves a new deal
         self.view.picked = None
         self._finishing = []
+        if self._finish_timer is not None:
+            self._finish_timer.stop()
+            self._finish_timer = None
+        self._changes += 1
+        self._hint = None
+        self._confirm = None
         self.say("")
         self.refresh_view()
 
+    def _confirmed(self, key: str, question: str) -> bool:
+        """Whether to leave this game now. At once when it has no moves or is won; otherwise
+        the first press of ``key`` only asks (``question``: one slip would cost a game, counted
+        as lost), and a second press of it, with nothing else between, within CONFIRM_S seconds, does it."""
+        game = self.game
+        if not game.history or game.won:
+            return True
+        now = time.monotonic()
+        pending = self._confirm
+        if pending is not None and pending[0] == key and now - pending[1] <= CONFIRM_S:
+            self._confirm = None
+            return True
+        lost = "; this game counts as lost" if self.tracker.dealt and self.tracker.enabled else ""
+        message = f"press {key} again {question}{lost}"
+        self._confirm = (key, now, message)
+        self.say(message)
+        self.refresh_view()
+        return False
+
+    def _cancel_confirm(self) -> None:
+        """Anything else done after a first n or R: the question lapses."""
+        pending, self._confirm = self._confirm, None
+        if pending is not None and self.message == pending[2]:
+            self.say("")
+            self.refresh_view()
+
     def action_new_deal(self) -> None:
-        self._start(self.next_deal(self.game), dealt=True)
+        if not self.locked() and self._confirmed("n", "for a new deal"):
+            self._start(self.next_deal(self.game), dealt=True)
 
     def action_restart(self) -> None:
-        self._start(start_of(self.game), dealt=self.tracker.dealt)
+        if not self.locked() and self._confirmed("R", "to restart this deal"):
+            self._start(start_of(self.game), dealt=self.tracker.dealt)
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
 
     def on_key(self, event: events.Key) -> None:
+        if self._confirm is not None and event.key != self._confirm[0]:
+            self._cancel_confirm()
         replay_escape(self, event)
+
+    @on(TableView.PileClicked)
+    @on(TableView.Dropped)
+    def _mouse_played(self) -> None:
+        """A click or a drop (handled then by TableControls): a first n or R lapses."""
+        self._cancel_confirm()
+
+
+def _think(game: Game) -> str | None:
+    """The solver's hint for ``game`` (a copy: this runs in a thread). It stops early when the
+    worker is cancelled (a newer hint, or the program quitting, which waits for its threads)."""
+    from textual.worker import get_current_worker
+
+    from solitaire.core import solver
+
+    worker = get_current_worker()
+    return solver.player_hint(game, stop=lambda: worker.is_cancelled)[0]
 
 
 def _collect_again() -> None:
@@ -670,6 +818,7 @@ def _collect_again() -> None:
 
 
 def run_table(tracker: Tracker, *, four_colour: bool = False, outline: bool = False,
-              next_deal: Callable[[Game], Game] | None = None) -> None:
-    """Open the table on this terminal and play until the player quits."""
-    SolitaireApp(tracker, four_colour=four_colour, outline=outline, next_deal=next_deal).run()
+              next_deal: Callable[[Game], Game] | None = None, notice: str | None = None) -> None:
+    """Open the table on this terminal and play until the player quits; ``notice`` shows in
+    the status line as it opens."""
+    SolitaireApp(tracker, four_colour=four_colour, outline=outline, next_deal=next_deal, notice=notice).run()

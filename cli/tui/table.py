@@ -11,26 +11,89 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rich.color import Color, ColorTriplet
 from rich.segment import Segment
 from rich.style import Style
+from rich.terminal_theme import DEFAULT_TERMINAL_THEME
 
 from solitaire.core import Game
 from solitaire.core.cards import SUIT, card_symbol, is_red
 from solitaire.core.rules import GIVES_ANY, GIVES_NONE, GIVES_RUN, GIVES_TOP
 
-# colours: named ANSI-friendly values, so terminals without true colour still get them right
-FELT = Style(bgcolor="#0b5d1e", color="#d7ffd7")
-FACE = "#f5f5f0"
-PICKED = "#ffd75f"
-CURSOR = "#87d7ff"
-BACK = Style(bgcolor="#1c3f94", color="#8fb0ff")
-BACK_CURSOR = Style(bgcolor="#2f6fd0", color="#d0e4ff", bold=True)  # a back under the cursor
-RED = "#c00000"
-BLACK = "#000000"
-FOUR = ("#006000", "#0040c0", "#c00000", "#000000")  # clubs, diamonds, hearts, spades
-OUTLINE = Style(bgcolor="#0b5d1e", color="#7fbf8f")
-HINT = Style(bgcolor="#0b5d1e", color="#ffff00", bold=True)
-CURSOR_MARK = Style(bgcolor="#0b5d1e", color=CURSOR, bold=True)
+
+@dataclass(frozen=True)
+class Palette:
+    """The table's colours."""
+
+    felt: Style  # the table, and text on it
+    face: Color  # a card's face
+    picked: Color  # the face of cards picked up
+    cursor: Color  # the face of the card under the cursor
+    back: Style
+    back_cursor: Style  # a back under the cursor
+    red: Color
+    black: Color
+    four: tuple[Color, Color, Color, Color]  # clubs, diamonds, hearts, spades
+    outline: Style  # an empty pile
+    hint: Style  # the marks round a pile the cards in hand may go to
+    cursor_mark: Style  # an empty pile under the cursor
+    folded: Style  # the "+N" line of a pile's face-up cards left out
+
+
+def _rgb(hex_colour: str) -> Color:
+    return Color.parse(hex_colour)
+
+
+def _ansi(name: str) -> Color:
+    """One of the terminal's own 16 colours. Textual turns ANSI colours into RGB from its own
+    theme before it writes them (then a 16-colour terminal gets the nearest, e.g. bright green
+    for green); a colour that carries its RGB value too is left alone, so the terminal shows
+    its own green."""
+    colour = Color.parse(name)
+    r, g, b = DEFAULT_TERMINAL_THEME.ansi_colors[colour.number or 0]
+    return colour._replace(triplet=ColorTriplet(r, g, b))
+
+
+# for terminals with 256 colours or more: RGB values
+_FELT_RGB = _rgb("#0b5d1e")
+FULL = Palette(
+    felt=Style(bgcolor=_FELT_RGB, color=_rgb("#d7ffd7")),
+    face=_rgb("#f5f5f0"),
+    picked=_rgb("#ffd75f"),
+    cursor=_rgb("#87d7ff"),
+    back=Style(bgcolor=_rgb("#1c3f94"), color=_rgb("#8fb0ff")),
+    back_cursor=Style(bgcolor=_rgb("#2f6fd0"), color=_rgb("#d0e4ff"), bold=True),
+    red=_rgb("#c00000"),
+    black=_rgb("#000000"),
+    four=(_rgb("#006000"), _rgb("#0040c0"), _rgb("#c00000"), _rgb("#000000")),
+    outline=Style(bgcolor=_FELT_RGB, color=_rgb("#7fbf8f")),
+    hint=Style(bgcolor=_FELT_RGB, color=_rgb("#ffff00"), bold=True),
+    cursor_mark=Style(bgcolor=_FELT_RGB, color=_rgb("#87d7ff"), bold=True),
+    folded=Style(bgcolor=_rgb("#f5f5f0"), color=_rgb("#606060")),
+)
+# for terminals with 16 colours: the terminal's own, which RGB values would turn into greys
+_GREEN = _ansi("green")
+STANDARD = Palette(
+    felt=Style(bgcolor=_GREEN, color=_ansi("bright_white")),
+    face=_ansi("bright_white"),
+    picked=_ansi("bright_yellow"),
+    cursor=_ansi("bright_cyan"),
+    back=Style(bgcolor=_ansi("blue"), color=_ansi("cyan")),
+    back_cursor=Style(bgcolor=_ansi("cyan"), color=_ansi("bright_white"), bold=True),
+    red=_ansi("red"),
+    black=_ansi("black"),
+    four=(_ansi("green"), _ansi("blue"), _ansi("red"), _ansi("black")),
+    outline=Style(bgcolor=_GREEN, color=_ansi("white")),
+    hint=Style(bgcolor=_GREEN, color=_ansi("bright_yellow"), bold=True),
+    cursor_mark=Style(bgcolor=_GREEN, color=_ansi("bright_cyan"), bold=True),
+    folded=Style(bgcolor=_ansi("bright_white"), color=_ansi("bright_black")),
+)
+
+
+def palette_for(color_system: str | None) -> Palette:
+    """The palette for a console's colour system ("truecolor", "256", "standard", "windows" or
+    None, as ``Console.color_system`` says)."""
+    return STANDARD if color_system in ("standard", "windows") else FULL
 
 
 @dataclass
@@ -102,6 +165,40 @@ def geometry(game: Game, width: int, height: int) -> Geometry:
     return geo
 
 
+def _fits_across(geo: Geometry, width: int) -> bool:
+    return all(0 <= x and x + geo.card_w <= width for x in geo.pile_x.values())
+
+
+def _fits_down(game: Game, geo: Geometry, height: int) -> bool:
+    """Does every pile lie inside ``height`` lines, a pile fanning down with room for its
+    face-down cards folded into one line, a "+N" line and its top card whole?"""
+    rules = game.rules
+    for i, y in geo.pile_y.items():
+        if rules.piles[i].fan == "down":
+            if geo.pile_room[i] < geo.card_h + 2 or y + geo.pile_room[i] > height:
+                return False
+        elif y + geo.card_h > height:
+            return False
+    return True
+
+
+def minimum_size(game: Game) -> tuple[int, int]:
+    """The smallest table (columns, lines) that shows this game's layout whole."""
+    width = next(w for w in range(1, 2000) if _fits_across(geometry(game, w, 24), w))
+    height = next(h for h in range(1, 2000) if _fits_down(game, geometry(game, 80, h), h))
+    return width, height
+
+
+def _message(canvas: Canvas, text: str, style: Style) -> None:
+    """``text`` centred on the canvas, wrapped to its width."""
+    import textwrap  # only for a window too small to play in
+
+    lines = textwrap.wrap(text, max(1, canvas.width))[:canvas.height]
+    top = (canvas.height - len(lines)) // 2
+    for k, line in enumerate(lines):
+        canvas.put((canvas.width - len(line)) // 2, top + k, line, style)
+
+
 def movable(game: Game, pile: int, n: int) -> bool:
     """May the top ``n`` cards of ``pile`` be picked up together (judged from visible cards)?"""
     rules = game.rules
@@ -118,10 +215,10 @@ def movable(game: Game, pile: int, n: int) -> bool:
 
 
 class Canvas:
-    def __init__(self, width: int, height: int) -> None:
+    def __init__(self, width: int, height: int, felt: Style = FULL.felt) -> None:
         self.width, self.height = width, height
         self.chars = [[" "] * width for _ in range(height)]
-        self.styles = [[FELT] * width for _ in range(height)]
+        self.styles = [[felt] * width for _ in range(height)]
 
     def put(self, x: int, y: int, text: str, style: Style) -> None:
         if not 0 <= y < self.height:
@@ -145,13 +242,13 @@ class Canvas:
         return out
 
 
-def _face_style(card: int, bg: str, four: bool) -> Style:
-    colour = FOUR[SUIT[card]] if four else (RED if is_red(card) else BLACK)
+def _face_style(card: int, bg: Color, four: bool, pal: Palette) -> Style:
+    colour = pal.four[SUIT[card]] if four else (pal.red if is_red(card) else pal.black)
     return Style(bgcolor=bg, color=colour, bold=True)
 
 
-def _card(canvas: Canvas, x: int, y: int, w: int, h: int, card: int | None, bg: str, four: bool,
-          lines: int | None = None, label: str = "", back: Style = BACK) -> None:
+def _card(canvas: Canvas, x: int, y: int, w: int, h: int, card: int | None, bg: Color, four: bool,
+          pal: Palette, lines: int | None = None, label: str = "", back: Style | None = None) -> None:
     """A card at (x, y): a face (``card``), or a back (``card`` None); only ``lines`` lines."""
     shown = h if lines is None else min(lines, h)
     for k in range(shown):
@@ -159,7 +256,7 @@ def _card(canvas: Canvas, x: int, y: int, w: int, h: int, card: int | None, bg: 
             text = ("░" * w) if k % 2 == 0 else ("▒" * w)
             if label and k == h // 2:
                 text = label.center(w, "▒" if k % 2 else "░")[:w]
-            canvas.put(x, y + k, text, back)
+            canvas.put(x, y + k, text, back or pal.back)
             continue
         sym = card_symbol(card)
         if k == 0:
@@ -170,10 +267,10 @@ def _card(canvas: Canvas, x: int, y: int, w: int, h: int, card: int | None, bg: 
             text = sym[-1].center(w)
         else:
             text = " " * w
-        canvas.put(x, y + k, text[:w], _face_style(card, bg, four))
+        canvas.put(x, y + k, text[:w], _face_style(card, bg, four, pal))
 
 
-def _slot(canvas: Canvas, x: int, y: int, w: int, h: int, label: str, style: Style = OUTLINE) -> None:
+def _slot(canvas: Canvas, x: int, y: int, w: int, h: int, label: str, style: Style) -> None:
     """An empty pile: a thin outline with the pile's name."""
     if h == 1:
         canvas.put(x, y, f"[{label.center(w - 2)[:w - 2]}]", style)
@@ -186,7 +283,7 @@ def _slot(canvas: Canvas, x: int, y: int, w: int, h: int, label: str, style: Sty
 
 
 def _fan_down(canvas: Canvas, hits: list[Hit], top_box: dict[int, tuple[int, int]], game: Game, view: View,
-              geo: Geometry, i: int, visible: int, bg_for) -> int:
+              geo: Geometry, i: int, visible: int, bg_for, pal: Palette) -> int:
     """Draw pile ``i`` fanned downwards (its first ``visible`` cards); return the line after it.
 
     Each card shows one line (its rank and suit) and the last shows whole. When the pile is
@@ -200,7 +297,7 @@ def _fan_down(canvas: Canvas, hits: list[Hit], top_box: dict[int, tuple[int, int
     cards = game.piles[i]
     four = view.four_colour
     if visible == 0:
-        _slot(canvas, x, y, w, h, rules.short_name[i], CURSOR_MARK if view.cursor == i else OUTLINE)
+        _slot(canvas, x, y, w, h, rules.short_name[i], pal.cursor_mark if view.cursor == i else pal.outline)
         top_box[i] = (x, y)
         return y + h
     vis_down = min(game.down[i], visible)
@@ -221,8 +318,8 @@ def _fan_down(canvas: Canvas, hits: list[Hit], top_box: dict[int, tuple[int, int
         shown_down = [vis_down - 1] if squeeze else list(range(vis_down))
         for idx in shown_down:
             last = idx == visible - 1
-            back = BACK_CURSOR if last and view.cursor == i else BACK
-            _card(canvas, x, row, w, h, None, FACE, four, lines=None if last else 1, back=back)
+            back = pal.back_cursor if last and view.cursor == i else pal.back
+            _card(canvas, x, row, w, h, None, pal.face, four, pal, lines=None if last else 1, back=back)
             if squeeze:
                 canvas.put(x, row, f"{vis_down}".ljust(w, "░")[:w], back)
             row += h if last else 1
@@ -233,21 +330,22 @@ def _fan_down(canvas: Canvas, hits: list[Hit], top_box: dict[int, tuple[int, int
     hidden = 0
     if packed and -(-packed // per_line) > lines_left:
         hidden = min(packed, (-(-packed // per_line) - max(lines_left, 1) + 1) * per_line)
-        canvas.put(x, row, f"+{hidden}".ljust(w)[:w], Style(bgcolor=FACE, color="#606060"))
+        canvas.put(x, row, f"+{hidden}".ljust(w)[:w], pal.folded)
         row += 1
     for start in range(first_up + hidden, first_up + packed, per_line):
         chunk = list(range(start, min(start + per_line, first_up + packed)))
-        canvas.put(x, row, " " * w, Style(bgcolor=FACE))
+        canvas.put(x, row, " " * w, Style(bgcolor=pal.face))
         for m, idx in enumerate(chunk):
             cx = x + m * 4
             cw = 4 if m < len(chunk) - 1 else w - m * 4
-            canvas.put(cx, row, card_symbol(cards[idx]).ljust(cw)[:cw], _face_style(cards[idx], bg_for(idx), four))
+            canvas.put(cx, row, card_symbol(cards[idx]).ljust(cw)[:cw],
+                       _face_style(cards[idx], bg_for(idx), four, pal))
             hits.append(Hit(cx, row, cx + cw, row + 1, i, idx))
         row += 1
     # the rest fanned one line each, the last whole
     for idx in range(first_up + packed, visible):
         last = idx == visible - 1
-        _card(canvas, x, row, w, h, cards[idx], bg_for(idx), four, lines=None if last else 1)
+        _card(canvas, x, row, w, h, cards[idx], bg_for(idx), four, pal, lines=None if last else 1)
         hits.append(Hit(x, row, x + w, row + (h if last else 1), i, idx))
         if last:
             top_box[i] = (x, row)
@@ -257,11 +355,22 @@ def _fan_down(canvas: Canvas, hits: list[Hit], top_box: dict[int, tuple[int, int
     return row
 
 
-def draw(game: Game, view: View, width: int, height: int) -> tuple[Canvas, list[Hit], Geometry]:
-    """Paint the table; return the canvas, the hit regions (bottom first) and the geometry."""
+def draw(game: Game, view: View, width: int, height: int,
+         color_system: str | None = "truecolor") -> tuple[Canvas, list[Hit], Geometry]:
+    """Paint the table; return the canvas, the hit regions (bottom first) and the geometry.
+
+    ``color_system`` is the terminal's, as the console reports it: it picks the palette. When
+    the table does not fit, the canvas holds a message saying so and there are no hit regions.
+    """
     rules = game.rules
+    pal = palette_for(color_system)
     geo = geometry(game, width, height)
-    canvas = Canvas(width, height)
+    canvas = Canvas(width, height, pal.felt)
+    if not (_fits_across(geo, width) and _fits_down(game, geo, height)):
+        need_w, need_h = minimum_size(game)
+        _message(canvas, f"window too small: the table needs {need_w}x{need_h}, it has {width}x{height}",
+                 pal.felt)
+        return canvas, [], Geometry(geo.col_w, geo.card_w, geo.card_h, geo.left)
     hits: list[Hit] = []
     w, h = geo.card_w, geo.card_h
     four = view.four_colour
@@ -280,15 +389,15 @@ def draw(game: Game, view: View, width: int, height: int) -> tuple[Canvas, list[
         lifted = picked_n if (i == picked_pile and view.drag_at is None) else 0
         dragged = picked_n if (i == picked_pile and view.drag_at is not None) else 0
 
-        def bg_for(idx: int) -> str:
+        def bg_for(idx: int) -> Color:
             if lifted and idx >= size - lifted:
-                return PICKED
+                return pal.picked
             if view.cursor == i and idx == size - 1 and not lifted:
-                return CURSOR
-            return FACE
+                return pal.cursor
+            return pal.face
 
         if not cards:
-            style = CURSOR_MARK if view.cursor == i else OUTLINE
+            style = pal.cursor_mark if view.cursor == i else pal.outline
             label = rules.short_name[i]
             if spec.role == "stock":
                 label = "↺" if game.refusal(rules.draw_move) is None else "·"  # type: ignore[arg-type]
@@ -296,17 +405,19 @@ def draw(game: Game, view: View, width: int, height: int) -> tuple[Canvas, list[
             top_box[i] = (x, y)
             continue
         if spec.fan == "down":
-            _fan_down(canvas, hits, top_box, game, view, geo, i, size - dragged, bg_for)
+            _fan_down(canvas, hits, top_box, game, view, geo, i, size - dragged, bg_for, pal)
             continue
         # a pile that does not fan down: its top card, or its top `show` cards fanned right
         visible = size - dragged
         if visible == 0:
-            _slot(canvas, x, y, w, h, rules.short_name[i])
+            _slot(canvas, x, y, w, h, rules.short_name[i], pal.outline)
             top_box[i] = (x, y)
             continue
         show = spec.show or 1
         if spec.fan != "right":
             show = 1
+        elif w + 3 * (show - 1) > geo.pile_room[i]:  # a narrow window: fewer cards, each still readable
+            show = 1 + (geo.pile_room[i] - w) // 3
         shown = list(range(max(0, visible - show), visible))
         step = 4 if geo.pile_room[i] >= w + 4 * (show - 1) else 3
         for k, idx in enumerate(shown):
@@ -314,10 +425,10 @@ def draw(game: Game, view: View, width: int, height: int) -> tuple[Canvas, list[
             last = k == len(shown) - 1
             if idx < down:
                 label = str(visible) if spec.role == "stock" else ""
-                back = BACK_CURSOR if last and view.cursor == i else BACK
-                _card(canvas, cx, y, w if last else step, h, None, FACE, four, label=label, back=back)
+                back = pal.back_cursor if last and view.cursor == i else pal.back
+                _card(canvas, cx, y, w if last else step, h, None, pal.face, four, pal, label=label, back=back)
             else:  # each card is drawn whole; the next one covers all but its left edge
-                _card(canvas, cx, y, w, h, cards[idx], bg_for(idx), four)
+                _card(canvas, cx, y, w, h, cards[idx], bg_for(idx), four, pal)
                 if not last:
                     hits.append(Hit(cx, y, cx + step, y + h, i, idx))
             if last:
@@ -329,8 +440,8 @@ def draw(game: Game, view: View, width: int, height: int) -> tuple[Canvas, list[
         if i in top_box:
             x, y = top_box[i]
             for k in range(h):
-                canvas.put(x - 1, y + k, "▐", HINT)
-                canvas.put(x + w, y + k, "▌", HINT)
+                canvas.put(x - 1, y + k, "▐", pal.hint)
+                canvas.put(x + w, y + k, "▌", pal.hint)
     # a keyboard cursor on a pile with no card under it is marked by its slot; on cards by colour
     # the dragged cards follow the pointer
     if view.drag_at is not None and view.picked is not None:
@@ -339,7 +450,7 @@ def draw(game: Game, view: View, width: int, height: int) -> tuple[Canvas, list[
         dx, dy = view.drag_at
         for k, card in enumerate(cards):
             last = k == len(cards) - 1
-            _card(canvas, dx, dy + k, w, h, card, PICKED, four, lines=None if last else 1)
+            _card(canvas, dx, dy + k, w, h, card, pal.picked, four, pal, lines=None if last else 1)
     return canvas, hits, geo
 
 

@@ -8,8 +8,11 @@ Fixed deals and a frozen clock, so the pictures only change when the table does.
 from __future__ import annotations
 
 import asyncio
+import os
 import tempfile
 from pathlib import Path
+
+os.environ["COLORTERM"] = "truecolor"  # the pictures are in the full palette, whatever runs this
 
 from solitaire.cli.saves import Tracker
 from solitaire.cli.tui.app import SolitaireApp

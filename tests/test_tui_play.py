@@ -1,0 +1,296 @@
+"""The table's play, continued: quick clicks on the stock, nothing acting while Finish plays
+the cards home, asking again before leaving a game, the won table, the header at narrow
+widths, a notice on opening and the solver's hint (run in a thread).
+
+Helpers (Pilot clicks and drags, frozen clock, near-won positions) come from ``test_tui``.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+
+from klondike_helpers import suit
+from test_tui import IDX, KLONDIKE, click, drag, make_app, pilot_test, position
+
+from solitaire.cli import stats
+from solitaire.cli.tui.app import WinScreen
+from solitaire.core import Game, solver
+
+
+def status_of(app) -> str:
+    return str(app.query_one("#status").render())
+
+
+def header_of(app) -> str:
+    info = app.query_one("#info")
+    return "".join(info.render_line(0).text).rstrip()
+
+
+def played(options: dict | None = None) -> tuple[int, int]:
+    recorded = stats.summary("klondike", KLONDIKE.resolve_options(options or {}))
+    return recorded["played"], recorded["won"]
+
+
+# ---------------------------------------------------------------- the stock
+
+
+@pilot_test
+async def test_two_quick_clicks_on_the_stock_draw_twice():
+    app = make_app(Game.new(KLONDIKE.rules(), 5))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await click(pilot, app, "stock", times=2)  # the second click comes as a double-click
+        assert app.game.moves == 2 and len(app.game.piles[IDX["waste"]]) == 2
+        await click(pilot, app, "stock", times=3)
+        assert app.game.moves == 5
+
+
+# ---------------------------------------------------------------- Finish
+
+
+@pilot_test
+async def test_nothing_acts_on_the_game_while_finish_plays_the_cards_home(solitaire_home):
+    game = position(seed=77, t1=["KH", "QS"], t2=["KS"], t3=["QH"], f3=suit("H", 11), f4=suit("S", 11))
+    app = make_app(game, dealt=True, finish_delay=0.5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("down")
+        while app.view.cursor != IDX["t1"]:
+            await pilot.press("left")
+        await pilot.press("f")
+        assert app.locked()
+        # the queen of spades could go home by key, drag or double-click; n and R would leave
+        await pilot.press("a", "n", "R", "d", "u", "h", "space", "f")
+        await drag(pilot, app, "t3", "f3")
+        await click(pilot, app, "t1", times=2)
+        assert app.locked() and app.game is game
+        for _ in range(1000):  # until the animation ends
+            await pilot.pause(0.05)
+            if not app.locked():
+                break
+        await pilot.pause()
+        assert app.game is game and app.game.won and app.game.moves == 4
+        assert isinstance(app.screen, WinScreen) and "Moves  4" in app.won_summary
+    assert played() == (1, 1)
+
+
+# ---------------------------------------------------------------- n and R ask again
+
+
+@pilot_test
+async def test_n_asks_again_before_leaving_a_game_with_moves(solitaire_home):
+    app = make_app(Game.new(KLONDIKE.rules(), 5), dealt=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        first = app.game
+        await pilot.press("n")  # no moves yet: a new deal at once
+        assert app.game is not first and app.game.moves == 0
+        first = app.game
+        await pilot.press("d")
+        before = first.to_position()
+        await pilot.press("n")
+        assert app.game is first and first.to_position() == before
+        assert "press n again for a new deal; this game counts as lost" in status_of(app)
+        assert played() == (0, 0)
+        await pilot.press("left", "n")  # another key in between: ask again
+        assert app.game is first and first.to_position() == before
+        await click(pilot, app, "t1")  # so does a click
+        await pilot.press("n")
+        assert app.game is first and "press n again" in status_of(app)
+        await pilot.press("n")
+        assert app.game is not first and app.game.moves == 0
+        assert "press n again" not in status_of(app)
+    assert played() == (1, 0)  # the game left counts as lost
+
+
+@pilot_test
+async def test_R_asks_again_before_restarting_a_game_with_moves(solitaire_home):
+    app = make_app(Game.new(KLONDIKE.rules({"draw": 3}), 5), dealt=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d", "d")
+        game = app.game
+        before = game.to_position()
+        await pilot.press("R")
+        assert app.game is game and game.to_position() == before
+        assert "press R again to restart this deal; this game counts as lost" in status_of(app)
+        await pilot.press("r", "R")  # redo in between (refused: nothing to redo): ask again
+        assert app.game is game and game.to_position() == before
+        await pilot.press("d", "R")  # a move in between: ask again
+        assert app.game is game and game.moves == 3
+        await pilot.press("R")
+        assert app.game.moves == 0 and app.game.seed == 5 and not app.game.piles[IDX["waste"]]
+        await pilot.press("R")  # no moves: at once, and nothing more is recorded
+        assert app.game.moves == 0
+    assert played({"draw": 3}) == (1, 0)
+
+
+# ---------------------------------------------------------------- the won table
+
+
+@pilot_test
+async def test_escape_on_the_win_screen_shows_the_won_table_and_undo_is_refused(solitaire_home):
+    app = make_app(position(seed=77), dealt=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await click(pilot, app, "t1", times=2)
+        await click(pilot, app, "t2", times=2)
+        await pilot.pause()
+        assert isinstance(app.screen, WinScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.is_running and not isinstance(app.screen, WinScreen)
+        assert app.game.won and "won — n for a new deal, R to play it again, q to quit" in status_of(app)
+        assert not app.query_one("#finish").display
+        await pilot.press("u")
+        assert app.game.won and app.game.moves == 2
+        assert "the game is won: n for a new deal, R to play it again" in status_of(app)
+        await pilot.press("R")  # a won game: at once
+        assert app.game.moves == 0 and not app.game.won
+        await pilot.press("q")
+    assert app.return_code == 0
+    assert played() == (1, 1)
+
+
+# ---------------------------------------------------------------- the header
+
+
+def long_code_game() -> Game:
+    game = Game.new(KLONDIKE.rules({"draw": 3, "redeals": 2, "relaxed": True}), 987654321)
+    for _ in range(12):
+        game.play("draw")
+    return game
+
+
+def shows_counts(line: str, game: Game) -> bool:
+    moves = re.search(r"moves (\d+)|(\d+) mv", line)
+    score = re.search(r"score (-?\d+)|(-?\d+) pts", line)
+    return (moves is not None and int(moves.group(1) or moves.group(2)) == game.moves
+            and score is not None and int(score.group(1) or score.group(2)) == game.score)
+
+
+@pilot_test
+async def test_the_header_keeps_time_moves_and_score_at_any_width():
+    for width in (40, 50, 60, 80, 132):
+        game = long_code_game()
+        app = make_app(game, outline=True)
+        async with app.run_test(size=(width, 24)) as pilot:
+            await pilot.pause()
+            line = header_of(app)
+            assert "0:42" in line and shows_counts(line, game), (width, line)
+            if width >= 60:
+                assert "klondike-d3-red2-rel-987654321" in line, (width, line)
+            if width >= 132:
+                assert "Klondike" in line and "hints on" in line and "moves 12" in line, line
+
+
+@pilot_test
+async def test_the_header_fits_again_when_the_window_narrows():
+    game = long_code_game()
+    app = make_app(game, outline=True)
+    async with app.run_test(size=(132, 24)) as pilot:
+        assert "hints on" in header_of(app)
+        await pilot.resize_terminal(40, 24)
+        await pilot.pause()
+        line = header_of(app)
+        assert "0:42" in line and shows_counts(line, game), line
+
+
+# ---------------------------------------------------------------- a notice on opening
+
+
+@pilot_test
+async def test_a_notice_shows_in_the_status_line_when_the_table_opens():
+    notice = "the saved klondike game could not be read; moved it to klondike.unreadable.json"
+    app = make_app(Game.new(KLONDIKE.rules(), 5), notice=notice)
+    async with app.run_test(size=(132, 24)) as pilot:
+        await pilot.pause()
+        assert notice in status_of(app)
+        await pilot.press("d")
+        assert notice not in status_of(app)
+
+
+# ---------------------------------------------------------------- the solver's hint
+
+
+@pilot_test
+async def test_the_hint_is_the_solvers_as_in_the_line_mode():
+    app = make_app(Game.new(KLONDIKE.rules(), 11))
+    expected, _wins = solver.player_hint(Game.new(KLONDIKE.rules(), 11))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")  # "hint: thinking…" until the solver answers (see below)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if expected is None:
+            assert status_of(app) == "hint: no useful move"
+        else:
+            assert status_of(app) == f"hint: {expected}"
+            src, dst, n = app.game.parse_move(expected)
+            if n:
+                assert app.view.picked == (src, n) and app.view.cursor == dst
+        assert app.game.moves == 0
+
+
+@pilot_test
+async def test_a_move_made_while_the_hint_is_thinking_discards_it(monkeypatch):
+    release = threading.Event()
+    asked = []
+
+    def slow_hint(game, stop=None):
+        asked.append(game)
+        release.wait(30)
+        return "t1 t2", 3
+
+    monkeypatch.setattr(solver, "player_hint", slow_hint)
+    app = make_app(Game.new(KLONDIKE.rules(), 11))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")
+        assert status_of(app) == "hint: thinking…"
+        await pilot.press("d")  # the table still answers, and the hint is out of date
+        assert app.game.moves == 1
+        release.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not status_of(app).startswith("hint") and app.view.picked is None
+        assert asked and asked[0] is not app.game  # it worked on a copy
+
+
+@pilot_test
+async def test_quitting_while_the_hint_is_thinking_stops_it_at_once(monkeypatch):
+    import time
+
+    stopped = threading.Event()
+
+    def endless_hint(game, stop=None):  # as the real one does between its guesses
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if stop is not None and stop():
+                stopped.set()
+                return None, 0
+            time.sleep(0.01)
+        return "draw", 0
+
+    monkeypatch.setattr(solver, "player_hint", endless_hint)
+    app = make_app(Game.new(KLONDIKE.rules(), 11))
+    started = time.monotonic()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")
+        assert status_of(app) == "hint: thinking…"
+        await pilot.press("q")
+    assert stopped.wait(5) and time.monotonic() - started < 10  # not the 30 s of thinking
+
+
+def test_the_real_hint_gives_up_when_told_to_stop():
+    game = Game.new(KLONDIKE.rules(), 11)
+    asked = []
+    assert solver.player_hint(game, stop=lambda: asked.append(1) or True) == (None, 0) and asked == [1]
+
+
+
+@pilot_test
+async def test_a_new_deal_from_the_table_is_saved_before_its_first_move(solitaire_home):
+    from solitaire.cli import saves
+
+    app = make_app(Game.new(KLONDIKE.rules({"draw": 3}), 11), dealt=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")  # no move yet: at once
+        dealt = app.game
+        assert dealt.seed != 11
+    back, _, _ = saves.read_save(KLONDIKE)  # what `solitaire play klondike` resumes
+    assert back.seed == dealt.seed and back.piles == dealt.piles and back.rules.options["draw"] == 3
