@@ -146,7 +146,7 @@ def summary(kind: str, got: list[float]) -> str:
     ranked = sorted(got)
     p90 = ranked[min(len(ranked) - 1, round(0.9 * (len(ranked) - 1)))]
     within = sum(t <= TARGET for t in got)
-    return (f"{kind + ':':19s}median {statistics.median(got):.3f} s, 90th percentile {p90:.3f} s, "
+    return (f"{kind + ':':18s} median {statistics.median(got):.3f} s, 90th percentile {p90:.3f} s, "
             f"min {min(got):.3f} s, max {max(got):.3f} s; {within} of {len(got)} runs within {TARGET} s")
 
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from solitaire.core import Game, SolitaireError
+from solitaire.core import Game
 
 from .common import _common, _start_game, _variant, _variant_options, fail, on_terminal
 
@@ -57,7 +57,9 @@ def play_game(variant: Optional[str] = None, draw: Optional[str] = None, redeals
         fail(f"{'--four-colour' if four_colour else '--hints'} is for the full-screen table, "
              f"not {'--json' if json_mode else '--plain'}")
 
-    notices: list[str] = []  # one line each: on stderr, or in the table's status line
+    # what to tell the player, one line each: on stderr; the table shows the short form on its
+    # status line (80 columns) and prints the whole lines when it closes
+    notices: list[tuple[str, str]] = []  # (whole, short)
     tracker = left = None
     saved = None
     try:
@@ -67,37 +69,34 @@ def play_game(variant: Optional[str] = None, draw: Optional[str] = None, redeals
             aside = saves.move_aside(defn.name)
         except OSError as err:
             fail(f"the saved {defn.name} game cannot be read ({exc}) nor moved aside ({err})")
-        notices.append(f"the saved {defn.name} game could not be read ({exc}); moved it to {aside}; "
-                       "starting a new game")
+        notices.append((f"the saved {defn.name} game could not be read ({exc}); moved it to {aside}; "
+                        "starting a new game",
+                        f"the saved {defn.name} game could not be read: moved aside (where: when you quit)"))
     if saved is not None and saved[0].won:
         saved = None  # a won game is over (its win was recorded when it ended): nothing to resume
     chosen = seed is not None or position is not None  # --seed, --deal, --daily or --position
     if saved is not None:
         old_game, elapsed, dealt = saved
         same_options = all(old_game.rules.options[k] == v for k, v in options.items())
+        if deal_code is not None:  # a share code names every option, leaving out the defaults
+            same_options = defn.resolve_options(options) == dict(old_game.rules.options)
         # naming the deal that is saved resumes it, as running `play` alone would
         same_deal = (not new and position is None and seed is not None and dealt
                      and old_game.seed == seed and same_options)
         if same_deal or (not new and not chosen and same_options):
             tracker = saves.Tracker(old_game, elapsed, dealt)
             if same_deal and old_game.history:
-                notices.append(f"resuming your game of this deal ({_moves(old_game.moves)}); "
-                               "--new deals it again from the start")
+                said = f"resuming your game of this deal ({_moves(old_game.moves)}); --new deals it again"
+                notices.append((said, said))
         else:
             left = saves.Tracker(old_game, elapsed, dealt)
-            if deal_code is None and position is None:  # a new deal keeps the saved game's options
-                kept = {**{o.name: old_game.rules.options[o.name] for o in defn.options}, **options}
-                try:
-                    defn.resolve_options(kept)
-                    options = kept
-                except SolitaireError:  # the options given do not go with the saved ones
-                    pass
     if tracker is None:
         game = _start_game(defn, options, seed, position, any_deal=any_deal)
         if left is not None:  # only now: a new game that cannot start leaves the saved one be
             left.abandon()
             if left.game.history:
-                notices.append(_left(left.game, left.dealt))
+                said = _left(left.game, left.dealt)
+                notices.append((said, said))
         tracker = saves.Tracker(game, dealt=position is None)
         tracker.begin()
     game = tracker.game
@@ -106,8 +105,8 @@ def play_game(variant: Optional[str] = None, draw: Optional[str] = None, redeals
 
     session = Session(game, tracker)
     if not table:
-        for notice in notices:
-            print(f"solitaire: {notice}", file=sys.stderr)
+        for whole, _ in notices:
+            print(f"solitaire: {whole}", file=sys.stderr)
         gc.enable()  # start-up is over (see main); the table turns it back on after its first frame
     if json_mode:
         from .protocol import run_json
@@ -124,15 +123,21 @@ def play_game(variant: Optional[str] = None, draw: Optional[str] = None, redeals
             return _start_game(defn, dict(current.rules.options), None, None, any_deal=any_deal)
 
         run_table(tracker, four_colour=four_colour, outline=hints, next_deal=next_deal,
-                  notice="; ".join(notices) or None)
+                  notice="; ".join(short for _, short in notices) or None)
+        for whole, short in notices:
+            if whole != short:  # the table had room for the short form only
+                print(f"solitaire: {whole}", file=sys.stderr)
 
 
 def _left(game: Game, dealt: bool) -> str:
-    """What became of a saved game the player left for another: one line."""
-    opts = game.rules.describe_options()
-    what = f"your unfinished {game.rules.name} game{f' ({opts})' if opts else ''}, {_moves(game.moves)},"
-    return f"{what} was left for this one: it counts as lost" if dealt else \
-        f"{what} was left for this one (a position, not a deal: not counted)"
+    """What became of a saved game the player left for another: one line (it fits 80 columns
+    beside a long share code, for the table's status line)."""
+    from .sharecode import code_of
+
+    code = code_of(game)
+    if dealt and code is not None:
+        return f"left your game {code} ({_moves(game.moves)}): it counts as lost"
+    return f"left your {game.rules.name} game from a position ({_moves(game.moves)}): not counted"
 
 
 def _moves(n: int) -> str:

@@ -32,10 +32,11 @@ def simple_hint(game: "Game") -> "Move | None":
 def stuck(game: "Game") -> bool:
     """True when turning the stock is all there is left to do and it leads nowhere: since the
     last other move the stock has gone all the way round (the waste turned back, then drawn to
-    where it is now), and no position of that round offered a useful move. The player has seen
+    where it is now), and no position of that round offered a useful move, nor one a move of
+    part of a run would have opened (two moves deep; deeper plans are not looked for). The player has seen
     every card of the round, so this looks at nothing hidden; and as the stock's action changes
     nothing else, every later round would be the same."""
-    if _best(game, stock=False) is not None:
+    if _opening(game):
         return False
     rules = game.rules
     if rules.stock is None or len(rules.draw_targets) != 1:
@@ -49,8 +50,24 @@ def stuck(game: "Game") -> bool:
         trial.pop()
         if recycled and (len(trial.piles[stock]), len(trial.piles[waste])) == now:
             return True  # a whole round, and nothing on the way (checked below as we went)
-        if _best(trial, stock=False) is not None:
+        if _opening(trial):
             return False
+    return False
+
+
+def _opening(game: "Game") -> bool:
+    """Is there progress to be made here other than by the stock: a useful move (see the
+    module's list), or a part of a run moved off a card that then has a useful move (the
+    card under it going home, say)?"""
+    if _best(game, stock=False) is not None:
+        return True
+    for src, dst, n in game.legal_moves():
+        below = len(game.piles[src]) - n
+        if n and below > game.down[src] and src not in game.rules.foundation_set:
+            after = game.copy()
+            after.push((src, dst, n))
+            if _best(after, stock=False) is not None:
+                return True
     return False
 
 

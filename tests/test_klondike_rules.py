@@ -630,3 +630,17 @@ def test_a_round_interrupted_by_another_move_is_not_a_round():
         game.play("draw")
     assert game.hint() == game.rules.draw_move
 
+
+
+def test_a_round_of_the_stock_is_not_stuck_while_moving_part_of_a_run_would_open_a_move():
+    # 5H can go from 6C onto 6S, and then 6C goes home: progress, though no single move
+    # the hint ranks as useful is there
+    game = load({"f1": "AC 2C 3C 4C 5C", "t1": "TH | 7D 6C 5H", "t2": "3D | 6S", "t3": "4D | KD",
+                 "t4": "5D | KC", "t6": "7H | 2H", "t7": "8H | 2D", "stock": "9H 9S 9D 8C"}, rest="t5")
+    for _ in range(5):  # the whole round: four draws and the turn back
+        game.play("draw")
+    from solitaire.core.hints import stuck
+
+    assert not stuck(game) and game.hint() == game.rules.draw_move
+    game.play("t1 t2")
+    assert game.move_text(game.hint()) == "t1 f1"

@@ -69,3 +69,35 @@ def test_the_table_opens_in_a_terminal_plays_a_move_and_quits_with_q(solitaire_h
     assert proc.returncode == 0
     saved = json.loads((solitaire_home / "saves" / "klondike.json").read_text())
     assert saved["position"]["moves"] == 2 and saved["position"]["seed"] == 48213
+
+
+def test_an_unreadable_save_is_told_on_the_table_and_in_full_when_it_closes(solitaire_home):
+    import fcntl
+    import struct
+    import termios
+
+    saves = solitaire_home / "saves"
+    saves.mkdir(parents=True)
+    (saves / "klondike.json").write_text("{not json")
+    main_fd, child_fd = pty.openpty()
+    env = {**os.environ, "SOLITAIRE_HOME": str(solitaire_home), "TERM": "xterm-256color"}
+    fcntl.ioctl(child_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-c", PROGRAM, "play", "klondike"],
+                            stdin=child_fd, stdout=child_fd, stderr=child_fd, env=env, close_fds=True)
+    os.close(child_fd)
+    try:
+        # the status line (80 columns) has the short form whole
+        screen = read_until(main_fd, b"(where: when you quit)")
+        assert b"the saved klondike game could not be read: moved aside (where: when you quit)" in screen
+        os.write(main_fd, b"q")
+        proc.wait(timeout=30)
+        after = read_until(main_fd, b"starting a new game", 5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(main_fd)
+    assert proc.returncode == 0
+    aside = [p for p in saves.iterdir() if "unreadable" in p.name]
+    assert len(aside) == 1 and aside[0].read_text() == "{not json"
+    assert f"moved it to {aside[0]}".encode() in after.replace(b"\r\n", b"")

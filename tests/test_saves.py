@@ -55,7 +55,7 @@ def test_naming_the_saved_deal_again_resumes_it(cli, solitaire_home, deal):
     first = cli("play", "klondike", "--json", *deal, input="draw\n").json_lines()
     again = cli("play", "klondike", "--json", *deal, input="")
     assert again.json_lines()[0]["position"] == first[-1]["position"] and again.json_lines()[0]["moves"] == 1
-    assert again.err == "solitaire: resuming your game of this deal (1 move); --new deals it again from the start\n"
+    assert again.err == "solitaire: resuming your game of this deal (1 move); --new deals it again\n"
     restarted = cli("play", "klondike", "--json", *deal, "--new", input="").json_lines()
     assert restarted[0]["moves"] == 0 and restarted[0]["position"] == first[0]["position"]
     assert json.loads(cli("stats", "--json").out)["stats"][0]["played"] == 1  # --new left it: lost
@@ -76,18 +76,15 @@ def test_leaving_a_saved_game_for_another_says_so_in_one_line(cli, solitaire_hom
     cli("play", "klondike", "--json", "--draw", "3", "--seed", "5", input="draw\ndraw\n")
     result = cli("play", "klondike", "--json", "--draw", "1", input="")
     assert result.code == 0 and result.json_lines()[0]["moves"] == 0
-    assert result.err == ("solitaire: your unfinished klondike game (draw 3, redeals unlimited), 2 moves, "
-                          "was left for this one: it counts as lost\n")
+    assert result.err == "solitaire: left your game klondike-d3-5 (2 moves): it counts as lost\n"
 
 
-def test_a_new_deal_keeps_the_saved_games_options_unless_new_ones_are_given(cli, solitaire_home):
-    cli("play", "klondike", "--json", "--draw", "3", "--redeals", "2", "--seed", "5", input="draw\n")
-    fresh = cli("play", "klondike", "--json", "--new", input="").json_lines()[0]
-    assert fresh["moves"] == 0 and fresh["position"]["options"] == {"draw": 3, "redeals": 2, "relaxed": False}
-    cli("play", "klondike", "--json", "--seed", "6", input="draw\n")  # the new deal keeps them too
-    other = cli("play", "klondike", "--json", "--seed", "8", "--redeals", "unlimited", input="").json_lines()[0]
-    assert other["position"]["options"] == {"draw": 3, "redeals": None, "relaxed": False}
-
+def test_a_share_code_resumes_only_its_own_deal_and_options(cli, solitaire_home):
+    cli("play", "klondike", "--json", "--deal", "klondike-d3-48213", input="draw\n")
+    plain = cli("play", "klondike", "--json", "--deal", "klondike-48213", input="")  # draw 1: another deal
+    start = plain.json_lines()[0]
+    assert start["moves"] == 0 and start["position"]["options"]["draw"] == 1
+    assert "resuming" not in plain.err and "counts as lost" in plain.err
 
 def test_a_game_that_cannot_start_leaves_the_saved_one_alone(cli, solitaire_home, tmp_path):
     cli("play", "klondike", "--json", "--seed", "5", input="draw\n")

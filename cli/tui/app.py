@@ -47,7 +47,7 @@ HELP_TEXT = """\
   d, s           draw                 f       finish (all cards face up)
   u, r           undo, redo           h       hint
   n, R           new deal, restart    o       outline where cards may go
-                 twice if the game has moves (it then counts as lost)
+                 twice if the game has moves (then a dealt one is lost)
   c              four-colour suits    ?       this help
   q              quit (the game is saved: play resumes it)
 """
@@ -564,6 +564,11 @@ class SolitaireApp(TableControls, App[None]):
 
     # -- playing
     def play(self, move: tuple[int, int, int]) -> bool:
+        if self.game.won:  # a win is final (it has been recorded), even where a card could come back
+            self.view.picked = None
+            self.say(WON_REFUSAL)
+            self.refresh_view()
+            return False
         try:
             self.game.play(move)
         except SolitaireError as exc:
@@ -589,7 +594,7 @@ class SolitaireApp(TableControls, App[None]):
 
     def after_change(self) -> None:
         self._changes += 1
-        self._hint = None
+        self._drop_hint()
         self._cancel_confirm()
         self.tracker.changed()
         self.refresh_view()
@@ -744,10 +749,17 @@ class SolitaireApp(TableControls, App[None]):
             self._finish_timer.stop()
             self._finish_timer = None
         self._changes += 1
-        self._hint = None
+        self._drop_hint()
         self._confirm = None
         self.say("")
         self.refresh_view()
+
+    def _drop_hint(self) -> None:
+        """The game changed: a hint still being worked out is out of date, so its thread stops
+        (at the solver's next guess) rather than compete with the table for the interpreter."""
+        if self._hint is not None:
+            self._hint = None
+            self.workers.cancel_group(self, "hint")
 
     def _confirmed(self, key: str, question: str) -> bool:
         """Whether to leave this game now. At once when it has no moves or is won; otherwise
@@ -763,10 +775,16 @@ class SolitaireApp(TableControls, App[None]):
             return True
         lost = "; this game counts as lost" if self.tracker.dealt and self.tracker.enabled else ""
         message = f"press {key} again {question}{lost}"
-        self._confirm = (key, now, message)
+        pending = self._confirm = (key, now, message)
         self.say(message)
         self.refresh_view()
+        self.set_timer(CONFIRM_S, lambda: self._lapse(pending))
         return False
+
+    def _lapse(self, pending: tuple[str, float, str]) -> None:
+        """The time for a second n or R is up: the question goes from the status line."""
+        if self._confirm is pending:
+            self._cancel_confirm()
 
     def _cancel_confirm(self) -> None:
         """Anything else done after a first n or R: the question lapses."""
