@@ -10,6 +10,7 @@ import select
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -34,19 +35,33 @@ def read_until(fd: int, needle: bytes, limit_s: float = 30.0) -> bytes:
     return out
 
 
-def test_the_table_opens_in_a_terminal_plays_a_move_and_quits_with_q(solitaire_home):
-    main_fd, child_fd = pty.openpty()
-    env = {**os.environ, "SOLITAIRE_HOME": str(solitaire_home), "TERM": "xterm-256color",
-           "COLUMNS": "80", "LINES": "24"}
+@contextmanager
+def program_in_pty(home, *args: str, env: dict[str, str] | None = None):
+    """The real program on an 80x24 pseudo-terminal, with ``home`` as its SOLITAIRE_HOME (and
+    ``env``, else this environment with a 256-colour TERM): yields the process and the
+    terminal's side to read and type on; kills the process if it is still running after."""
     import fcntl
     import struct
     import termios
 
+    main_fd, child_fd = pty.openpty()
     fcntl.ioctl(child_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    proc = subprocess.Popen([sys.executable, "-c", PROGRAM, "play", "klondike", "--seed", "48213"],
+    env = {**(env if env is not None else {**os.environ, "TERM": "xterm-256color"}),
+           "SOLITAIRE_HOME": str(home), "COLUMNS": "80", "LINES": "24"}
+    proc = subprocess.Popen([sys.executable, "-c", PROGRAM, *args],
                             stdin=child_fd, stdout=child_fd, stderr=child_fd, env=env, close_fds=True)
     os.close(child_fd)
     try:
+        yield proc, main_fd
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(main_fd)
+
+
+def test_the_table_opens_in_a_terminal_plays_a_move_and_quits_with_q(solitaire_home):
+    with program_in_pty(solitaire_home, "play", "klondike", "--seed", "48213") as (proc, main_fd):
         screen = read_until(main_fd, b"klondike-48213")
         assert b"klondike-48213" in screen, screen[-2000:]
         read_until(main_fd, b"moves 0", 5)
@@ -61,42 +76,22 @@ def test_the_table_opens_in_a_terminal_plays_a_move_and_quits_with_q(solitaire_h
         os.write(main_fd, b"q")
         proc.wait(timeout=30)
         read_until(main_fd, b"\x00", 1)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(main_fd)
     assert proc.returncode == 0
     saved = json.loads((solitaire_home / "saves" / "klondike.json").read_text())
     assert saved["position"]["moves"] == 2 and saved["position"]["seed"] == 48213
 
 
 def test_an_unreadable_save_is_told_on_the_table_and_in_full_when_it_closes(solitaire_home):
-    import fcntl
-    import struct
-    import termios
-
     saves = solitaire_home / "saves"
     saves.mkdir(parents=True)
     (saves / "klondike.json").write_text("{not json")
-    main_fd, child_fd = pty.openpty()
-    env = {**os.environ, "SOLITAIRE_HOME": str(solitaire_home), "TERM": "xterm-256color"}
-    fcntl.ioctl(child_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    proc = subprocess.Popen([sys.executable, "-c", PROGRAM, "play", "klondike"],
-                            stdin=child_fd, stdout=child_fd, stderr=child_fd, env=env, close_fds=True)
-    os.close(child_fd)
-    try:
+    with program_in_pty(solitaire_home, "play", "klondike") as (proc, main_fd):
         # the status line (80 columns) has the short form whole
         screen = read_until(main_fd, b"(where: when you quit)")
         assert b"the saved klondike game could not be read: moved aside (where: when you quit)" in screen
         os.write(main_fd, b"q")
         proc.wait(timeout=30)
         after = read_until(main_fd, b"starting a new game", 5)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(main_fd)
     assert proc.returncode == 0
     aside = [p for p in saves.iterdir() if "unreadable" in p.name]
     assert len(aside) == 1 and aside[0].read_text() == "{not json"

@@ -188,37 +188,18 @@ def test_at_the_smallest_sizes_every_pile_and_every_top_card_shows_and_none_over
 
 # ---------------------------------------------------------------- the real program
 
-PROGRAM = "import sys; from solitaire.cli.main import main; sys.exit(main(sys.argv[1:]))"
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 def test_in_a_16_colour_terminal_the_felt_is_green(solitaire_home):
-    import fcntl
-    import pty
-    import struct
-    import subprocess
-    import termios
+    from test_pty import program_in_pty, read_until
 
-    from test_pty import read_until
-
-    main_fd, child_fd = pty.openpty()
-    fcntl.ioctl(child_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     env = {k: v for k, v in os.environ.items() if k not in ("COLORTERM", "NO_COLOR", "FORCE_COLOR")}
-    env.update(SOLITAIRE_HOME=str(solitaire_home), TERM="xterm", COLUMNS="80", LINES="24")
-    proc = subprocess.Popen([sys.executable, "-c", PROGRAM, "play", "klondike", "--seed", "48213"],
-                            stdin=child_fd, stdout=child_fd, stderr=child_fd, env=env, close_fds=True)
-    os.close(child_fd)
-    try:
+    env["TERM"] = "xterm"
+    with program_in_pty(solitaire_home, "play", "klondike", "--seed", "48213", env=env) as (proc, main_fd):
         screen = read_until(main_fd, b"klondike-48213")
         assert b"klondike-48213" in screen, screen[-2000:]
         screen += read_until(main_fd, b"\x1b[97;42m", 5)  # the felt: bright white on green
         os.write(main_fd, b"q")
         proc.wait(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(main_fd)
     params = [set(p.split(b";")) for p in re.findall(rb"\x1b\[([0-9;]*)m", screen)]
     assert sum(b"42" in p for p in params) > 20  # the felt, line after line
     assert not any(b"100" in p for p in params)  # no grey (bright black) background anywhere
