@@ -9,7 +9,7 @@ from rich.console import Console
 from solitaire.core import Game
 
 from .render import render
-from .session import HELP, Session
+from .session import Session
 
 
 def run_lines(game: Game, stdin: IO[str], stdout: IO[str], session: Session | None = None) -> None:
@@ -43,8 +43,8 @@ def run_lines(game: Game, stdin: IO[str], stdout: IO[str], session: Session | No
             console.print(f"refused: {reply.error}", style="yellow")
             continue
         if reply.message:
-            console.print(reply.message if reply.message != HELP else HELP)
-            if reply.has_hint or reply.message == HELP:
+            console.print(reply.message)
+            if reply.has_hint or reply.is_help:
                 continue
         for record in reply.records:
             if record.turned:

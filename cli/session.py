@@ -9,10 +9,19 @@ import attrs
 from solitaire.core import Game, MoveRecord, SolitaireError
 
 
-HELP = """\
-Moves:  SRC DST [N]   e.g. 't7 t3', 'w t2', 't1 f' (any foundation that takes it), 't4 t6 3'
-        draw (or s)   turn cards from the stock; on an empty stock, turn the waste back
-Other:  undo, redo, hint, finish (play every card home), help, quit (or q)"""
+def help_text(game: Game) -> str:
+    """The commands, with moves written in this game's own pile names."""
+    rules = game.rules
+    shown = ", ".join(f"'{m}'" for m in game.move_examples())
+    groups = [g.prefix for g in rules.spec.groups if g.prefix and len(g.piles) > 1]
+    any_of = f"; a group's name (e.g. '{groups[0]}') means any of it that takes the card" if groups else ""
+    lines = [f"Moves:  SRC DST [N]   {f'e.g. {shown}; ' if shown else ''}N: how many cards (when it is not clear)",
+             f"        piles: {game.pile_list()}{any_of}"]
+    if rules.draw_move is not None:
+        again = "; on an empty stock, turn the waste back" if rules.redeals != 0 else ""
+        lines.append(f"        draw (or s)   turn cards from the stock{again}")
+    lines.append("Other:  undo, redo, hint, finish (play every card home), help, quit (or q)")
+    return "\n".join(lines)
 
 
 @attrs.define
@@ -26,6 +35,7 @@ class Reply:
     has_hint: bool = False
     quit: bool = False
     message: str | None = None
+    is_help: bool = False
 
 
 class Session:
@@ -48,7 +58,7 @@ class Session:
             if word in ("quit", "q"):
                 return Reply(ok=True, quit=True)
             if word in ("help", "?"):
-                return Reply(ok=True, message=HELP)
+                return Reply(ok=True, message=help_text(game), is_help=True)
             if game.won and word != "hint":  # the win is recorded: undoing it would unsay that
                 return Reply(ok=False, error="the game is won, and a win is final: 'quit', then play a new deal")
             if word == "undo":

@@ -532,9 +532,34 @@ class Game:
             return (rules.aliases[token],)
         if token in rules.group_names:
             return rules.group_names[token]
-        raise NotationError(f"unknown pile {token!r}: piles are {self._pile_list()}")
+        raise NotationError(f"unknown pile {token!r}: piles are {self.pile_list()}")
 
-    def _pile_list(self) -> str:
+    def move_examples(self) -> list[str]:
+        """A few moves written in this game's own pile names, for help and error messages
+        (their shapes, not moves that are legal now): e.g. ``['t7 t6', 'w t2', 't1 f']``."""
+        rules = self.rules
+        short = rules.short_name
+        by_role: dict[str, list[int]] = {}
+        for i, role in enumerate(rules.role):
+            by_role.setdefault(role, []).append(i)
+        tableau, reserves = by_role.get("tableau", []), by_role.get("reserve", [])
+        waste, foundations = by_role.get("waste", []), by_role.get("foundation", [])
+        out = []
+        if len(tableau) >= 2:
+            out.append(f"{short[tableau[-1]]} {short[tableau[-2]]}")
+        if waste and (reserves or tableau):
+            places = reserves or tableau
+            out.append(f"{short[waste[0]]} {short[places[min(1, len(places) - 1)]]}")
+        if foundations:
+            group = rules.groups[rules.piles[foundations[0]].group]
+            home = group.prefix if len(foundations) > 1 and group.prefix else short[foundations[0]]
+            source = (reserves or tableau or waste or [None])[0]
+            if source is not None:
+                out.append(f"{short[source]} {home}")
+        return out
+
+    def pile_list(self) -> str:
+        """The piles by the names a player types: ``stock, waste (w), f1..f4, t1..t7``."""
         parts = []
         for g in self.rules.spec.groups:
             if len(g.piles) == 1:
@@ -559,8 +584,10 @@ class Game:
                 raise IllegalMoveError("this game has no stock to draw from")
             return self.rules.draw_move
         if len(tokens) not in (2, 3):
-            raise NotationError(f"cannot read {text.strip()!r}: a move is 'SRC DST [N]' (e.g. 't7 t3', "
-                                "'w f', 't4 t6 3') or 'draw'")
+            shown = ", ".join(f"'{m}'" for m in self.move_examples())
+            raise NotationError(f"cannot read {text.strip()!r}: a move is 'SRC DST [N]'"
+                                f"{f' (e.g. {shown})' if shown else ''}"
+                                + (" or 'draw'" if self.rules.draw_move is not None else ""))
         sources = self._pile(tokens[0])
         if len(sources) != 1:
             raise NotationError(f"name one pile to move from, not {tokens[0]!r} "

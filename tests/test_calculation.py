@@ -472,3 +472,10 @@ def test_the_kernel_has_no_calculation_code():
     for path in CORE.glob("*.py"):
         text = path.read_text(encoding="utf-8").lower()
         assert not re.search(r"calculation|hopscotch", text), path.name
+
+
+def test_the_line_mode_speaks_in_calculations_own_piles(cli):
+    out = cli("play", "hopscotch", "--plain", "--seed", "42", "--new", input="help\nw\nquit\n").out
+    assert "e.g. 'w r2', 'r1 f'" in out and "r1..r4" in out
+    assert "turn the waste back" not in out  # no redeal in Calculation
+    assert "t7" not in out and "refused: cannot read 'w': a move is 'SRC DST [N]' (e.g. 'w r2', 'r1 f') or 'draw'" in out

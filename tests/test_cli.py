@@ -184,7 +184,7 @@ def test_quit_replies_then_ends_with_status_0(cli, word):
 @pytest.mark.parametrize("command, error", [
     ("t1 t9", "unknown pile 't9': piles are stock, waste (w), f1..f4, t1..t7"),
     ("t1 t1", "t1 cannot move onto itself"),
-    ("t1", "cannot read 't1': a move is 'SRC DST [N]' (e.g. 't7 t3', 'w f', 't4 t6 3') or 'draw'"),
+    ("t1", "cannot read 't1': a move is 'SRC DST [N]' (e.g. 't7 t6', 'w t2', 't1 f') or 'draw'"),
     ("w t1", "waste is empty"),
     ("t2 t1", "6D does not go on 7D: t1 builds down in alternating colours"),
     ("t1 t5", "7D does not go on KH: t5 builds down in alternating colours"),

@@ -83,9 +83,9 @@ def test_every_legal_move_round_trips_through_its_notation(seed, draw):
 @pytest.mark.parametrize("text, message", [
     ("", "empty move"),
     ("   ", "empty move"),
-    ("t1", "cannot read 't1': a move is 'SRC DST [N]' (e.g. 't7 t3', 'w f', 't4 t6 3') or 'draw'"),
-    ("hello", "cannot read 'hello': a move is 'SRC DST [N]' (e.g. 't7 t3', 'w f', 't4 t6 3') or 'draw'"),
-    ("t7 t3 3 4", "cannot read 't7 t3 3 4': a move is 'SRC DST [N]' (e.g. 't7 t3', 'w f', 't4 t6 3') or 'draw'"),
+    ("t1", "cannot read 't1': a move is 'SRC DST [N]' (e.g. 't7 t6', 'w t2', 't1 f') or 'draw'"),
+    ("hello", "cannot read 'hello': a move is 'SRC DST [N]' (e.g. 't7 t6', 'w t2', 't1 f') or 'draw'"),
+    ("t7 t3 3 4", "cannot read 't7 t3 3 4': a move is 'SRC DST [N]' (e.g. 't7 t6', 'w t2', 't1 f') or 'draw'"),
     ("t9 t1", "unknown pile 't9': piles are stock, waste (w), f1..f4, t1..t7"),
     ("t1 t0", "unknown pile 't0': piles are stock, waste (w), f1..f4, t1..t7"),
     ("t1 f5", "unknown pile 'f5': piles are stock, waste (w), f1..f4, t1..t7"),

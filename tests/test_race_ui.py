@@ -150,16 +150,20 @@ async def test_host_starts_plays_by_keys_and_clicks_and_sees_the_others_progress
         await pilot.click("#table", offset=(x, y))
         await until(pilot, lambda: app.own["moves"] == 2, "the click acknowledged")
         assert server_game.moves == 2 and app.board.piles[WASTE] == server_game.piles[WASTE]
-        # a move the rules refuse, by clicks: sent all the same, the server's reason shown
+        # a move the rules refuse, by clicks: refused here, with the reason the server would
+        # give, nothing sent, and the card stays in hand, as at the solo table
         tableau = [i for i, role in enumerate(RULES.role) if role == "tableau"]
         src, dst = next((s, d) for s in tableau for d in tableau
                         if s != d and server_game.refusal((s, d, 1)) is not None)
         reason = server_game.refusal((src, dst, 1))
+        sent = len(app.client.messages)
         for pile in (src, dst):
             x, y = app.screen.table_view.point_of(pile)
             await pilot.click("#table", offset=(x, y))
         await until(pilot, lambda: status(app) == reason, "the refusal")
         assert app.own["moves"] == server_game.moves == 2
+        assert len(app.client.messages) == sent and app.screen.view.picked == (src, 1)
+        await pilot.press("escape")
         # another player moves: the progress panel follows
         await bob.send("move", move="draw")
         await bob.wait("reply")

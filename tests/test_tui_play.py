@@ -16,7 +16,7 @@ from test_tui import IDX, KLONDIKE, click, drag, make_app, pilot_test, position
 
 from solitaire.cli import stats
 from solitaire.cli.tui.app import WinScreen
-from solitaire.core import Game, solver
+from solitaire.core import Game, get_variant, solver
 
 
 def status_of(app) -> str:
@@ -168,6 +168,21 @@ async def test_a_won_game_stays_won_even_where_a_card_could_come_back(solitaire_
         assert app.game.won and app.game.to_position() == won
         assert "the game is won" in status_of(app) and not isinstance(app.screen, WinScreen)
     assert played({"relaxed": True}) == (1, 1)  # recorded once
+
+
+@pilot_test
+async def test_a_double_click_on_a_buried_card_sends_nothing_home():
+    from klondike_helpers import load
+
+    game = load({"t1": "2D 3D | KS QH JS TH 9C", "f1": "AC 2C 3C 4C 5C 6C 7C 8C"})
+    app = make_app(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await click(pilot, app, "t1", 3, times=2)  # the queen, under three cards
+        await pilot.pause()
+        assert app.game.moves == 0 and app.game.piles[IDX["t1"]][-1] == game.piles[IDX["t1"]][-1]
+        await click(pilot, app, "t1", 6, times=2)  # the nine of clubs, on top: home it goes
+        await pilot.pause()
+        assert app.game.moves == 1 and len(app.game.piles[IDX["f1"]]) == 9
 
 
 # ---------------------------------------------------------------- the header
@@ -352,3 +367,14 @@ async def test_the_question_of_n_goes_when_its_time_is_up(monkeypatch):
         await pilot.press("n")  # late: it asks again rather than deal
         assert app.game.seed == 11 and "press n again" in status_of(app)
 
+
+
+@pilot_test
+async def test_a_window_too_small_is_told_in_the_windows_own_size():
+    app = make_app(Game.new(get_variant("calculation").rules(), 5))
+    async with app.run_test(size=(27, 13)) as pilot:
+        await pilot.pause()
+        table = app.query_one("#table")
+        text = " ".join("".join(seg.text for seg in table.render_line(y)).strip() for y in range(table.size.height))
+        assert " ".join(text.split()) == "window too small: it needs 28x12, it is 27x13"
+        assert table.hits == []

@@ -286,7 +286,15 @@ class RaceScreen(TableControls, Screen[None]):
         self.refresh_view()
 
     def submit(self, move: tuple[int, int, int]) -> None:
-        self.send(self.game.move_text(move))  # type: ignore[union-attr]
+        game: Game = self.game  # type: ignore[assignment]
+        src, dst, n = move
+        seen = all(c != HIDDEN_CARD for c in game.piles[src][-n:] + game.piles[dst][-1:]) if n else False
+        reason = game.refusal(move) if seen else None
+        if reason is not None:  # refused here, as at the solo table: the cards stay in hand
+            self.say(reason)
+            self.refresh_view()
+            return
+        self.send(game.move_text(move))  # the server judges it in the end
 
     # -- keys
     def action_draw(self) -> None:

@@ -38,7 +38,7 @@ HELP_TEXT = """\
   click a card         pick it up, with the cards on it
   click a pile         put the cards there; click them again to let go
   drag and drop        the same in one gesture
-  click the stock      draw (turn the waste over when the stock is empty)
+  click the stock      draw (or turn the waste back, if the game allows)
   double-click a card  send it to a foundation
 
 [b]Keys[/b]
@@ -143,7 +143,7 @@ class TableView(Widget):
         if key == self._key:
             return
         canvas, self.hits, self.geo = draw(self.game, self.view, size.width, size.height,
-                                           self.app.console.color_system)
+                                           self.app.console.color_system, tuple(self.app.size))
         self._lines = [Strip(segs, size.width) for segs in canvas.lines()]
         self._key = key
 
@@ -306,7 +306,8 @@ class TableControls:
                 self.refresh_view()
             else:
                 self.action_draw()  # type: ignore[attr-defined]
-        elif event.chain >= 2 and event.card is not None:
+        elif event.chain >= 2 and event.card is not None and event.card == len(game.piles[pile]) - 1:
+            # a double-click sends the card clicked home: only the top card can go
             self.send_home(pile)
         elif self.view.picked is not None:
             self.put(pile)

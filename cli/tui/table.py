@@ -356,11 +356,13 @@ def _fan_down(canvas: Canvas, hits: list[Hit], top_box: dict[int, tuple[int, int
 
 
 def draw(game: Game, view: View, width: int, height: int,
-         color_system: str | None = "truecolor") -> tuple[Canvas, list[Hit], Geometry]:
+         color_system: str | None = "truecolor",
+         window: tuple[int, int] | None = None) -> tuple[Canvas, list[Hit], Geometry]:
     """Paint the table; return the canvas, the hit regions (bottom first) and the geometry.
 
     ``color_system`` is the terminal's, as the console reports it: it picks the palette. When
-    the table does not fit, the canvas holds a message saying so and there are no hit regions.
+    the table does not fit, the canvas holds a message saying so and there are no hit regions;
+    ``window`` (the whole terminal's size, the table's included) makes it speak of the window.
     """
     rules = game.rules
     pal = palette_for(color_system)
@@ -368,8 +370,13 @@ def draw(game: Game, view: View, width: int, height: int,
     canvas = Canvas(width, height, pal.felt)
     if not (_fits_across(geo, width) and _fits_down(game, geo, height)):
         need_w, need_h = minimum_size(game)
-        _message(canvas, f"window too small: the table needs {need_w}x{need_h}, it has {width}x{height}",
-                 pal.felt)
+        if window is None:
+            text = f"window too small: the table needs {need_w}x{need_h}, it has {width}x{height}"
+        else:  # what the player can act on: the window's size, with the lines around the table
+            win_w, win_h = window
+            text = (f"window too small: it needs {need_w + win_w - width}x{need_h + win_h - height}, "
+                    f"it is {win_w}x{win_h}")
+        _message(canvas, text, pal.felt)
         return canvas, [], Geometry(geo.col_w, geo.card_w, geo.card_h, geo.left)
     hits: list[Hit] = []
     w, h = geo.card_w, geo.card_h
