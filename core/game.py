@@ -320,6 +320,13 @@ class Game:
         reason = self._refusal(move)
         return reason[1] if reason else None
 
+    def pick_refusal(self, pile: int, n: int) -> str | None:
+        """Why the top ``n`` cards of ``pile`` cannot leave it together, wherever they would go
+        (the part of :meth:`refusal` about the source), in one line; ``None`` when they can."""
+        other = next(i for i in range(len(self.piles)) if i != pile)
+        reason = self._refusal((pile, other, n)) if n else ("source", "no cards to pick up")
+        return reason[1] if reason and reason[0] == "source" else None
+
     def _refusal(self, move: Move) -> tuple[str, str] | None:
         """(kind, message): kind is "source", "dest" or "fit" (the card does not fit)."""
         src, dst, n = move

@@ -378,3 +378,45 @@ async def test_a_window_too_small_is_told_in_the_windows_own_size():
         text = " ".join("".join(seg.text for seg in table.render_line(y)).strip() for y in range(table.size.height))
         assert " ".join(text.split()) == "window too small: it needs 28x12, it is 27x13"
         assert table.hits == []
+
+
+@pilot_test
+async def test_cards_that_cannot_be_picked_up_say_why_as_the_line_mode_does():
+    calc = get_variant("calculation")
+    game = Game.new(calc.rules(), 5)
+    r1 = calc.rules().index["r1"]
+    for _ in range(2):  # two cards parked on r1
+        game.play("draw")
+        game.play("w r1")
+    app = make_app(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        x, y = app.table.point_of(r1, 0)  # the lower card, under the other
+        await pilot.click("#table", offset=(x, y))
+        assert status_of(app) == "only the top card of r1 moves" and app.view.picked is None
+    draw3 = Game.new(KLONDIKE.rules({"draw": 3}), 5)
+    draw3.play("draw")
+    klondike = make_app(draw3)
+    async with klondike.run_test(size=(80, 24)) as pilot:
+        await click(pilot, klondike, "waste", len(draw3.piles[IDX["waste"]]) - 2)  # fanned, under the top
+        assert status_of(klondike) == "only the top card of waste moves"
+
+
+@pilot_test
+async def test_a_draw_hint_puts_the_cursor_on_the_stock_and_space_there_lets_cards_go(monkeypatch):
+    monkeypatch.setattr(solver, "player_hint", lambda game, stop=None: ("draw", 0))
+    game = Game.new(KLONDIKE.rules(), 11)
+    app = make_app(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.view.cursor = IDX["t1"]
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert status_of(app) == "hint: draw" and app.view.cursor == IDX["stock"]
+        await pilot.press("space")  # the hint's move
+        assert app.game.moves == 1
+        app.view.cursor = IDX["t1"]
+        await pilot.press("space")  # t1's card in hand
+        assert app.view.picked is not None
+        app.view.cursor = IDX["stock"]
+        await pilot.press("space")  # the stock takes no cards: space lets go, as a click does
+        assert app.view.picked is None and app.game.moves == 1

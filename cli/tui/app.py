@@ -263,9 +263,9 @@ class TableControls:
             self.say("")
         elif not game.piles[pile]:
             self.say(f"{game.rules.names[pile]} is empty")
-        else:
-            self.say(f"cannot pick up {'that card' if n == 1 else f'those {n} cards'} from "
-                     f"{game.rules.names[pile]}")
+        else:  # the kernel's reason, as the line mode gives it
+            self.say(game.pick_refusal(pile, n) or f"cannot pick up {'that card' if n == 1 else f'those {n} cards'} "
+                     f"from {game.rules.names[pile]}")
         self.refresh_view()
 
     def put(self, dst: int, flexible: bool = False) -> None:
@@ -353,10 +353,13 @@ class TableControls:
         cur = self.view.cursor
         if self.locked() or cur is None:
             return
+        game: Game = self.game  # type: ignore[attr-defined]
+        if self.view.picked is not None and game.rules.role[cur] == "stock":
+            self.action_let_go()  # as a click on the stock does: the stock takes no cards
+            return
         if self.view.picked is not None:
             self.put(cur, flexible=self.flexible)
             return
-        game: Game = self.game  # type: ignore[attr-defined]
         if game.rules.role[cur] == "stock":
             self.action_draw()  # type: ignore[attr-defined]
             return
@@ -696,8 +699,10 @@ class SolitaireApp(TableControls, App[None]):
             try:
                 src, dst, n = self.game.parse_move(text)
             except SolitaireError:
-                n = 0
-            if n and self.view.picked is None:  # pick up the hinted cards, unless some are in hand
+                src, dst, n = -1, -1, -1
+            if n == 0 and self.game.rules.stock is not None and self.view.picked is None:
+                self.view.cursor = self.game.rules.stock  # "draw": space (or a click) does it
+            if n > 0 and self.view.picked is None:  # pick up the hinted cards, unless some are in hand
                 self.view.picked = (src, n)
                 self.flexible = False
                 self.view.cursor = dst
