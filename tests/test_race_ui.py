@@ -274,6 +274,12 @@ async def test_a_friend_wins_and_the_ui_shows_it_and_a_draw_offer_is_answered_by
         await until(pilot, lambda: "bob offers a draw" in status(app), "the offer shown")
         await pilot.press("n")
         await bob.wait("offer-cancelled")
+        await until(pilot, lambda: status(app) == "you declined the draw", "the refusal said as one's own")
+        await pilot.press("equals_sign")  # ann's own offer, taken back
+        await until(pilot, lambda: "You offered a draw" in status(app) and "(n withdraws it)" in status(app))
+        await bob.wait("offer")
+        await pilot.press("n")
+        await until(pilot, lambda: status(app) == "you withdrew your draw offer", "the offer withdrawn")
         for move in SOLUTION:
             await bob.send("move", move=move)
             assert (await bob.wait("reply"))["ok"]

@@ -420,3 +420,13 @@ async def test_a_draw_hint_puts_the_cursor_on_the_stock_and_space_there_lets_car
         app.view.cursor = IDX["stock"]
         await pilot.press("space")  # the stock takes no cards: space lets go, as a click does
         assert app.view.picked is None and app.game.moves == 1
+
+
+@pilot_test
+async def test_c_says_which_colours_the_suits_are_in():
+    app = make_app(Game.new(KLONDIKE.rules(), 11))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        assert app.view.four_colour and status_of(app) == "four colours: clubs green, diamonds blue"
+        await pilot.press("c")
+        assert not app.view.four_colour and status_of(app) == "two colours: red and black"

@@ -494,6 +494,8 @@ class RaceApp(App[None]):
         if self.offer is None:
             return ""
         me = self.me()
+        if me is not None and self.offer["by"] == me["name"]:
+            return "You offered a draw; waiting for the others (n withdraws it)."
         if me is not None and me["name"] in self.offer["accepted"]:
             return "You accepted the draw offered; waiting for the others."
         return f"{self.offer['by']} offers a draw: y accepts, n declines."
@@ -655,9 +657,16 @@ class RaceApp(App[None]):
         elif kind == "offer-accepted" and self.offer is not None:
             self.offer["accepted"].append(msg["name"])
         elif kind == "offer-cancelled":
-            self.offer = None
-            self.notice = (f"{msg['name']} declined the draw" if msg.get("reason") == "declined"
-                           else f"the draw offer is off: {msg['name']} moved")
+            offer, self.offer = self.offer, None
+            me = self.me()
+            mine = me is not None and msg["name"] == me["name"]
+            if msg.get("reason") != "declined":
+                self.notice = f"the draw offer is off: {'you' if mine else msg['name']} moved"
+            elif mine:
+                ours = offer is not None and offer["by"] == msg["name"]
+                self.notice = "you withdrew your draw offer" if ours else "you declined the draw"
+            else:
+                self.notice = f"{msg['name']} declined the draw"
         elif kind == "resigned":
             self.notice = f"{msg['name']} {'resigned' if msg.get('reason') == 'resigned' else 'left the race'}"
         elif kind == "disconnected":
@@ -731,7 +740,7 @@ class RaceApp(App[None]):
             self.refresh_base()
             return
         await self.send("offer-draw")
-        self.notice = "You offered a draw; everyone still racing must accept."
+        self.notice = "You offered a draw; everyone still racing must accept (n withdraws it)."
         self.refresh_base()
 
     async def action_answer_draw(self, yes: bool) -> None:

@@ -381,6 +381,7 @@ class TableControls:
 
     def action_toggle_colours(self) -> None:
         self.view.four_colour = not self.view.four_colour
+        self.say("four colours: clubs green, diamonds blue" if self.view.four_colour else "two colours: red and black")
         self.refresh_view()
 
     def say(self, message: str) -> None:
