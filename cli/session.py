@@ -14,12 +14,14 @@ def help_text(game: Game) -> str:
     rules = game.rules
     shown = ", ".join(f"'{m}'" for m in game.move_examples())
     groups = [g.prefix for g in rules.spec.groups if g.prefix and len(g.piles) > 1]
-    any_of = f"; a group's name (e.g. '{groups[0]}') means any of it that takes the card" if groups else ""
-    lines = [f"Moves:  SRC DST [N]   {f'e.g. {shown}; ' if shown else ''}N: how many cards (when it is not clear)",
-             f"        piles: {game.pile_list()}{any_of}"]
+    lines = [f"Moves:  SRC DST [N]   {f'e.g. {shown}' if shown else 'a pile to take from, one to put on'}",
+             "                      N: how many cards, when it is not clear",
+             f"        piles:        {game.pile_list()}"]
+    if groups:
+        lines.append(f"                      a group's name ('{groups[0]}') means any of it that takes the card")
     if rules.draw_move is not None:
-        again = "; on an empty stock, turn the waste back" if rules.redeals != 0 else ""
-        lines.append(f"        draw (or s)   turn cards from the stock{again}")
+        again = rules.redeals != 0 and len(rules.draw_targets) == 1  # only a waste turns back
+        lines.append(f"        draw (or s)   turn cards from the stock{' (empty: turn the waste back)' if again else ''}")
     lines.append("Other:  undo, redo, hint, finish (play every card home), help, quit (or q)")
     return "\n".join(lines)
 

@@ -323,9 +323,39 @@ class Game:
     def pick_refusal(self, pile: int, n: int) -> str | None:
         """Why the top ``n`` cards of ``pile`` cannot leave it together, wherever they would go
         (the part of :meth:`refusal` about the source), in one line; ``None`` when they can."""
-        other = next(i for i in range(len(self.piles)) if i != pile)
-        reason = self._refusal((pile, other, n)) if n else ("source", "no cards to pick up")
-        return reason[1] if reason and reason[0] == "source" else None
+        if n < 1:
+            return f"the number of cards must be at least 1, got {n}"
+        return self._source_refusal(pile, n)
+
+    def _source_refusal(self, src: int, n: int) -> str | None:
+        """Why the top ``n`` (at least 1) cards of ``src`` cannot leave it together, wherever
+        they would go; ``None`` when they can."""
+        rules = self.rules
+        name = rules.names
+        pile = self.piles[src]
+        gives = rules.gives[src]
+        if gives == GIVES_NONE:
+            if rules.role[src] == "stock":
+                return f"cards leave the {name[src]} only by 'draw'"
+            return f"cards cannot be taken from {name[src]}"
+        if not pile:
+            return f"{name[src]} is empty"
+        up = len(pile) - self.down[src]
+        if n > up:
+            if up == 0:
+                return f"{name[src]} has no face-up card"
+            return f"{name[src]} has only {up} face-up card{'s' if up != 1 else ''}"
+        if gives == GIVES_TOP and n > 1:
+            return f"only the top card of {name[src]} moves"
+        if gives == GIVES_RUN and n > 1:
+            table = rules.seq[src]
+            for i in range(len(pile) - n, len(pile) - 1):
+                if not table[pile[i] * 52 + pile[i + 1]]:
+                    spec = rules.piles[src]
+                    return (f"the top {n} cards of {name[src]} are not a run: "
+                            f"{card_name(pile[i + 1])} on {card_name(pile[i])} is out of order "
+                            f"({spec.label.lower()} runs {spec.run.describe().removeprefix('builds ')})")
+        return None
 
     def _refusal(self, move: Move) -> tuple[str, str] | None:
         """(kind, message): kind is "source", "dest" or "fit" (the card does not fit)."""
@@ -339,34 +369,14 @@ class Game:
                         f"({rules.draw_move[0]}, {rules.draw_move[1]}, 0), 'draw' in notation")
             reason = self._draw_refusal()
             return ("source", reason) if reason else None
-        name = rules.names
         if n < 0:
             return ("source", f"the number of cards must be at least 1, got {n}")
         if src == dst:
-            return ("source", f"{name[src]} cannot move onto itself")
-        pile = self.piles[src]
-        gives = rules.gives[src]
-        if gives == GIVES_NONE:
-            if rules.role[src] == "stock":
-                return ("source", f"cards leave the {name[src]} only by 'draw'")
-            return ("source", f"cards cannot be taken from {name[src]}")
-        if not pile:
-            return ("source", f"{name[src]} is empty")
-        up = len(pile) - self.down[src]
-        if n > up:
-            if up == 0:
-                return ("source", f"{name[src]} has no face-up card")
-            return ("source", f"{name[src]} has only {up} face-up card{'s' if up != 1 else ''}")
-        if gives == GIVES_TOP and n > 1:
-            return ("source", f"only the top card of {name[src]} moves")
-        if gives == GIVES_RUN and n > 1:
-            table = rules.seq[src]
-            for i in range(len(pile) - n, len(pile) - 1):
-                if not table[pile[i] * 52 + pile[i + 1]]:
-                    spec = rules.piles[src]
-                    return ("source", f"the top {n} cards of {name[src]} are not a run: "
-                            f"{card_name(pile[i + 1])} on {card_name(pile[i])} is out of order "
-                            f"({spec.label.lower()} runs {spec.run.describe().removeprefix('builds ')})")
+            return ("source", f"{rules.names[src]} cannot move onto itself")
+        reason = self._source_refusal(src, n)
+        if reason is not None:
+            return ("source", reason)
+        name = rules.names
         dspec = rules.piles[dst]
         if dst not in rules.targets[src]:
             if not dspec.accepts_from:
@@ -384,7 +394,7 @@ class Game:
             return ("dest", f"{name[dst]} holds at most {full} cards")
         if dest and self.down[dst] == len(dest):
             return ("dest", f"the top card of {name[dst]} is face down")
-        card = pile[-n]
+        card = self.piles[src][-n]
         row = dest[-1] * 52 if dest else EMPTY * 52
         if not rules.accept[dst][row + card]:
             if not dest:
@@ -542,27 +552,30 @@ class Game:
         raise NotationError(f"unknown pile {token!r}: piles are {self.pile_list()}")
 
     def move_examples(self) -> list[str]:
-        """A few moves written in this game's own pile names, for help and error messages
-        (their shapes, not moves that are legal now): e.g. ``['t7 t6', 'w t2', 't1 f']``."""
+        """A few moves written in this game's own pile names, for help and error messages:
+        their shapes, between piles the rules let cards go (not moves legal now). E.g.
+        ``['t7 t6', 'w t2', 't1 f']``: within a group, from the waste, and home."""
         rules = self.rules
-        short = rules.short_name
-        by_role: dict[str, list[int]] = {}
-        for i, role in enumerate(rules.role):
-            by_role.setdefault(role, []).append(i)
-        tableau, reserves = by_role.get("tableau", []), by_role.get("reserve", [])
-        waste, foundations = by_role.get("waste", []), by_role.get("foundation", [])
+        short, found = rules.short_name, rules.foundation_set
+        places = [d for d in range(rules.count) if any(rules.accept[d])]  # piles some card fits
         out = []
-        if len(tableau) >= 2:
-            out.append(f"{short[tableau[-1]]} {short[tableau[-2]]}")
-        if waste and (reserves or tableau):
-            places = reserves or tableau
-            out.append(f"{short[waste[0]]} {short[places[min(1, len(places) - 1)]]}")
-        if foundations:
-            group = rules.groups[rules.piles[foundations[0]].group]
-            home = group.prefix if len(foundations) > 1 and group.prefix else short[foundations[0]]
-            source = (reserves or tableau or waste or [None])[0]
-            if source is not None:
-                out.append(f"{short[source]} {home}")
+        for s in reversed(rules.sources):  # within a group: the tableau's columns, say
+            within = [d for d in reversed(rules.targets[s]) if d in places and d not in found
+                      and rules.piles[d].group == rules.piles[s].group]
+            if within:
+                out.append(f"{short[s]} {short[within[0]]}")
+                break
+        waste = next((s for s in rules.sources if rules.role[s] == "waste"), None)
+        if waste is not None:
+            onto = [d for d in rules.targets[waste] if d in places and d not in found]
+            if onto:
+                out.append(f"{short[waste]} {short[onto[min(1, len(onto) - 1)]]}")
+        homing = [s for s in rules.sources if s not in found and any(d in found for d in rules.targets[s])]
+        if homing:
+            src = next((s for s in homing if rules.role[s] != "waste"), homing[0])
+            home = next(d for d in rules.targets[src] if d in found)
+            group = rules.groups[rules.piles[home].group]
+            out.append(f"{short[src]} {group.prefix if group.prefix and len(group.piles) > 1 else short[home]}")
         return out
 
     def pile_list(self) -> str:

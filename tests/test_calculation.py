@@ -478,4 +478,5 @@ def test_the_line_mode_speaks_in_calculations_own_piles(cli):
     out = cli("play", "hopscotch", "--plain", "--seed", "42", "--new", input="help\nw\nquit\n").out
     assert "e.g. 'w r2', 'r1 f'" in out and "r1..r4" in out
     assert "turn the waste back" not in out  # no redeal in Calculation
+    assert max(len(line) for line in out.splitlines() if not line.startswith(("refused", ">"))) <= 80
     assert "t7" not in out and "refused: cannot read 'w': a move is 'SRC DST [N]' (e.g. 'w r2', 'r1 f') or 'draw'" in out

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from solitaire.core import Game, IllegalMoveError, build_registry, hookimpl, hookspecs
+from solitaire.core import Game, IllegalMoveError, build_registry, get_variant, hookimpl, hookspecs
 from solitaire.core.cards import COLOUR, RANK, SUIT, card_name
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -230,3 +230,18 @@ def test_the_guides_broken_lines_are_what_solitaire_says(tmp_path, cli, monkeypa
     reg = build_registry(eps=[], plugins=[("yukon", "solitaire-yukon", misspelled), ("yukon", "solitaire-yukon", typo)])
     said = [f"{b.name}  [{b.provider}]  BROKEN: {b.reason}" for b in reg.broken]
     assert said == lines
+
+
+@pytest.mark.parametrize("variant, options", [("klondike", {}), ("klondike", {"relaxed": True}),
+                                              ("calculation", {}), ("yukon", {})])
+def test_help_examples_are_moves_the_rules_allow_in_the_games_own_names(yukon, variant, options):
+    defn = yukon if variant == "yukon" else get_variant(variant)
+    game = Game.new(defn.rules(options), 1)
+    rules = game.rules
+    examples = game.move_examples()
+    assert examples  # every game here has moves to show
+    for text in examples:
+        src_name, dst_name = text.split()
+        src = rules.index.get(src_name, rules.aliases.get(src_name))
+        dsts = rules.group_names.get(dst_name, (rules.index.get(dst_name),))
+        assert src is not None and all(d in rules.targets[src] for d in dsts if d != src), text

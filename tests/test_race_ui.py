@@ -164,6 +164,13 @@ async def test_host_starts_plays_by_keys_and_clicks_and_sees_the_others_progress
         assert app.own["moves"] == server_game.moves == 2
         assert len(app.client.messages) == sent and app.screen.view.picked == (src, 1)
         await pilot.press("escape")
+        # while a move is unanswered the board may be out of date: the server judges alone
+        app.unanswered = 1
+        for pile in (src, dst):
+            x, y = app.screen.table_view.point_of(pile)
+            await pilot.click("#table", offset=(x, y))
+        await until(pilot, lambda: len(app.client.messages) > sent and status(app) == reason, "the server's refusal")
+        app.unanswered = 0
         # another player moves: the progress panel follows
         await bob.send("move", move="draw")
         await bob.wait("reply")
@@ -265,6 +272,24 @@ async def test_resign_asks_first_and_the_end_screen_shows_result_score_and_table
         await pilot.press("g")
         await until(pilot, lambda: on(app, RaceScreen), "the next race")
         assert table.race_no == 2 and app.own["moves"] == 0
+
+
+@pilot_test
+async def test_draw_offers_go_by_seat_when_two_players_share_a_name():
+    server, table, app = await host_app(name="player")
+    async with app.run_test(size=(100, 30)) as pilot:
+        friend = await ready_friend(table, server.link(table), name="player")
+        await started(pilot, app, friend)
+        await friend.send("offer-draw")
+        await until(pilot, lambda: "player offers a draw: y accepts, n declines." in status(app), "their offer")
+        await friend.send("decline-draw")  # they take it back
+        await until(pilot, lambda: status(app) == "player withdrew the draw offer", "withdrawn")
+        await pilot.press("equals_sign")
+        await friend.wait("offer")
+        await friend.send("decline-draw")
+        await until(pilot, lambda: status(app) == "player declined the draw", "declined by the other")
+    await friend.close()
+    await server.close()
 
 
 @pilot_test

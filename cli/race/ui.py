@@ -289,7 +289,8 @@ class RaceScreen(TableControls, Screen[None]):
         game: Game = self.game  # type: ignore[assignment]
         src, dst, n = move
         seen = all(c != HIDDEN_CARD for c in game.piles[src][-n:] + game.piles[dst][-1:]) if n else False
-        reason = game.refusal(move) if seen else None
+        # judged here only on a board the server has brought up to date (no move unanswered)
+        reason = game.refusal(move) if seen and not self.app.unanswered else None  # type: ignore[attr-defined]
         if reason is not None:  # refused here, as at the solo table: the cards stay in hand
             self.say(reason)
             self.refresh_view()
@@ -437,7 +438,8 @@ class RaceApp(App[None]):
         self.own: dict[str, Any] | None = welcome.get("own")
         self.board: Game | None = display_game(self.own["position"]) if self.own else None
         self.end: dict[str, Any] | None = None
-        self.offer: dict[str, Any] | None = None  # {"by": name, "accepted": [names]}
+        self.offer: dict[str, Any] | None = None  # {"by": name, "seat": seat, "accepted": [seats]}
+        self.unanswered = 0  # moves sent that the server has not answered yet
         self.notice = ""
         self.deadline: float | None = None
         self.closed = False
@@ -494,9 +496,9 @@ class RaceApp(App[None]):
         if self.offer is None:
             return ""
         me = self.me()
-        if me is not None and self.offer["by"] == me["name"]:
+        if me is not None and self.offer["seat"] == me["seat"]:  # by seat: names may repeat
             return "You offered a draw; waiting for the others (n withdraws it)."
-        if me is not None and me["name"] in self.offer["accepted"]:
+        if me is not None and me["seat"] in self.offer["accepted"]:
             return "You accepted the draw offered; waiting for the others."
         return f"{self.offer['by']} offers a draw: y accepts, n declines."
 
@@ -643,6 +645,7 @@ class RaceApp(App[None]):
             self.show_state()
             return
         if kind == "reply":
+            self.unanswered = max(0, self.unanswered - 1)
             self.own = {k: fields[k] for k in ("position", "score", "moves", "won", "over")}
             self.board = display_game(fields["position"])
             self.notice = "" if fields.get("ok") else str(fields.get("error"))
@@ -651,22 +654,25 @@ class RaceApp(App[None]):
                 if p["seat"] == msg["seat"]:
                     p.update({k: msg[k] for k in ("status", "foundation", "face_up", "moves")})
         elif kind == "error":
+            if msg.get("re") == "move":
+                self.unanswered = max(0, self.unanswered - 1)
             self.notice = str(msg.get("error"))
         elif kind == "offer":
-            self.offer = {"by": msg["name"], "accepted": [msg["name"]]}
+            self.offer = {"by": msg["name"], "seat": msg.get("seat"), "accepted": [msg.get("seat")]}
         elif kind == "offer-accepted" and self.offer is not None:
-            self.offer["accepted"].append(msg["name"])
+            self.offer["accepted"].append(msg.get("seat"))
         elif kind == "offer-cancelled":
             offer, self.offer = self.offer, None
             me = self.me()
-            mine = me is not None and msg["name"] == me["name"]
+            mine = me is not None and msg.get("seat") == me["seat"]  # by seat: names may repeat
+            offerer = offer is not None and offer["seat"] == msg.get("seat")  # took their own back
+            who = "you" if mine else msg["name"]
             if msg.get("reason") != "declined":
-                self.notice = f"the draw offer is off: {'you' if mine else msg['name']} moved"
-            elif mine:
-                ours = offer is not None and offer["by"] == msg["name"]
-                self.notice = "you withdrew your draw offer" if ours else "you declined the draw"
+                self.notice = f"the draw offer is off: {who} moved"
+            elif offerer:
+                self.notice = f"{who} withdrew {'your' if mine else 'the'} draw offer"
             else:
-                self.notice = f"{msg['name']} declined the draw"
+                self.notice = f"{who} declined the draw"
         elif kind == "resigned":
             self.notice = f"{msg['name']} {'resigned' if msg.get('reason') == 'resigned' else 'left the race'}"
         elif kind == "disconnected":
@@ -697,6 +703,7 @@ class RaceApp(App[None]):
             self._connection_closed()
 
     async def send_move(self, text: str) -> None:
+        self.unanswered += 1
         await self.send("move", move=text)
 
     # -- actions shared by the screens
