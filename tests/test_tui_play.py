@@ -264,6 +264,21 @@ async def test_the_hint_is_the_solvers_as_in_the_line_mode():
         assert app.game.moves == 0
 
 
+def hint_until_stopped(stopped: threading.Event, seconds: float):
+    """A stand-in for ``solver.player_hint`` that thinks for ``seconds`` at most, asking
+    ``stop`` between its guesses as the real one does; it sets ``stopped`` when told to stop."""
+    def think(game, stop=None):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if stop is not None and stop():
+                stopped.set()
+                return None, 0
+            time.sleep(0.01)
+        return "draw", 0
+
+    return think
+
+
 @pilot_test
 async def test_a_move_made_while_the_hint_is_thinking_discards_it(monkeypatch):
     release = threading.Event()
@@ -291,17 +306,7 @@ async def test_a_move_made_while_the_hint_is_thinking_discards_it(monkeypatch):
 @pilot_test
 async def test_quitting_while_the_hint_is_thinking_stops_it_at_once(monkeypatch):
     stopped = threading.Event()
-
-    def endless_hint(game, stop=None):  # as the real one does between its guesses
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if stop is not None and stop():
-                stopped.set()
-                return None, 0
-            time.sleep(0.01)
-        return "draw", 0
-
-    monkeypatch.setattr(solver, "player_hint", endless_hint)
+    monkeypatch.setattr(solver, "player_hint", hint_until_stopped(stopped, 30))
     app = make_app(Game.new(KLONDIKE.rules(), 11))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("h")
@@ -333,16 +338,7 @@ async def test_a_new_deal_from_the_table_is_saved_before_its_first_move(solitair
 @pilot_test
 async def test_a_move_stops_the_hint_being_worked_out(monkeypatch):
     stopped = threading.Event()
-
-    def patient_hint(game, stop=None):
-        for _ in range(1000):  # ten seconds at most, then it gives up unasked
-            if stop is not None and stop():
-                stopped.set()
-                break
-            time.sleep(0.01)
-        return None, 0
-
-    monkeypatch.setattr(solver, "player_hint", patient_hint)
+    monkeypatch.setattr(solver, "player_hint", hint_until_stopped(stopped, 10))
     app = make_app(Game.new(KLONDIKE.rules(), 11))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("h")

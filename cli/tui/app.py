@@ -491,8 +491,8 @@ class SolitaireApp(TableControls, App[None]):
         self._finish_timer: Any = None
         self.won_summary: str | None = None
         self.flexible = False  # the cards in hand were picked up by key: put down as many as fit
-        self._changes = 0  # bumped by every change of the game (or a new one): dates a hint
-        self._hint: tuple[Worker[Any], int] | None = None  # the hint being thought of, for _changes
+        # the hint being worked out; any change of the game drops it (_drop_hint)
+        self._hint: Worker[Any] | None = None
         self._confirm: tuple[str, float, str] | None = None  # n or R pressed once: key, when, message
 
     @property
@@ -598,7 +598,6 @@ class SolitaireApp(TableControls, App[None]):
         return bool(self._finishing)
 
     def after_change(self) -> None:
-        self._changes += 1
         self._drop_hint()
         self._cancel_confirm()
         self.tracker.changed()
@@ -676,13 +675,12 @@ class SolitaireApp(TableControls, App[None]):
         game = self.game.copy()
         worker = self.run_worker(lambda: _think(game), thread=True, exclusive=True, group="hint",
                                  exit_on_error=False)
-        self._hint = (worker, self._changes)
+        self._hint = worker
         self.say("hint: thinking…")
         self.refresh_view()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        hint = self._hint
-        if hint is None or event.worker is not hint[0] or hint[1] != self._changes:
+        if event.worker is not self._hint:  # an answer dropped by a change of the game
             return
         if event.state == WorkerState.ERROR:
             self._hint = None
@@ -755,7 +753,6 @@ class SolitaireApp(TableControls, App[None]):
         if self._finish_timer is not None:
             self._finish_timer.stop()
             self._finish_timer = None
-        self._changes += 1
         self._drop_hint()
         self._confirm = None
         self.say("")
