@@ -16,6 +16,8 @@ temporary folder (``PYTHONPYCACHEPREFIX``), so the working tree stays clean even
 ``PYTHONDONTWRITEBYTECODE`` is set; ``--no-bytecode`` times compiling every module each run.
 
 Each kind gets its median, 90th percentile and how many runs painted within the 0.4 s target.
+Also by turns, the time importing Textual takes in a fresh interpreter (timed inside it), and
+its share of the bare app's first paint.
 First comes how busy the machine was with other work: the load average before the runs and
 (on Linux) the share of a CPU that other processes used while they went on. On 2 CPUs a test
 suite running beside the benchmark slows every first paint by a fifth or more, so a batch
@@ -150,6 +152,21 @@ def summary(kind: str, got: list[float]) -> str:
             f"min {min(got):.3f} s, max {max(got):.3f} s; {within} of {len(got)} runs within {TARGET} s")
 
 
+IMPORT_TEXTUAL = ("import time; t = time.perf_counter(); import textual.app, textual.widgets; "
+                  "print(time.perf_counter() - t)")
+
+
+def textual_import(pycache: str | None) -> float:
+    """How long importing Textual takes in a fresh interpreter, timed inside it: the part of
+    the bare app's first paint that no Textual program can skip."""
+    env = dict(os.environ)
+    if pycache is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = pycache
+    out = subprocess.run([sys.executable, "-c", IMPORT_TEXTUAL], env=env, capture_output=True, text=True, check=True)
+    return float(out.stdout)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
@@ -169,6 +186,7 @@ def main() -> None:
             "table first paint": lambda: first_paint(table_args, b"klondike-48213", home, pycache),
             "line mode board": lambda: first_paint(line_args, b"Type a move", home, pycache),
             "bare Textual app": lambda: first_paint([], b"klondike-48213", home, pycache, program=BARE),
+            "importing Textual": lambda: textual_import(pycache),
         }
         if ns.pool:  # a new deal the solver has won: the solver module and the pool file are read
             kinds["table, pool deal"] = lambda: first_paint(["play", "klondike", "--new"], b"klondike-", home, pycache)
@@ -184,6 +202,8 @@ def main() -> None:
         print(summary(kind, got))
     table, bare = times["table first paint"], times["bare Textual app"]
     print(f"table over bare Textual, run by run: median {statistics.median(t - b for t, b in zip(table, bare)):.3f} s")
+    share = statistics.median(i / b for i, b in zip(times["importing Textual"], bare))
+    print(f"importing Textual, of the bare app's first paint, run by run: median {share:.0%}")
 
 
 def compare(other: str, table_args: list[str], runs: int) -> None:
