@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 from typer.exceptions import Abort, Exit, TyperException
@@ -31,15 +30,15 @@ app = typer.Typer(
 @app.command(context_settings=EXTRA)
 def play(
     ctx: typer.Context,
-    variant: Optional[str] = typer.Argument(None, help="The game, e.g. klondike (optional with --deal)."),
-    draw: Optional[str] = DRAW,
-    redeals: Optional[str] = REDEALS,
+    variant: str | None = typer.Argument(None, help="The game, e.g. klondike (optional with --deal)."),
+    draw: str | None = DRAW,
+    redeals: str | None = REDEALS,
     relaxed: bool = RELAXED,
-    seed: Optional[int] = SEED,
-    position: Optional[Path] = typer.Option(None, "--position", help="Start from this position file (JSON)."),
+    seed: int | None = SEED,
+    position: Path | None = typer.Option(None, "--position", help="Start from this position file (JSON)."),
     new: bool = typer.Option(False, "--new", help="Deal a new game instead of resuming the saved one."),
-    deal_code: Optional[str] = typer.Option(None, "--deal", metavar="CODE",
-                                            help="Play the deal a share code names, e.g. klondike-d3-48213."),
+    deal_code: str | None = typer.Option(None, "--deal", metavar="CODE",
+                                         help="Play the deal a share code names, e.g. klondike-d3-48213."),
     daily: bool = typer.Option(False, "--daily", help="Play today's deal (the same for everyone)."),
     plain: bool = typer.Option(False, "--plain", help="The line mode, even on a terminal."),
     four_colour: bool = typer.Option(False, "--four-colour", help="Table: a colour per suit."),
@@ -61,8 +60,8 @@ def deal(
     ctx: typer.Context,
     variant: str = typer.Argument(..., help="The game, e.g. klondike."),
     seed: int = typer.Option(..., "--seed", help="Deal number N.", min=0),
-    draw: Optional[str] = DRAW,
-    redeals: Optional[str] = REDEALS,
+    draw: str | None = DRAW,
+    redeals: str | None = REDEALS,
     relaxed: bool = RELAXED,
     json_mode: bool = typer.Option(False, "--json", help="Print the position as JSON."),
 ) -> None:
@@ -110,7 +109,7 @@ def variants(json_mode: bool = typer.Option(False, "--json", help="Print JSON.")
 
 @app.command()
 def stats(
-    variant: Optional[str] = typer.Argument(None, help="Only this game, e.g. klondike."),
+    variant: str | None = typer.Argument(None, help="Only this game, e.g. klondike."),
     json_mode: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Statistics of the games played, per variant and options."""
@@ -148,8 +147,9 @@ def run(words: list[str]) -> int:
     try:
         result = app(args=words, standalone_mode=False, prog_name="solitaire")
     except TyperException as exc:  # usage errors: unknown option, missing argument, bad number
-        if type(exc).__name__ == "NoArgsIsHelpError" and getattr(exc, "ctx", None) is not None:
-            print(exc.ctx.get_help())
+        ctx = getattr(exc, "ctx", None)  # a usage error's click context (Typer keeps that class private)
+        if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+            print(ctx.get_help())
             return 0
         message = " ".join(exc.format_message().split())
         print(f"solitaire: {message}", file=sys.stderr)

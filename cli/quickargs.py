@@ -16,8 +16,9 @@ agree and that whatever this reader accepts, Typer reads the same way.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 _WHOLE = re.compile(r"0|[1-9][0-9]{0,17}")  # a plain whole number, no sign, no leading zero
 
@@ -26,9 +27,9 @@ class Declared(NamedTuple):
     """What the fast path needs of a command's declaration."""
 
     positional: tuple[str, ...]  # the arguments' parameter names, in order
-    options: dict[str, tuple[str, type, Optional[int], Optional[int]]]  # "--seed": (parameter, kind, min, max)
+    options: dict[str, tuple[str, type, int | None, int | None]]  # "--seed": (parameter, kind, min, max)
     defaults: dict[str, Any]  # every parameter's default
-    context: Optional[str]  # the parameter Typer passes its context in (the variant's own options)
+    context: str | None  # the parameter Typer passes its context in (the variant's own options)
 
 
 PLAY = Declared(
@@ -65,11 +66,11 @@ def declared(command: Callable[..., Any]) -> Declared | None:
     import typer
     from typer.models import ArgumentInfo, OptionInfo
 
-    kinds = {str: str, Optional[str]: str, int: int, Optional[int]: int, bool: bool,
-             Path: Path, Optional[Path]: Path}
+    kinds = {str: str, str | None: str, int: int, int | None: int, bool: bool,
+             Path: Path, Path | None: Path}
     hints = typing.get_type_hints(command)
     positional: list[str] = []
-    options: dict[str, tuple[str, type, Optional[int], Optional[int]]] = {}
+    options: dict[str, tuple[str, type, int | None, int | None]] = {}
     defaults: dict[str, Any] = {}
     context = None
     for name, param in inspect.signature(command).parameters.items():
