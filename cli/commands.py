@@ -1,15 +1,19 @@
 """The ``solitaire`` command's Typer app: play, deal, variants, stats, solve, race.
 
 :func:`solitaire.cli.main.main` runs it, except for a plain ``play`` line, which it reads
-without Typer (see :mod:`.quickargs`). Every user mistake (bad option, unknown variant,
-broken position file) is one line on stderr and exit status 2, never a traceback.
+without Typer (see :mod:`.quickargs`); :func:`run` reads a plain ``deal``, ``variants`` or
+``stats`` line the same way and calls the command itself, skipping Typer's checks (pydantic).
+Every user mistake (bad option, unknown variant, broken position file) is one line on stderr
+and exit status 2, never a traceback.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import typer
 from typer.exceptions import Abort, Exit, TyperException
@@ -19,6 +23,7 @@ from solitaire.core import registry
 from .common import _common, _start_game, _variant, _variant_options
 from .options import APP_SETTINGS, DRAW, EXTRA, REDEALS, RELAXED, SEED
 from .playing import play_game
+from .quickargs import DEAL, STATS, VARIANTS, Declared, quick_args
 
 app = typer.Typer(
     name="solitaire",
@@ -66,8 +71,14 @@ def deal(
     json_mode: bool = typer.Option(False, "--json", help="Print the position as JSON."),
 ) -> None:
     """Show deal N with every card face up (or as a position file with --json)."""
+    show_deal(variant, seed, draw, redeals, relaxed, json_mode, extra=list(ctx.args))
+
+
+def show_deal(variant: str, seed: int, draw: str | None, redeals: str | None, relaxed: bool, json_mode: bool,
+              extra: list[str]) -> None:
+    """``deal``'s work, free of Typer's context: ``extra`` is the variant's own options."""
     defn = _variant(variant)
-    options = _variant_options(defn, _common(draw, redeals, relaxed), list(ctx.args))
+    options = _variant_options(defn, _common(draw, redeals, relaxed), extra)
     game = _start_game(defn, options, seed, None)
     if json_mode:
         print(json.dumps(game.to_position()))
@@ -142,8 +153,37 @@ from .race.commands import race_app  # noqa: E402  (host and join; websockets lo
 app.add_typer(race_app, name="race")
 
 
+# the commands whose plain lines run without Typer's checks: their written-out declaration
+# (tests check it against the Typer one) and the function taking what it reads
+PLAIN: dict[str, tuple[Declared, Callable[..., None]]] = {
+    "deal": (DEAL, show_deal),
+    "variants": (VARIANTS, variants),
+    "stats": (STATS, stats),
+}
+
+
+def plain_command(words: list[str]) -> tuple[Callable[..., None], dict[str, Any]] | None:
+    """The function and keyword arguments a plain ``deal``, ``variants`` or ``stats`` line
+    calls, read as Typer reads it; None for any other line (Typer then reads it)."""
+    if not words or words[0] not in PLAIN:
+        return None
+    declaration, function = PLAIN[words[0]]
+    values = quick_args(declaration, words[1:])
+    if values is None:
+        return None
+    extra = values.pop("extra")
+    if declaration.context is not None:
+        values["extra"] = extra
+    return function, values
+
+
 def run(words: list[str]) -> int:
     """Run the app on these words; Typer's own errors become one line and an exit status."""
+    plain = plain_command(words)
+    if plain is not None:
+        function, values = plain
+        function(**values)
+        return 0
     try:
         result = app(args=words, standalone_mode=False, prog_name="solitaire")
     except TyperException as exc:  # usage errors: unknown option, missing argument, bad number
