@@ -23,6 +23,8 @@ from pathlib import Path
 
 import grimp
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 PACKAGES = ("solitaire.core", "solitaire.variants", "solitaire.cli")
 
@@ -100,6 +102,29 @@ def test_cycle_finder_finds_cycles_and_only_cycles() -> None:
     assert cycles({"a": {"b"}, "b": set()}) == set()
     chain = {str(i): {str(i + 1)} for i in range(5000)} | {"5000": {"0"}}  # no recursion limit
     assert cycles(chain) == {frozenset(chain)}
+
+
+def reachable(imports: Mapping[str, Set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = list(imports.get(start, ()))
+    while todo:
+        node = todo.pop()
+        if node not in seen:
+            seen.add(node)
+            todo.extend(imports.get(node, ()))
+    return seen
+
+
+NODES = st.sampled_from("abcdefgh")
+
+
+@given(st.dictionaries(NODES, st.sets(NODES, max_size=3), max_size=8))
+def test_cycles_are_the_modules_that_reach_each_other(imports: dict[str, set[str]]) -> None:
+    """Two modules share a cycle exactly when each reaches the other (a module alone: itself)."""
+    reach = {node: reachable(imports, node) for node in imports}
+    expected = {frozenset({n} | {m for m in reach[n] if m in reach and n in reach[m]})
+                for n in imports if n in reach[n]}
+    assert cycles(imports) == expected
 
 
 def test_the_graph_counts_deferred_and_type_checking_imports() -> None:
