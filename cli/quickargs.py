@@ -31,7 +31,7 @@ class Declared(NamedTuple):
 
     positional: tuple[str, ...]  # the arguments' parameter names, in order
     options: dict[str, tuple[str, type, int | None, int | None]]  # "--seed": (parameter, kind, min, max)
-    defaults: dict[str, Any]  # every parameter's default
+    defaults: dict[str, Any]  # every parameter's default, but the required ones'
     context: str | None  # the parameter Typer passes its context in (the variant's own options)
     required: frozenset[str] = frozenset()  # parameters without a default: the line must give them
 
