@@ -17,11 +17,12 @@ import platform
 import random
 import sys
 import time
+from typing import Any
 
 from solitaire.core import Game, get_variant
 
 
-def run(variant: str, options: dict, games: int, steps: int, seed: int) -> dict:
+def run(variant: str, options: dict[str, Any], games: int, steps: int, seed: int) -> dict[str, Any]:
     rules = get_variant(variant).rules(options)
     rng = random.Random(seed)
     gen = push = pop = 0

@@ -20,12 +20,13 @@ import random
 import statistics
 import sys
 import time
+from multiprocessing.connection import Connection
 
 MOVES = ["draw", "draw", "draw", "w f", "w t1", "w t2", "w t3", "w t4", "w t5", "w t6", "w t7",
          "t1 f", "t2 f", "t3 f", "t4 f", "t5 f", "t6 f", "t7 f", "t7 t1", "t6 t2", "t5 t3", "t4 t1"]
 
 
-def serve(tables: int, pipe) -> None:
+def serve(tables: int, pipe: Connection) -> None:
     from solitaire.cli.race.server import RaceServer, Settings
 
     async def main() -> None:
@@ -67,7 +68,7 @@ async def bot(link: str, name: str, host_key: str | None, friends: int, moves: i
     await client.close()
 
 
-async def run_bots(opened: list, moves: int, think: float) -> list[float]:
+async def run_bots(opened: list[tuple[str, str]], moves: int, think: float) -> list[float]:
     latencies: list[float] = []
     rng = random.Random(1)
     tasks = []

@@ -19,11 +19,12 @@ import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from solitaire.cli.solve import wilson
 
 
-def run_one(task: tuple[str, dict, int, float]) -> dict:
+def run_one(task: tuple[str, dict[str, Any], int, float]) -> dict[str, Any]:
     from solitaire.core import Game, get_variant
     from solitaire.core.solver import solve
 
@@ -57,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="one JSON line per deal, then the summary")
     args = ap.parse_args(argv)
 
-    options: dict = {"draw": args.draw, "redeals": None if args.redeals == "unlimited" else int(args.redeals)}
+    options: dict[str, Any] = {"draw": args.draw, "redeals": None if args.redeals == "unlimited" else int(args.redeals)}
     if args.relaxed:
         options["relaxed"] = True
     if args.variant != "klondike":
@@ -88,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     secs = sorted(r["seconds"] for r in rows)
     states = sum(r["states"] for r in rows)
     busy = sum(r["seconds"] for r in rows)
-    by = {}
+    by: dict[str, int] = {}
     for r in rows:
         if r["result"] != "unknown":
             by[r["method"]] = by.get(r["method"], 0) + 1

@@ -43,6 +43,7 @@ import sys
 import tempfile
 import termios
 import time
+from collections.abc import Callable
 
 PROGRAM = "import sys; from solitaire.cli.main import main; sys.exit(main(sys.argv[1:]))"
 BARE = """\
@@ -182,7 +183,7 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as home:
         pycache = None if ns.no_bytecode else os.path.join(home, "pycache")
-        kinds = {
+        kinds: dict[str, Callable[[], float]] = {
             "table first paint": lambda: first_paint(table_args, b"klondike-48213", home, pycache),
             "line mode board": lambda: first_paint(line_args, b"Type a move", home, pycache),
             "bare Textual app": lambda: first_paint([], b"klondike-48213", home, pycache, program=BARE),
@@ -201,8 +202,9 @@ def main() -> None:
     for kind, got in times.items():
         print(summary(kind, got))
     table, bare = times["table first paint"], times["bare Textual app"]
-    print(f"table over bare Textual, run by run: median {statistics.median(t - b for t, b in zip(table, bare)):.3f} s")
-    share = statistics.median(i / b for i, b in zip(times["importing Textual"], bare))
+    over = statistics.median(t - b for t, b in zip(table, bare, strict=True))
+    print(f"table over bare Textual, run by run: median {over:.3f} s")
+    share = statistics.median(i / b for i, b in zip(times["importing Textual"], bare, strict=True))
     print(f"importing Textual, of the bare app's first paint, run by run: median {share:.0%}")
 
 

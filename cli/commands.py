@@ -1,16 +1,19 @@
 """The ``solitaire`` command's Typer app: play, deal, variants, stats, solve, race.
 
 :func:`solitaire.cli.main.main` runs it, except for a plain ``play`` line, which it reads
-without Typer (see :mod:`.quickargs`). Every user mistake (bad option, unknown variant,
-broken position file) is one line on stderr and exit status 2, never a traceback.
+without Typer (see :mod:`.quickargs`); :func:`run` reads a plain ``deal``, ``variants`` or
+``stats`` line the same way and calls the command itself, skipping Typer's checks (pydantic).
+Every user mistake (bad option, unknown variant, broken position file) is one line on stderr
+and exit status 2, never a traceback.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Optional
+from typing import Any
 
 import typer
 from typer.exceptions import Abort, Exit, TyperException
@@ -20,6 +23,7 @@ from solitaire.core import registry
 from .common import _common, _start_game, _variant, _variant_options
 from .options import APP_SETTINGS, DRAW, EXTRA, REDEALS, RELAXED, SEED
 from .playing import play_game
+from .quickargs import DEAL, STATS, VARIANTS, Declared, quick_args
 
 app = typer.Typer(
     name="solitaire",
@@ -31,15 +35,15 @@ app = typer.Typer(
 @app.command(context_settings=EXTRA)
 def play(
     ctx: typer.Context,
-    variant: Optional[str] = typer.Argument(None, help="The game, e.g. klondike (optional with --deal)."),
-    draw: Optional[str] = DRAW,
-    redeals: Optional[str] = REDEALS,
+    variant: str | None = typer.Argument(None, help="The game, e.g. klondike (optional with --deal)."),
+    draw: str | None = DRAW,
+    redeals: str | None = REDEALS,
     relaxed: bool = RELAXED,
-    seed: Optional[int] = SEED,
-    position: Optional[Path] = typer.Option(None, "--position", help="Start from this position file (JSON)."),
+    seed: int | None = SEED,
+    position: Path | None = typer.Option(None, "--position", help="Start from this position file (JSON)."),
     new: bool = typer.Option(False, "--new", help="Deal a new game instead of resuming the saved one."),
-    deal_code: Optional[str] = typer.Option(None, "--deal", metavar="CODE",
-                                            help="Play the deal a share code names, e.g. klondike-d3-48213."),
+    deal_code: str | None = typer.Option(None, "--deal", metavar="CODE",
+                                         help="Play the deal a share code names, e.g. klondike-d3-48213."),
     daily: bool = typer.Option(False, "--daily", help="Play today's deal (the same for everyone)."),
     plain: bool = typer.Option(False, "--plain", help="The line mode, even on a terminal."),
     four_colour: bool = typer.Option(False, "--four-colour", help="Table: a colour per suit."),
@@ -61,14 +65,20 @@ def deal(
     ctx: typer.Context,
     variant: str = typer.Argument(..., help="The game, e.g. klondike."),
     seed: int = typer.Option(..., "--seed", help="Deal number N.", min=0),
-    draw: Optional[str] = DRAW,
-    redeals: Optional[str] = REDEALS,
+    draw: str | None = DRAW,
+    redeals: str | None = REDEALS,
     relaxed: bool = RELAXED,
     json_mode: bool = typer.Option(False, "--json", help="Print the position as JSON."),
 ) -> None:
     """Show deal N with every card face up (or as a position file with --json)."""
+    show_deal(variant, seed, draw, redeals, relaxed, json_mode, extra=list(ctx.args))
+
+
+def show_deal(variant: str, seed: int, draw: str | None, redeals: str | None, relaxed: bool, json_mode: bool,
+              extra: list[str]) -> None:
+    """``deal``'s work, free of Typer's context: ``extra`` is the variant's own options."""
     defn = _variant(variant)
-    options = _variant_options(defn, _common(draw, redeals, relaxed), list(ctx.args))
+    options = _variant_options(defn, _common(draw, redeals, relaxed), extra)
     game = _start_game(defn, options, seed, None)
     if json_mode:
         print(json.dumps(game.to_position()))
@@ -110,7 +120,7 @@ def variants(json_mode: bool = typer.Option(False, "--json", help="Print JSON.")
 
 @app.command()
 def stats(
-    variant: Optional[str] = typer.Argument(None, help="Only this game, e.g. klondike."),
+    variant: str | None = typer.Argument(None, help="Only this game, e.g. klondike."),
     json_mode: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Statistics of the games played, per variant and options."""
@@ -143,13 +153,43 @@ from .race.commands import race_app  # noqa: E402  (host and join; websockets lo
 app.add_typer(race_app, name="race")
 
 
+# the commands whose plain lines run without Typer's checks: their written-out declaration
+# (tests check it against the Typer one) and the function taking what it reads
+PLAIN: dict[str, tuple[Declared, Callable[..., None]]] = {
+    "deal": (DEAL, show_deal),
+    "variants": (VARIANTS, variants),
+    "stats": (STATS, stats),
+}
+
+
+def plain_command(words: list[str]) -> tuple[Callable[..., None], dict[str, Any]] | None:
+    """The function and keyword arguments a plain ``deal``, ``variants`` or ``stats`` line
+    calls, read as Typer reads it; None for any other line (Typer then reads it)."""
+    if not words or words[0] not in PLAIN:
+        return None
+    declaration, function = PLAIN[words[0]]
+    values = quick_args(declaration, words[1:])
+    if values is None:
+        return None
+    extra = values.pop("extra")
+    if declaration.context is not None:
+        values["extra"] = extra
+    return function, values
+
+
 def run(words: list[str]) -> int:
     """Run the app on these words; Typer's own errors become one line and an exit status."""
+    plain = plain_command(words)
+    if plain is not None:
+        function, values = plain
+        function(**values)
+        return 0
     try:
         result = app(args=words, standalone_mode=False, prog_name="solitaire")
     except TyperException as exc:  # usage errors: unknown option, missing argument, bad number
-        if type(exc).__name__ == "NoArgsIsHelpError" and getattr(exc, "ctx", None) is not None:
-            print(exc.ctx.get_help())
+        ctx = getattr(exc, "ctx", None)  # a usage error's click context (Typer keeps that class private)
+        if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+            print(ctx.get_help())
             return 0
         message = " ".join(exc.format_message().split())
         print(f"solitaire: {message}", file=sys.stderr)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, NoReturn
 
 from solitaire.core import Game, SolitaireError, VariantDef, get_variant
 from solitaire.core.position import read_position_file
@@ -35,7 +35,7 @@ class UserError(Exception):
     """A mistake in what the user typed: one line on stderr, exit status 2."""
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     raise UserError(message)
 
 
@@ -44,7 +44,6 @@ def _variant(name: str) -> VariantDef:
         return get_variant(name)
     except SolitaireError as exc:
         fail(str(exc))
-        raise  # unreachable
 
 
 def _variant_options(defn: VariantDef, common: dict[str, Any], extra: list[str]) -> dict[str, Any]:
@@ -84,8 +83,8 @@ def _variant_options(defn: VariantDef, common: dict[str, Any], extra: list[str])
     return {name: defn.option(name).parse(value) for name, value in given.items()}
 
 
-def _start_game(defn: VariantDef, options: dict[str, Any], seed: Optional[int],
-                position: Optional[Path], any_deal: bool = True) -> Game:
+def _start_game(defn: VariantDef, options: dict[str, Any], seed: int | None,
+                position: Path | None, any_deal: bool = True) -> Game:
     """A new deal, or the position in a file; ``options`` (those given) override the file's."""
     if position is not None:
         if seed is not None:
@@ -113,6 +112,6 @@ def _start_game(defn: VariantDef, options: dict[str, Any], seed: Optional[int],
     return Game.new(defn.rules(options), seed)
 
 
-def _common(draw: Optional[str], redeals: Optional[str], relaxed: bool) -> dict[str, Any]:
+def _common(draw: str | None, redeals: str | None, relaxed: bool) -> dict[str, Any]:
     return {"draw": draw, "redeals": redeals, "relaxed": relaxed or None}
 

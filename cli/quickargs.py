@@ -1,23 +1,27 @@
-"""A fast path for ``solitaire play ...``: its arguments read without Typer.
+"""A fast path for ``solitaire play ...`` (and ``deal``, ``variants``, ``stats``): the
+arguments read without Typer's checks.
 
 Typer checks and converts every parameter through pydantic, and Typer itself takes a while
 to import: together about a tenth of a second, a quarter of the table's start-up budget.
 This reader takes only the plain, unambiguous command lines (known options, plain values,
 the variant first) and returns ``None`` for anything else (``--help``, an unknown option
-before the variant, a repeated option, a value that is not plainly valid), which Typer then
-parses with its own messages.
+before the variant, a repeated option, a value that is not plainly valid, a required
+parameter left out), which Typer then parses with its own messages.
 
 It reads from :data:`PLAY`, a copy of what ``play``'s Typer declaration says (its options,
-their kinds, defaults and bounds), written out so that this path never imports Typer;
-:func:`declared` derives the same from the declaration, and a test checks that the two
-agree and that whatever this reader accepts, Typer reads the same way.
+their kinds, defaults and bounds), written out so that this path never imports Typer, and
+from :data:`DEAL`, :data:`VARIANTS` and :data:`STATS`, which :func:`.commands.run` uses to
+skip Typer's checks (it has imported Typer by then). :func:`declared` derives the same from
+a declaration, and tests check that the copies agree and that whatever this reader accepts,
+Typer reads the same way.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 _WHOLE = re.compile(r"0|[1-9][0-9]{0,17}")  # a plain whole number, no sign, no leading zero
 
@@ -26,9 +30,10 @@ class Declared(NamedTuple):
     """What the fast path needs of a command's declaration."""
 
     positional: tuple[str, ...]  # the arguments' parameter names, in order
-    options: dict[str, tuple[str, type, Optional[int], Optional[int]]]  # "--seed": (parameter, kind, min, max)
-    defaults: dict[str, Any]  # every parameter's default
-    context: Optional[str]  # the parameter Typer passes its context in (the variant's own options)
+    options: dict[str, tuple[str, type, int | None, int | None]]  # "--seed": (parameter, kind, min, max)
+    defaults: dict[str, Any]  # every parameter's default, but the required ones'
+    context: str | None  # the parameter Typer passes its context in (the variant's own options)
+    required: frozenset[str] = frozenset()  # parameters without a default: the line must give them
 
 
 PLAY = Declared(
@@ -54,23 +59,44 @@ PLAY = Declared(
     context="ctx",
 )
 
+DEAL = Declared(
+    positional=("variant",),
+    options={
+        "--seed": ("seed", int, 0, None),
+        "--draw": ("draw", str, None, None),
+        "--redeals": ("redeals", str, None, None),
+        "--relaxed": ("relaxed", bool, None, None),
+        "--json": ("json_mode", bool, None, None),
+    },
+    defaults={"draw": None, "redeals": None, "relaxed": False, "json_mode": False},
+    context="ctx",
+    required=frozenset({"variant", "seed"}),
+)
+
+VARIANTS = Declared(positional=(), options={"--json": ("json_mode", bool, None, None)},
+                    defaults={"json_mode": False}, context=None)
+
+STATS = Declared(positional=("variant",), options={"--json": ("json_mode", bool, None, None)},
+                 defaults={"variant": None, "json_mode": False}, context=None)
+
 
 def declared(command: Callable[..., Any]) -> Declared | None:
     """What a Typer-declared command's signature says, as :class:`Declared` (None when it has
-    a parameter this reader does not handle: a required one, a callback, an environment
-    variable, a short option, a kind other than text, whole number, flag or path)."""
+    a parameter this reader does not handle: a callback, an environment variable, a short
+    option, a kind other than text, whole number, flag or path, a flag on by default)."""
     import inspect
     import typing
 
     import typer
     from typer.models import ArgumentInfo, OptionInfo
 
-    kinds = {str: str, Optional[str]: str, int: int, Optional[int]: int, bool: bool,
-             Path: Path, Optional[Path]: Path}
+    kinds = {str: str, str | None: str, int: int, int | None: int, bool: bool,
+             Path: Path, Path | None: Path}
     hints = typing.get_type_hints(command)
     positional: list[str] = []
-    options: dict[str, tuple[str, type, Optional[int], Optional[int]]] = {}
+    options: dict[str, tuple[str, type, int | None, int | None]] = {}
     defaults: dict[str, Any] = {}
+    required: set[str] = set()
     context = None
     for name, param in inspect.signature(command).parameters.items():
         info = param.default
@@ -79,13 +105,16 @@ def declared(command: Callable[..., Any]) -> Declared | None:
             context = name
             continue
         kind = kinds.get(hint)  # type: ignore[arg-type]
-        if kind is None or not isinstance(info, (OptionInfo, ArgumentInfo)) or info.default is ...:
+        if kind is None or not isinstance(info, (OptionInfo, ArgumentInfo)):
             return None
         if getattr(info, "callback", None) is not None or getattr(info, "envvar", None):
             return None
         if kind is bool and info.default is not False:
             return None
-        defaults[name] = info.default
+        if info.default is ...:
+            required.add(name)
+        else:
+            defaults[name] = info.default
         if isinstance(info, ArgumentInfo):
             positional.append(name)
             continue
@@ -94,7 +123,7 @@ def declared(command: Callable[..., Any]) -> Declared | None:
             return None
         for decl in decls:
             options[decl] = (name, kind, getattr(info, "min", None), getattr(info, "max", None))
-    return Declared(tuple(positional), options, defaults, context)
+    return Declared(tuple(positional), options, defaults, context, frozenset(required))
 
 
 def quick_args(command: Declared, args: list[str]) -> dict[str, Any] | None:
@@ -146,7 +175,7 @@ def quick_args(command: Declared, args: list[str]) -> dict[str, Any] | None:
             extra.append(word)  # the value of a variant's option
         else:
             return None
-    if command.context is None and extra:
+    if (command.context is None and extra) or not command.required <= values.keys():
         return None
     values["extra"] = extra
     return values

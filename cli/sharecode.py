@@ -31,7 +31,7 @@ class ShareCodeError(ValueError):
 def _prefixes(defn: VariantDef) -> dict[str, str]:
     names = [o.name.replace("_", "") for o in defn.options]
     out = {}
-    for o, name in zip(defn.options, names):
+    for o, name in zip(defn.options, names, strict=True):
         others = [n for n in names if n != name]
         k = 1
         while k < len(name) and any(n.startswith(name[:k]) for n in others):
@@ -121,7 +121,7 @@ def decode(code: str) -> tuple[VariantDef, dict[str, Any], int]:
 def daily_seed(day: datetime.date | None = None) -> int:
     """The deal of the day (UTC): the same number for everyone, every variant."""
     if day is None:
-        day = datetime.datetime.now(datetime.timezone.utc).date()
+        day = datetime.datetime.now(datetime.UTC).date()
     import hashlib
 
     digest = hashlib.sha256(f"solitaire-daily-{day.isoformat()}".encode()).digest()

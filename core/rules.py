@@ -11,6 +11,8 @@ here is consulted on the hot path but tuples, lists and ``bytes`` tables:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from itertools import compress
 from typing import Any
 
@@ -82,16 +84,16 @@ class Rules:
 
         cache = _TABLES  # shared by every Rules: the option sets of a variant mostly repeat tables
 
-        def shared(key: Any, make) -> bytes:
+        def shared(key: Any, make: Callable[[], bytes]) -> bytes:
             if key not in cache:
                 cache[key] = make()
             return cache[key]
 
         self.accept: tuple[bytes, ...] = tuple(
-            shared(("a", p.build, p.empty), lambda p=p: _accept_table(p.build, p.empty)) for p in spec.piles
+            shared(("a", p.build, p.empty), partial(_accept_table, p.build, p.empty)) for p in spec.piles
         )
         self.seq: tuple[bytes, ...] = tuple(
-            shared(("s", p.run), lambda p=p: _seq_table(p.run)) for p in spec.piles
+            shared(("s", p.run), partial(_seq_table, p.run)) for p in spec.piles
         )
         self.gives: tuple[int, ...] = tuple(_GIVES_CODE[p.gives] for p in spec.piles)
         self.capacity: tuple[int, ...] = tuple(p.capacity or NO_LIMIT for p in spec.piles)

@@ -1,11 +1,11 @@
-"""The examples in the kernel's docstrings run as tests."""
+"""The examples in the docstrings (the kernel's, the share codes') run as tests."""
 
 import doctest
 import importlib
 
 import pytest
 
-MODULES = ["solitaire.core.cards", "solitaire.core.shuffle"]
+MODULES = ["solitaire.core.cards", "solitaire.core.shuffle", "solitaire.cli.sharecode"]
 
 
 @pytest.mark.parametrize("name", MODULES)

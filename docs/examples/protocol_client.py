@@ -12,21 +12,25 @@ import json
 import os
 import subprocess
 import tempfile
+from typing import Any
 
 
-def play(home):
+def play(home: str) -> None:
     game = subprocess.Popen(
         ["solitaire", "play", "klondike", "--seed", "6", "--json"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
         env={**os.environ, "SOLITAIRE_HOME": home},
     )
 
-    def send(command):
-        """Send one command; return the one reply line, parsed."""
-        game.stdin.write(command + "\n")
-        return json.loads(game.stdout.readline())
+    replies, commands = game.stdout, game.stdin
+    assert replies is not None and commands is not None  # both are pipes
 
-    state = json.loads(game.stdout.readline())  # the starting state comes first
+    def send(command: str) -> Any:
+        """Send one command; return the one reply line, parsed."""
+        commands.write(command + "\n")
+        return json.loads(replies.readline())
+
+    state = json.loads(replies.readline())  # the starting state comes first
     while not state["won"] and state["moves"] < 40:
         move = send("hint")["hint"]
         if move is None:

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 PROMPT = "> "
@@ -34,16 +35,14 @@ TRANSCRIPTS = ["protocol-session.txt", "endgame-finish.txt"]
 PROGRAMS = {"protocol-client.txt": "protocol_client.py"}
 
 
-def format_json(data: dict, expand: tuple[str, ...] = ("position", "piles"), indent: str = "") -> str:
+def format_json(data: dict[str, Any], expand: tuple[str, ...] = ("position", "piles"), indent: str = "") -> str:
     """JSON with one key a line, and the keys in ``expand`` opened the same way, so a position
     shows one pile a line: as exact as the one-line form, and readable."""
     inner = indent + "  "
     items = []
     for key, value in data.items():
-        if key in expand and isinstance(value, dict):
-            shown = format_json(value, expand, inner)
-        else:
-            shown = json.dumps(value)
+        opened = key in expand and isinstance(value, dict)
+        shown = format_json(value, expand, inner) if opened else json.dumps(value)
         items.append(f"{inner}{json.dumps(key)}: {shown}")
     return "{\n" + ",\n".join(items) + "\n" + indent + "}"
 
@@ -56,10 +55,7 @@ def parse_transcript(text: str) -> tuple[list[str], list[str], list[str]]:
     args = shlex.split(lines[0][2:])[1:]
     body = lines[1:]
     inputs = [line[len(PROMPT):] for line in body if line.startswith(PROMPT)]
-    if "--json" in args:
-        output = [line for line in body if not line.startswith(PROMPT)]
-    else:
-        output = body
+    output = [line for line in body if not line.startswith(PROMPT)] if "--json" in args else body
     return args, inputs, [line.rstrip() for line in output]
 
 
@@ -89,7 +85,7 @@ def record_transcript(path: Path, home: str) -> None:
     lines = [header]
     if "--json" in args:
         lines.append(out[0])  # the starting state
-        for command, reply in zip(inputs, out[1:]):
+        for command, reply in zip(inputs, out[1:], strict=False):  # a last command may get no reply
             lines += [PROMPT + command, reply]
     else:
         lines += [line.rstrip() for line in out]

@@ -7,11 +7,12 @@ Any program that follows these steps deals the same cards as solitaire for every
 """
 
 import sys
+from collections.abc import Iterator
 
 MASK = (1 << 64) - 1
 
 
-def splitmix64(seed):
+def splitmix64(seed: int) -> Iterator[int]:
     """Yield SplitMix64 outputs for ``seed`` (Steele, Lea and Flood, 2014)."""
     state = seed & MASK
     while True:
@@ -22,15 +23,16 @@ def splitmix64(seed):
         yield z ^ (z >> 31)
 
 
-def below(outputs, bound):
+def below(outputs: Iterator[int], bound: int) -> int:
     """A uniform number in range(bound): reject outputs in the last, incomplete block."""
     limit = (1 << 64) - ((1 << 64) % bound)
     for x in outputs:
         if x < limit:
             return x % bound
+    raise AssertionError("unreachable: SplitMix64 never ends")
 
 
-def shuffled(seed):
+def shuffled(seed: int) -> list[int]:
     """Card numbers 0..51 (suit * 13 + rank - 1, suits C D H S) in the order deal ``seed`` uses."""
     outputs = splitmix64(seed)
     deck = list(range(52))
@@ -40,7 +42,7 @@ def shuffled(seed):
     return deck
 
 
-def name(card):
+def name(card: int) -> str:
     return "A23456789TJQK"[card % 13] + "CDHS"[card // 13]
 
 
