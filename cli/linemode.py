@@ -8,14 +8,14 @@ pile names and titles from a variant file, and refusals quoting either, go throu
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import IO
+from typing import IO, cast
 
 from rich.console import Console
 
 from solitaire.core import Game
 from solitaire.core.limits import MAX_ECHO_CHARS, MAX_LINE_BYTES
 
-from .lines import Line, read_lines, shown
+from .lines import Line, Output, read_lines, shown
 from .render import render
 from .session import Session
 
@@ -47,7 +47,7 @@ def _typed(console: Console) -> Iterator[Line]:
 
 
 def run_lines(game: Game, stdin: IO[str], stdout: IO[str], session: Session | None = None) -> None:
-    console = _Console(file=stdout, highlight=False, soft_wrap=True, markup=False, emoji=False)
+    console = _Console(file=cast(IO[str], Output(stdout)), highlight=False, soft_wrap=True, markup=False, emoji=False)
     interactive = stdin.isatty() and stdout.isatty()
     session = session or Session(game)
     console.print(render(game), end="")
@@ -76,7 +76,7 @@ def run_lines(game: Game, stdin: IO[str], stdout: IO[str], session: Session | No
                 continue
         for record in reply.records:
             if record.turned:
-                console.print(f"{record.move}: {record.turned} turned face up", style="dim")
+                console.print(f"{shown(record.move, 200)}: {record.turned} turned face up", style="dim")
         console.print(render(game), end="")
         if game.won:
             console.print(f"You won! Score {game.score} in {game.moves} moves.", style="bold green")

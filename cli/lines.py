@@ -92,6 +92,38 @@ def _text_lines(stdin: Any) -> Iterator[Line]:
         yield Line(text.removesuffix("\n").removesuffix("\r"))
 
 
+class OutputError(Exception):
+    """Standard output cannot be written (a full disk, an I/O error): one line, status 1. A
+    reader gone away is a BrokenPipeError instead (status 0)."""
+
+
+class Output:
+    """A text stream whose failed writes are :class:`OutputError`, so that they are told apart
+    from the other errors of the system (a save that cannot be written is not stdout's)."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding ...: the stream's own
+        return getattr(self._stream, name)
+
+
 def shown(text: str, limit: int = MAX_ECHO_CHARS) -> str:
     """``text`` as it may be printed: at most ``limit`` characters (then ``...``), every
     character that is not printable (control characters, bidirectional overrides) written as

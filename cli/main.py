@@ -5,7 +5,9 @@ without loading Typer (which, with its checks, costs about 0.1 s); everything el
 ``--help`` included, goes to the Typer app in :mod:`.commands`. Every user mistake is one
 line on stderr and exit status 2, never a traceback. So is a closed stdout (``>&-``), and a
 closed stdin (``<&-``) for ``play``, which reads its commands there; a closed stderr drops the
-error lines. A reader that stops reading (``| head -1``) ends the command quietly, status 0.
+error lines. A reader that stops reading (``| head -1``) ends the command quietly, status 0;
+a stdout that cannot be written (a full disk) ends ``play``'s line and JSON modes with one line
+on stderr, status 1.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(words: list[str]) -> int:
     from .common import UserError
+    from .lines import OutputError
     from .quickargs import PLAY, quick_args
 
     try:
@@ -69,6 +72,10 @@ def _main(words: list[str]) -> int:
     except UserError as exc:
         print(f"solitaire: {exc}", file=sys.stderr)
         return 2
+    except OutputError as exc:  # a full disk: said, and what is still buffered is dropped
+        print(f"solitaire: {exc}", file=sys.stderr)
+        _drop_stdout()
+        return 1
     except KeyboardInterrupt:
         return 130
 

@@ -14,7 +14,7 @@ from typing import IO, Any
 
 from solitaire.core import Game
 
-from .lines import Line, read_lines
+from .lines import Line, Output, read_lines
 from .session import Session
 
 
@@ -32,10 +32,11 @@ def answer(session: Session, line: Line) -> tuple[dict[str, Any] | None, bool]:
 
 def run_json(game: Game, stdin: IO[str], stdout: IO[str], session: Session | None = None) -> None:
     session = session or Session(game)
+    out = Output(stdout)
 
     def send(obj: dict[str, Any]) -> None:
-        stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
-        stdout.flush()
+        out.write(json.dumps(obj, separators=(",", ":")) + "\n")
+        out.flush()
 
     send(session.state())
     for line in read_lines(stdin):

@@ -68,7 +68,7 @@ def test_markup_in_a_variant_file_is_shown_as_written(tmp_path):
     board, its help, the refusals that quote them)."""
     yaml = textwrap.dedent("""\
         name: brackets
-        title: "[/] Brackets [bold] :smile: \\u202e"
+        title: "[/] Brackets [bold] :smile: \\u202e \\e[2J"
         description: A test variant with markup in its names.
         piles:
           stock: {role: stock, draw: {count: 1, to: waste}}
@@ -83,7 +83,8 @@ def test_markup_in_a_variant_file_is_shown_as_written(tmp_path):
     out = io.StringIO()
     run_lines(Game.new(defn.rules({}), 1), io.StringIO("help\n[/] t1\n[/x] t1\n"), out)
     text = out.getvalue()
-    assert text.startswith("[/] Brackets [bold] :smile: \\u202e")
+    assert text.startswith("[/] Brackets [bold] :smile: \\u202e \\x1b[2J")  # YAML's \e is ESC: escaped
+    assert "\x1b" not in text and "\u202e" not in text
     assert "waste ([/])" in text  # the help's pile list
     assert "> [/] t1\nrefused: waste is empty\n" in text
     assert "refused: unknown pile '[/x]': piles are stock, waste ([/]), f1..f4, t1..t7" in text
@@ -105,7 +106,8 @@ def deep(n: int) -> str:
     pytest.param('{"variant": "klondike", "piles": {}, "score": 1.' + "5" * 5000 + "}",
      f"a number of 5,002 characters (1.5555555555...); at most {MAX_JSON_NUMBER_CHARS}", id="long-float"),
     pytest.param('{"variant": "klondike", "piles": {}, "score": NaN}', "NaN is not a JSON number", id="nan"),
-    pytest.param('{"variant": "klondike", "piles": {}, "score": -Infinity}', "-Infinity is not a JSON number", id="infinity"),
+    pytest.param('{"variant": "klondike", "piles": {}, "score": -Infinity}', "-Infinity is not a JSON number",
+                 id="infinity"),
 ])
 def test_a_position_file_too_deep_or_with_a_huge_number_is_refused_in_one_line(cli, tmp_path, text, message):
     path = tmp_path / "position.json"
@@ -191,6 +193,15 @@ def test_a_closed_stderr_keeps_errors_off_stdout():
     assert (result.returncode, result.stdout) == (2, b"")
     played = run(PLAY + ["--json"], b"t1 t7\n", shell_redirect="2>&-")
     assert played.returncode == 0 and [r["moves"] for r in replies(played.stdout)] == [0, 1]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("mode", ["--json", "--plain"])
+def test_a_stdout_that_cannot_be_written_is_one_line_and_status_1(mode, solitaire_home):
+    result = run(PLAY + [mode], b"t1 t7\n", shell_redirect=">/dev/full")
+    assert result.returncode == 1
+    assert result.stderr == b"solitaire: cannot write to standard output: No space left on device\n"
+    assert (solitaire_home / "saves" / "klondike.json").exists()  # the game is saved as ever
 
 
 @pytest.mark.parametrize("mode", ["--json", "--plain"])
