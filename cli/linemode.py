@@ -38,7 +38,8 @@ def _typed(console: Console) -> Iterator[Line]:
             console.print()
             return
         except UnicodeDecodeError as exc:
-            yield Line("", f"not text: byte {exc.object[exc.start]:#04x} cannot be read")
+            yield Line("", f"not {exc.encoding.replace('_', '-')} text: byte {exc.object[exc.start]:#04x} "
+                           f"at column {exc.start + 1} cannot be read")
             continue
         if len(text.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
             yield Line(text[:MAX_ECHO_CHARS + 1], f"command too long (at most {MAX_LINE_BYTES:,} bytes)")

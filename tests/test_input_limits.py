@@ -14,6 +14,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solitaire.cli.linemode import run_lines
 from solitaire.cli.lines import Line, read_lines, shown
@@ -320,3 +322,66 @@ def test_run_json_answers_every_line_of_a_stream():
     got = replies(out.getvalue())
     assert [r["ok"] for r in got] == [True, False, False, False, True, True]  # blank: none; after quit: none
     assert game.moves == 1
+
+
+# ---------------------------------------------------------------------------- on a real terminal
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+def test_markup_and_bad_bytes_typed_at_a_terminal_are_refused(solitaire_home):
+    """The line mode on a terminal reads with input(): markup and a byte that is not UTF-8
+    (under a strict locale) are refused, and the next line is played."""
+    from test_pty import program_in_pty, read_until
+
+    env = {**os.environ, "TERM": "xterm-256color", "PYTHONIOENCODING": "utf-8:strict"}
+    with program_in_pty(solitaire_home, *PLAY, "--plain", env=env) as (proc, fd):
+        assert b"> " in read_until(fd, b"> ")
+        os.write(fd, b"t1 [/x]\r")
+        assert b"refused: unknown pile '[/x]'" in read_until(fd, b"refused: unknown pile")
+        os.write(fd, b"t1 \xff\r")
+        said = read_until(fd, b"cannot be read")
+        assert b"refused: not utf-8 text: byte 0xff at column 4 cannot be read" in said, said
+        os.write(fd, f"{LEGAL}\r".encode())
+        assert b"moves 1" in read_until(fd, b"moves 1")
+        os.write(fd, b"quit\r")
+        assert proc.wait(timeout=60) == 0
+
+
+# ---------------------------------------------------------------------------- properties
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.lists(st.binary(max_size=30) | st.sampled_from([b"x" * MAX_LINE_BYTES, b"y" * (MAX_LINE_BYTES + 1),
+                                                                b"\r", b"\xff", "é".encode()]),
+                     max_size=12).map(b"".join))
+def test_the_reader_yields_one_line_per_newline_whole_or_refused(data: bytes) -> None:
+    stream = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    lines = list(read_lines(stream))
+    parts = data.split(b"\n")
+    if parts[-1] == b"":
+        parts.pop()  # a final newline ends the last line, it starts none
+    assert len(lines) == len(parts)
+    for part, line in zip(parts, lines):
+        body = part.removesuffix(b"\r")
+        if len(part) > MAX_LINE_BYTES:
+            assert line.refusal is not None and line.refusal.startswith("command too long")
+            assert f"({len(part):,} bytes" in line.refusal
+        else:
+            try:
+                text = body.decode("utf-8")
+            except UnicodeDecodeError:
+                assert line.refusal is not None and line.refusal.startswith("not utf-8 text: byte ")
+            else:
+                assert line == Line(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(), limit=st.integers(1, 80))
+def test_shown_text_is_printable_and_bounded(text: str, limit: int) -> None:
+    out = shown(text, limit)
+    assert out.isprintable()
+    assert len(out) <= limit * 10 + 3  # the longest escape is \U0010ffff
+    if text.isprintable() and len(text) <= limit:
+        assert out == text
+    if len(text) > limit:
+        assert out.endswith("...")
