@@ -22,10 +22,6 @@ _UNSET = object()
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit status. User errors: one line on stderr, status 2."""
-    # start-up makes a great many objects and almost no garbage: the collector's passes over
-    # them cost a sixth of the table's first paint, so it waits: until the table's first frame
-    # for a plain `play`, until the command line is read for anything else. So the kernel is
-    # imported here, not at the top, and this module costs nothing to import.
     if sys.stderr is None:  # 2>&-: error lines have nowhere to go (print would send them to stdout)
         sys.stderr = open(os.devnull, "w", encoding="utf-8")
     words = list(sys.argv[1:] if argv is None else argv)
@@ -33,6 +29,10 @@ def main(argv: list[str] | None = None) -> int:
     if closed:
         print(f"solitaire: {closed}", file=sys.stderr)
         return 2
+    # start-up makes a great many objects and almost no garbage: the collector's passes over
+    # them cost a sixth of the table's first paint, so it waits: until the table's first frame
+    # for a plain `play`, until the command line is read for anything else. So the kernel is
+    # imported here, not at the top, and this module costs nothing to import.
     gc.disable()
     previous: Any = _UNSET
     try:

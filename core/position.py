@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .cards import DECK_SIZE, HIDDEN, card_name, parse_card
 from .errors import NotationError, OptionError, PositionError
@@ -76,7 +76,7 @@ def _depth_over(text: str, limit: int) -> bool:
     return False
 
 
-def _number(kind: type) -> Any:
+def _number(kind: Callable[[str], Any]) -> Callable[[str], Any]:
     def parse(text: str) -> Any:
         if len(text) > MAX_JSON_NUMBER_CHARS:
             raise PositionError(f"a number of {len(text):,} characters ({text[:12]}...); "
@@ -91,7 +91,7 @@ def _constant(text: str) -> Any:
 
 
 def parse_json(text: str, where: str) -> Any:
-    """JSON data from ``text`` (a position, or a saved game's): PositionError, with ``where``
+    """JSON data from ``text`` (a position file's, ``where``): PositionError, with ``where``
     and a one-line reason, for text that is not JSON or is past the limits of
     :mod:`solitaire.core.limits` (nesting, and the length of numbers), which are checked before
     anything is converted (so that no input makes a RecursionError or a huge integer)."""
