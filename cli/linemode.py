@@ -1,54 +1,83 @@
-"""The line mode: the board as text, one command a line, for a terminal or a script."""
+"""The line mode: the board as text, one command a line, for a terminal or a script.
+
+Everything printed is plain text to Rich (no markup, no emoji codes): what the user typed,
+pile names and titles from a variant file, and refusals quoting either, go through
+:func:`.lines.shown`, which bounds them and writes control characters as escapes.
+"""
 
 from __future__ import annotations
 
-from typing import IO
+from collections.abc import Iterator
+from typing import IO, cast
 
 from rich.console import Console
 
 from solitaire.core import Game
+from solitaire.core.limits import MAX_ECHO_CHARS, MAX_LINE_BYTES
 
+from .lines import Line, Output, read_lines, shown
 from .render import render
 from .session import Session
 
 
+class _Console(Console):
+    """Rich's console, except that a reader gone away (``| head -1``) is a BrokenPipeError for
+    :func:`solitaire.cli.main.main` to end on quietly, as for ``--json`` (Rich would exit 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
+def _typed(console: Console) -> Iterator[Line]:
+    """Lines typed at a terminal, with line editing; ends at end of input."""
+    while True:
+        try:
+            text = input("> ")
+        except EOFError:
+            console.print()
+            return
+        except UnicodeDecodeError as exc:
+            yield Line("", f"not {exc.encoding.replace('_', '-')} text: byte {exc.object[exc.start]:#04x} "
+                           f"at column {exc.start + 1} cannot be read")
+            continue
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
+            yield Line(text[:MAX_ECHO_CHARS + 1], f"command too long (at most {MAX_LINE_BYTES:,} bytes)")
+            continue
+        yield Line(text)
+
+
 def run_lines(game: Game, stdin: IO[str], stdout: IO[str], session: Session | None = None) -> None:
-    console = Console(file=stdout, highlight=False, soft_wrap=True)
+    console = _Console(file=cast(IO[str], Output(stdout)), highlight=False, soft_wrap=True, markup=False, emoji=False)
     interactive = stdin.isatty() and stdout.isatty()
     session = session or Session(game)
     console.print(render(game), end="")
     examples = [game.move_text(m) for m in game.legal_moves()[:2]]
-    shown = ", ".join(f"'{e}'" for e in examples)
-    console.print(f"Type a move (e.g. {shown}), or 'help'." if examples else "Type 'help' for the notation.",
-                  style="dim")
+    said = ", ".join(f"'{e}'" for e in examples)
+    console.print(shown(f"Type a move (e.g. {said}), or 'help'.", 200) if examples
+                  else "Type 'help' for the notation.", style="dim")
     finish_told = False
-    while True:
-        if interactive:
-            try:
-                line = input("> ")
-            except EOFError:
-                console.print()
-                return
-        else:
-            line = stdin.readline()
-            if not line:
-                return
-            console.print(f"> {line.strip()}", style="dim")
-        if not line.strip():
+    for line in _typed(console) if interactive else read_lines(stdin):
+        if not interactive:
+            console.print(f"> {shown(line.text.strip())}", style="dim")
+        if line.refusal is not None:
+            console.print(f"refused: {line.refusal}", style="yellow")
             continue
-        reply = session.command(line)
+        if not line.text.strip():
+            continue
+        reply = session.command(line.text)
         if reply.quit:
             return
         if not reply.ok:
-            console.print(f"refused: {reply.error}", style="yellow")
+            console.print(f"refused: {shown(reply.error or '', 400)}", style="yellow")
             continue
         if reply.message:
-            console.print(reply.message)
+            console.print("\n".join(shown(part, 400) for part in reply.message.split("\n")))
             if reply.has_hint or reply.is_help:
                 continue
         for record in reply.records:
             if record.turned:
-                console.print(f"{record.move}: {record.turned} turned face up", style="dim")
+                console.print(f"{shown(record.move, 200)}: {record.turned} turned face up", style="dim")
         console.print(render(game), end="")
         if game.won:
             console.print(f"You won! Score {game.score} in {game.moves} moves.", style="bold green")

@@ -3,12 +3,17 @@
 A plain ``solitaire play ...`` line is read by :mod:`.quickargs` and played straight away,
 without loading Typer (which, with its checks, costs about 0.1 s); everything else, every mistake and
 ``--help`` included, goes to the Typer app in :mod:`.commands`. Every user mistake is one
-line on stderr and exit status 2, never a traceback.
+line on stderr and exit status 2, never a traceback. So is a closed stdout (``>&-``), and a
+closed stdin (``<&-``) for ``play``, which reads its commands there; a closed stderr drops the
+error lines. A reader that stops reading (``| head -1``) ends the command quietly, status 0;
+a stdout that cannot be written (a full disk) ends ``play``'s line and JSON modes with one line
+on stderr, status 1.
 """
 
 from __future__ import annotations
 
 import gc
+import os
 import sys
 from typing import Any
 
@@ -17,6 +22,13 @@ _UNSET = object()
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit status. User errors: one line on stderr, status 2."""
+    if sys.stderr is None:  # 2>&-: error lines have nowhere to go (print would send them to stdout)
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
+    words = list(sys.argv[1:] if argv is None else argv)
+    closed = _closed_stream(words)
+    if closed:
+        print(f"solitaire: {closed}", file=sys.stderr)
+        return 2
     # start-up makes a great many objects and almost no garbage: the collector's passes over
     # them cost a sixth of the table's first paint, so it waits: until the table's first frame
     # for a plain `play`, until the command line is read for anything else. So the kernel is
@@ -29,9 +41,12 @@ def main(argv: list[str] | None = None) -> int:
         from .saves import startup_cache_file
 
         previous = use_startup_cache(startup_cache_file())  # for this command only
-        return _main(list(sys.argv[1:] if argv is None else argv))
+        return _main(words)
     except KeyboardInterrupt:  # also while the kernel is being imported
         return 130
+    except BrokenPipeError:
+        _drop_stdout()
+        return 0
     finally:
         if previous is not _UNSET:
             use_startup_cache(previous)
@@ -40,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(words: list[str]) -> int:
     from .common import UserError
+    from .lines import OutputError
     from .quickargs import PLAY, quick_args
 
     try:
@@ -56,10 +72,31 @@ def _main(words: list[str]) -> int:
     except UserError as exc:
         print(f"solitaire: {exc}", file=sys.stderr)
         return 2
+    except OutputError as exc:  # a full disk: said, and what is still buffered is dropped
+        print(f"solitaire: {exc}", file=sys.stderr)
+        _drop_stdout()
+        return 1
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
+
+
+def _closed_stream(words: list[str]) -> str | None:
+    """Why the command cannot run for a standard stream closed at start, or None."""
+    if sys.stdout is None:
+        return "standard output is closed (>&-): there is nowhere to write"
+    if sys.stdin is None and words[:1] == ["play"]:
+        return "standard input is closed (<&-): play reads its commands there (give </dev/null for none)"
+    return None
+
+
+def _drop_stdout() -> None:
+    """The reader has gone: point stdout at the null device, so that flushing it at exit
+    raises nothing more (as the Python documentation advises for SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file (a test's capture): nothing to flush
+        pass
 
 
 def __getattr__(name: str) -> Any:

@@ -3,38 +3,45 @@
 The first line out is the starting state; then one reply per non-blank command line:
 ``{"ok": bool, "error": str|null, "position": {...}, "score": int, "moves": int, "won": bool, "over": bool}``,
 plus ``"hint"`` for ``hint``. Face-down cards show as ``"??"``. ``quit`` or the end of input
-ends the process with status 0.
+ends the process with status 0. Lines are read by :func:`.lines.read_lines`: a line too long
+or not valid text is refused like a bad command, and changes nothing.
 """
 
 from __future__ import annotations
 
 import json
-from typing import IO
+from typing import IO, Any
 
 from solitaire.core import Game
 
+from .lines import Line, Output, read_lines
 from .session import Session
 
-MAX_LINE = 10_000  # characters; longer lines are refused, not parsed
+
+def answer(session: Session, line: Line) -> tuple[dict[str, Any] | None, bool]:
+    """The reply to one line (``None`` for a blank line), and whether the session ends."""
+    if line.refusal is not None:
+        reply = session.state()
+        reply.update(ok=False, error=line.refusal)
+        return reply, False
+    if not line.text.strip():
+        return None, False
+    result = session.command(line.text)
+    return session.state(result), result.quit
 
 
 def run_json(game: Game, stdin: IO[str], stdout: IO[str], session: Session | None = None) -> None:
     session = session or Session(game)
+    out = Output(stdout)
 
-    def send(obj: dict) -> None:
-        stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
-        stdout.flush()
+    def send(obj: dict[str, Any]) -> None:
+        out.write(json.dumps(obj, separators=(",", ":")) + "\n")
+        out.flush()
 
     send(session.state())
-    for line in stdin:
-        if not line.strip():
-            continue
-        if len(line) > MAX_LINE:
-            reply = session.state()
-            reply.update(ok=False, error=f"command too long ({len(line)} characters; at most {MAX_LINE})")
+    for line in read_lines(stdin):
+        reply, done = answer(session, line)
+        if reply is not None:
             send(reply)
-            continue
-        result = session.command(line)
-        send(session.state(result))
-        if result.quit:
+        if done:
             return

@@ -1,4 +1,7 @@
-"""The line-mode board: the variant's declared layout as text, red suits in red."""
+"""The line-mode board: the variant's declared layout as text, red suits in red.
+
+A :class:`rich.text.Text`, so nothing in it is read as markup; names and titles from a variant
+file go through :func:`.lines.shown` (bounded, control characters escaped)."""
 
 from __future__ import annotations
 
@@ -6,6 +9,8 @@ from rich.text import Text
 
 from solitaire.core import Game
 from solitaire.core.cards import card_name, is_red
+
+from .lines import shown as _safe
 
 CELL = 4  # width of one card column
 
@@ -20,7 +25,7 @@ def _pile_summary(game: Game, i: int, reveal: bool) -> Text:
     spec = rules.piles[i]
     pile = game.piles[i]
     out = Text()
-    out.append(rules.short_name[i] + " ", style="dim")
+    out.append(_safe(rules.short_name[i]) + " ", style="dim")
     if spec.role == "stock" and not reveal:
         out.append(f"[{len(pile)}]" if pile else "[  ]")
         if rules.redeals:  # a limited number of redeals (none at all is said by the rules page)
@@ -52,8 +57,8 @@ def render(game: Game, reveal: bool = False) -> Text:
     """The whole table. ``reveal`` shows face-down cards (for ``solitaire deal``)."""
     rules = game.rules
     out = Text()
-    title = rules.variant.title
-    opts = rules.describe_options()
+    title = _safe(rules.variant.title)  # a variant file's text: no control characters, bounded
+    opts = _safe(rules.describe_options(), 200)
     out.append(f"{title}", style="bold")
     if opts:
         out.append(f" ({opts})")
@@ -78,7 +83,7 @@ def render(game: Game, reveal: bool = False) -> Text:
             continue
         indices = [rules.index[n] for n in names]
         for i in indices:
-            out.append(rules.names[i].ljust(CELL), style="dim")
+            out.append(_safe(rules.names[i]).ljust(CELL), style="dim")
         out.append("\n")
         depth = max((len(game.piles[i]) for i in indices), default=0)
         for row_no in range(max(depth, 1)):

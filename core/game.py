@@ -18,10 +18,16 @@ import attrs
 
 from .cards import DECK_SIZE, HIDDEN, card_name
 from .errors import AmbiguousMoveError, IllegalMoveError, NotationError
+from .limits import MAX_ECHO_CHARS
 from .rules import EMPTY, GIVES_ANY, GIVES_NONE, GIVES_RUN, GIVES_TOP, Rules
 from .shuffle import MAX_SEED, shuffled_deck
 
 Move = tuple[int, int, int]
+
+
+def _quoted(text: str) -> str:
+    """Typed text quoted in a refusal: its repr, cut to a bounded prefix."""
+    return repr(text) if len(text) <= MAX_ECHO_CHARS else repr(text[:MAX_ECHO_CHARS]) + "..."
 
 
 @attrs.frozen
@@ -549,7 +555,7 @@ class Game:
             return (rules.aliases[token],)
         if token in rules.group_names:
             return rules.group_names[token]
-        raise NotationError(f"unknown pile {token!r}: piles are {self.pile_list()}")
+        raise NotationError(f"unknown pile {_quoted(token)}: piles are {self.pile_list()}")
 
     def move_examples(self) -> list[str]:
         """A few moves written in this game's own pile names, for help and error messages:
@@ -605,7 +611,7 @@ class Game:
             return self.rules.draw_move
         if len(tokens) not in (2, 3):
             shown = ", ".join(f"'{m}'" for m in self.move_examples())
-            raise NotationError(f"cannot read {text.strip()!r}: a move is 'SRC DST [N]'"
+            raise NotationError(f"cannot read {_quoted(text.strip())}: a move is 'SRC DST [N]'"
                                 f"{f' (e.g. {shown})' if shown else ''}"
                                 + (" or 'draw'" if self.rules.draw_move is not None else ""))
         sources = self._pile(tokens[0])

@@ -141,3 +141,17 @@ def test_played_moves_land_where_the_notation_says(game):
     assert pile(game, "f2") == ["AD"]
     game.play("s")
     assert pile(game, "waste") == ["4C", "5S"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("x" * 500, "cannot read '" + "x" * 60 + "'...: a move is 'SRC DST [N]'"),
+    ("t1 " + "y" * 500, "unknown pile '" + "y" * 60 + "'...: piles are stock, waste (w), f1..f4, t1..t7"),
+    ("[" * 4000, "cannot read '" + "[" * 60 + "'...: a move is"),
+])
+def test_a_refusal_quotes_a_bounded_prefix_of_long_input(game, text, message):
+    before = snapshot(game)
+    with pytest.raises(NotationError) as info:
+        game.play(text)
+    assert str(info.value).startswith(message)
+    assert len(str(info.value)) < 200
+    assert snapshot(game) == before

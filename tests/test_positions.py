@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from klondike_helpers import PILES, load, position, snapshot, write_position
 
 from solitaire.core import Game, PositionError, get_variant
+from solitaire.core.limits import MAX_JSON_DEPTH, MAX_JSON_NUMBER_CHARS
+from solitaire.core.position import parse_json
 
 KLONDIKE = get_variant("klondike")
 
@@ -274,3 +279,48 @@ def test_a_position_for_another_option_set_is_refused_by_the_cli(cli, tmp_path):
     result = cli("play", "klondike", "--position", path, "--redeals", "0", "--json")
     assert result.code == 2
     assert result.err == f"solitaire: {path}: recycles is 1 but the options allow only 0 redeal(s)\n"
+
+
+# ---------------------------------------------------------------------------- JSON limits
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=30)
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    return 0
+
+
+def _longest_number(value: object) -> int:
+    if isinstance(value, (list, dict)):
+        return max((_longest_number(v) for v in (value.values() if isinstance(value, dict) else value)), default=0)
+    return len(json.dumps(value)) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=json_values, wrap=st.integers(0, MAX_JSON_DEPTH + 5))
+def test_json_within_the_limits_reads_as_json_and_past_them_is_one_position_error(value, wrap):
+    value = functools.reduce(lambda v, _: [v], range(wrap), value)
+    text = json.dumps(value)
+    if _depth(value) <= MAX_JSON_DEPTH and _longest_number(value) <= MAX_JSON_NUMBER_CHARS:
+        assert parse_json(text, "x.json") == json.loads(text)
+    else:
+        with pytest.raises(PositionError) as info:
+            parse_json(text, "x.json")
+        assert str(info.value).startswith("x.json: ") and "\n" not in str(info.value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from('[]{}",:0123456789.eE-+ \\nultrfsa'), max_size=200))
+def test_any_text_is_json_data_or_one_position_error(text):
+    try:
+        parse_json(text, "x.json")
+    except PositionError as exc:
+        assert str(exc).startswith("x.json") and "\n" not in str(exc)
