@@ -15,6 +15,7 @@ runs it longer).
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import re
@@ -87,7 +88,7 @@ class Klondike:
             pile = piles[s]
             for n in range(1, len(pile) - self.down[s] + 1):
                 run = pile[-n:]
-                if any(not (rank(a) == rank(b) + 1 and red(a) != red(b)) for a, b in zip(run, run[1:])):
+                if any(not (rank(a) == rank(b) + 1 and red(a) != red(b)) for a, b in itertools.pairwise(run)):
                     break
                 out |= {(s, t, n) for t in TABLEAU if t != s and on_tableau(run[0], piles[t])}
                 if n == 1:
@@ -278,8 +279,8 @@ class ProtocolMachine(RuleBasedStateMachine):
         self.send(text.encode(), self.model.reading(text))
         assert self.last is not None and self.last["ok"]
 
-    @rule(src=st.sampled_from(PILES + ["w", "t", "f", "t0", "t8", "f5", "x"]),
-          dst=st.sampled_from(PILES + ["w", "t0", "t8", "f5", "x"]), count=st.none() | st.integers(0, 60))
+    @rule(src=st.sampled_from([*PILES, "w", "t", "f", "t0", "t8", "f5", "x"]),
+          dst=st.sampled_from([*PILES, "w", "t0", "t8", "f5", "x"]), count=st.none() | st.integers(0, 60))
     def any_move(self, src: str, dst: str, count: int | None) -> None:
         """A move of the notation's shape, legal or not: the model says which."""
         text = f"{src} {dst}" + ("" if count is None else f" {count}")

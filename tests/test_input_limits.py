@@ -4,6 +4,7 @@ with the ``cli`` fixture, or as a subprocess where the streams themselves are th
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -41,7 +43,7 @@ def run(args: list[str], stdin: bytes, env: dict[str, str] | None = None,
     return subprocess.run(SOLITAIRE + args, input=stdin, capture_output=True, env=environ, timeout=120)
 
 
-def replies(out: bytes | str) -> list[dict]:
+def replies(out: bytes | str) -> list[dict[str, Any]]:
     text = out.decode() if isinstance(out, bytes) else out
     return [json.loads(line) for line in text.splitlines()]
 
@@ -152,7 +154,7 @@ def test_deep_json_and_huge_numbers_sent_as_commands_are_refused_one_line_each(c
 @pytest.mark.parametrize("mode", ["--json", "--plain"])
 def test_invalid_utf8_gets_a_one_line_refusal_and_every_line_its_reply(mode):
     stdin = b"t7 f\n\xff\n" + "t1 \u00e9\n".encode("latin-1") + b"\xc3\n" + f"{LEGAL}\r\n".encode()
-    result = run(PLAY + [mode], stdin, env={"PYTHONIOENCODING": "utf-8:strict", "LC_ALL": "C"})
+    result = run([*PLAY, mode], stdin, env={"PYTHONIOENCODING": "utf-8:strict", "LC_ALL": "C"})
     assert result.returncode == 0, result.stderr
     assert result.stderr == b""
     if mode == "--json":
@@ -176,14 +178,14 @@ def test_invalid_utf8_gets_a_one_line_refusal_and_every_line_its_reply(mode):
 
 @pytest.mark.parametrize("mode", ["--json", "--plain"])
 def test_a_closed_stdin_is_one_line_and_status_2(mode):
-    result = run(PLAY + [mode], b"", shell_redirect="<&-")
+    result = run([*PLAY, mode], b"", shell_redirect="<&-")
     assert result.returncode == 2
     assert result.stdout == b""
     assert result.stderr == (b"solitaire: standard input is closed (<&-): play reads its commands there "
                              b"(give </dev/null for none)\n")
 
 
-@pytest.mark.parametrize("args", [PLAY + ["--json"], PLAY + ["--plain"], ["variants"], ["deal", "klondike"]])
+@pytest.mark.parametrize("args", [[*PLAY, "--json"], [*PLAY, "--plain"], ["variants"], ["deal", "klondike"]])
 def test_a_closed_stdout_is_one_line_and_status_2(args):
     result = run(args, b"t1 t7\n", shell_redirect=">&-")
     assert result.returncode == 2
@@ -193,14 +195,14 @@ def test_a_closed_stdout_is_one_line_and_status_2(args):
 def test_a_closed_stderr_keeps_errors_off_stdout():
     result = run(["play", "nosuch", "--json"], b"", shell_redirect="2>&-")
     assert (result.returncode, result.stdout) == (2, b"")
-    played = run(PLAY + ["--json"], b"t1 t7\n", shell_redirect="2>&-")
+    played = run([*PLAY, "--json"], b"t1 t7\n", shell_redirect="2>&-")
     assert played.returncode == 0 and [r["moves"] for r in replies(played.stdout)] == [0, 1]
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 @pytest.mark.parametrize("mode", ["--json", "--plain"])
 def test_a_stdout_that_cannot_be_written_is_one_line_and_status_1(mode, solitaire_home):
-    result = run(PLAY + [mode], b"t1 t7\n", shell_redirect=">/dev/full")
+    result = run([*PLAY, mode], b"t1 t7\n", shell_redirect=">/dev/full")
     assert result.returncode == 1
     assert result.stderr == b"solitaire: cannot write to standard output: No space left on device\n"
     assert (solitaire_home / "saves" / "klondike.json").exists()  # the game is saved as ever
@@ -224,10 +226,8 @@ def test_a_reader_that_stops_reading_ends_the_game_quietly_and_keeps_the_save(mo
         process.stdin.flush()
     except BrokenPipeError:  # it may have ended already
         pass
-    try:
+    with contextlib.suppress(BrokenPipeError):
         process.stdin.close()
-    except BrokenPipeError:
-        pass
     assert process.stderr is not None
     err = process.stderr.read()
     assert process.wait(timeout=120) == 0
@@ -361,7 +361,7 @@ def test_the_reader_yields_one_line_per_newline_whole_or_refused(data: bytes) ->
     if parts[-1] == b"":
         parts.pop()  # a final newline ends the last line, it starts none
     assert len(lines) == len(parts)
-    for part, line in zip(parts, lines):
+    for part, line in zip(parts, lines, strict=False):
         body = part.removesuffix(b"\r")
         if len(part) > MAX_LINE_BYTES:
             assert line.refusal is not None and line.refusal.startswith("command too long")
