@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from . import limits
 from .cards import COLOUR, DECK_SIZE, RANK, SUIT, parse_card, parse_rank
 from .errors import NotationError, OptionError, VariantError
 from .yamlsource import Where, describe, did_you_mean, load_yaml, load_yaml_file
@@ -130,6 +131,8 @@ def _parse_option(where: Where) -> OptionSpec:
         raw = where.child("choices")
         if not isinstance(raw.value, list) or not raw.value:
             raise raw.error("a choice option needs a non-empty list of choices")
+        if len(raw.value) > limits.MAX_CHOICES:
+            raise raw.error(f"{len(raw.value)} choices; an option may offer at most {limits.MAX_CHOICES}")
         for item in raw.items():
             if not isinstance(item.value, (int, str)) or isinstance(item.value, bool):
                 raise item.error(f"a choice must be a number or a word, got {describe(item.value)}")
@@ -389,7 +392,8 @@ class _Resolver:
         return value
 
     def integer(self, where: Where, default: int | None = None, minimum: int = 0,
-                allow_none: bool = False) -> int | None:
+                allow_none: bool = False, maximum: int = limits.MAX_CARDS) -> int | None:
+        """A whole number from ``minimum`` to ``maximum`` (by default: a number of cards)."""
         where = self.get(where)
         value = where.value
         if value is None:
@@ -402,6 +406,8 @@ class _Resolver:
             raise where.error(f"expected a whole number, got {describe(value)}")
         if value < minimum:
             raise where.error(f"expected a number of at least {minimum}, got {value}")
+        if value > maximum:
+            raise where.error(f"expected a number of at most {maximum}, got {value}")
         return value
 
     def boolean(self, where: Where, default: bool) -> bool:
@@ -499,9 +505,12 @@ def _resolve(defn: "VariantDef", options: Mapping[str, Any]) -> ResolvedVariant:
             raise g.error(f"missing key 'role'; expected one of: {', '.join(ROLES)}")
         group_raw[key] = g
         role = r.word(g.child("role"), ROLES, what="role")
-        count = r.integer(g.child("count"), allow_none=True)
+        count = r.integer(g.child("count"), allow_none=True, maximum=limits.MAX_PILES)
         if count is not None and count < 1:
             raise g.child("count").error("expected at least 1 pile")
+        if len(piles) + (count or 1) > limits.MAX_PILES:
+            raise (g.child("count") if count else g).error(
+                f"more than {limits.MAX_PILES} piles in all; that is the most a variant may have")
         if role in ("stock", "waste") and count not in (None, 1):
             raise g.child("count").error(f"a {role} is a single pile")
         prefix = r.text(g.child("prefix")) or None
@@ -615,7 +624,7 @@ def _redeals(r: _Resolver, where: Where) -> int | None:
     where = r.get(where)
     if where.value is None or where.value == "unlimited":
         return None
-    return r.integer(where)
+    return r.integer(where, maximum=limits.MAX_REDEALS)
 
 
 def _deal_steps(r: _Resolver, where: Where, groups: Mapping[str, GroupSpec],
@@ -626,6 +635,8 @@ def _deal_steps(r: _Resolver, where: Where, groups: Mapping[str, GroupSpec],
     total = 0
     fixed_cards: set[int] = set()
     items = where.items()
+    if len(items) > limits.MAX_DEAL_STEPS:
+        raise where.error(f"{len(items)} deal steps; a deal may have at most {limits.MAX_DEAL_STEPS}")
     for i, item in enumerate(items):
         item.mapping(DEAL_KEYS, required=("to",))
         to = r.text(item.child("to"))
@@ -699,23 +710,27 @@ def _scoring(r: _Resolver, where: Where, group_keys: list[str]) -> ScoringSpec:
                         f"unknown pile group {key!r}; expected one of: {', '.join(group_keys)}"
                         + did_you_mean(key, group_keys))
                 ends.append(key)
-            points = r.get(item.child("points"))
-            if not isinstance(points.value, int) or isinstance(points.value, bool):
-                raise points.error(f"expected a whole number of points, got {describe(points.value)}")
-            moves.append((ends[0], ends[1], points.value))
+            moves.append((ends[0], ends[1], _points(r.get(item.child("points")))))
+        if len(moves) > limits.MAX_PILES:
+            raise mw.error(f"{len(moves)} scoring moves; at most {limits.MAX_PILES} are allowed")
 
     def signed(w: Where) -> int:
         w = r.get(w)
-        if w.value is None:
-            return 0
-        if not isinstance(w.value, int) or isinstance(w.value, bool):
-            raise w.error(f"expected a whole number of points, got {describe(w.value)}")
-        return w.value
+        return 0 if w.value is None else _points(w)
 
     floor_where = r.get(where.child("floor"))
     floor = None if floor_where.value is None else signed(floor_where)
     return ScoringSpec(moves=tuple(moves), turn_up=signed(where.child("turn-up")),
                        recycle=signed(where.child("recycle")), floor=floor)
+
+
+def _points(w: Where) -> int:
+    """A whole number of points, either sign, at most ``MAX_POINTS`` from zero."""
+    if not isinstance(w.value, int) or isinstance(w.value, bool):
+        raise w.error(f"expected a whole number of points, got {describe(w.value)}")
+    if abs(w.value) > limits.MAX_POINTS:
+        raise w.error(f"expected at most {limits.MAX_POINTS} points either way, got {w.value}")
+    return w.value
 
 
 def _layout(r: _Resolver, where: Where, groups: list[GroupSpec], pile_names: list[str]):
@@ -852,6 +867,8 @@ def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str,
     opts_w = root.child("options")
     if opts_w.value is not None:
         opts_w.mapping()
+        if len(opts_w.value) > limits.MAX_OPTIONS:
+            raise opts_w.error(f"{len(opts_w.value)} options; a variant may declare at most {limits.MAX_OPTIONS}")
         for key in opts_w.value:
             if not isinstance(key, str) or not key.isidentifier() or key != key.lower():
                 raise opts_w.child(key).error(f"an option name must be a lower-case word, got {key!r}")
@@ -867,8 +884,12 @@ def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str,
         path=path,
         provider=provider,
     )
+    sets = defn.option_sets()
+    if len(sets) > limits.MAX_OPTION_SETS:
+        raise opts_w.error(f"{len(sets)} option sets to check (the defaults and each option varied alone); "
+                           f"at most {limits.MAX_OPTION_SETS} are allowed")
     if every_branch:
-        for option_set in defn.option_sets():
+        for option_set in sets:
             defn.rules(option_set)  # resolve and compile every branch now: errors surface at load time
     return defn
 
