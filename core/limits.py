@@ -19,7 +19,7 @@ MAX_FILE_BYTES: Final = 64 * 1024
 #: mappings and lists inside one another (the top-level mapping is depth 1)
 MAX_DEPTH: Final = 32
 #: values in the parsed tree: every key, scalar, mapping and list, each alias expanded
-MAX_VALUES: Final = 5_000
+MAX_VALUES: Final = 2_000
 #: uses of an alias (``*name``); an alias inside its own anchor is always refused
 MAX_ALIASES: Final = 100
 #: characters in one number as written (``-12``, ``1.5e3``)
@@ -32,7 +32,7 @@ MAX_DEAL_STEPS: Final = 64
 MAX_OPTIONS: Final = 16
 MAX_CHOICES: Final = 16
 #: option sets checked at load time: the defaults and each option varied alone
-MAX_OPTION_SETS: Final = 64
+MAX_OPTION_SETS: Final = 32
 #: a number of cards (a deal count, face-up cards, a draw, a capacity, a run shown) and of redeals
 MAX_CARDS: Final = DECK_SIZE
 MAX_REDEALS: Final = 1_000

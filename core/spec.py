@@ -451,6 +451,13 @@ def _build_rule(r: _Resolver, where: Where, count: int, default: BuildRule) -> l
     return [BuildRule(rank=rank, suit=suit, step=s, wrap=wrap) for s in steps]
 
 
+def _card(w: Where) -> int:
+    """A card written as a word (``AC``, ``10h``); raise NotationError for a bad one."""
+    if not isinstance(w.value, str):
+        raise w.error(f"expected a card such as 'AC' or 'TH', got {describe(w.value)}")
+    return parse_card(w.value)
+
+
 def _empty_rule(r: _Resolver, where: Where, count: int, default: EmptyRule) -> list[EmptyRule]:
     where = r.get(where)
     value = where.value
@@ -469,6 +476,8 @@ def _empty_rule(r: _Resolver, where: Where, count: int, default: EmptyRule) -> l
         ranks = set()
         for item in items:
             try:
+                if not isinstance(item.value, (str, int)):
+                    raise item.error(f"expected a rank such as A, 7 or K, got {describe(item.value)}")
                 ranks.add(parse_rank(item.value))
             except NotationError as exc:
                 raise item.error(str(exc)) from None
@@ -476,7 +485,7 @@ def _empty_rule(r: _Resolver, where: Where, count: int, default: EmptyRule) -> l
 
     def one_card(w: Where) -> EmptyRule:
         try:
-            return EmptyRule(kind="card", card=parse_card(str(w.value)))
+            return EmptyRule(kind="card", card=_card(w))
         except NotationError as exc:
             raise w.error(str(exc)) from None
 
@@ -674,7 +683,7 @@ def _deal_steps(r: _Resolver, where: Where, groups: Mapping[str, GroupSpec],
                 raise cw.error(f"expected {n} cards (one per pile), got {len(card_items)}")
             for w in card_items:
                 try:
-                    card = parse_card(str(w.value))
+                    card = _card(w)
                 except NotationError as exc:
                     raise w.error(str(exc)) from None
                 if card in fixed_cards:
@@ -746,6 +755,8 @@ def _layout(r: _Resolver, where: Where, groups: list[GroupSpec], pile_names: lis
             name = cell.value
             if name is None:
                 out.append(None)
+            elif not isinstance(name, str):
+                raise cell.error(f"expected a pile group, a pile or ~ for a gap, got {describe(name)}")
             elif name in by_key:
                 out.extend(by_key[name].piles)
             elif name in pile_names:

@@ -132,7 +132,7 @@ def _mapping(node: Any, loader: Any, walk: _Walk, path: str, line: int, use_line
         key = _convert(key_node, loader, walk, path, at, depth + 1, aliased)
         if isinstance(key, (dict, list)):
             raise walk.error(at, path, "a key must be a plain value")
-        key_path = f"{path}.{key}" if path else str(key)
+        key_path = f"{path}.{shown_key(key)}" if path else shown_key(key)
         if key in out:
             raise walk.error(at, key_path, f"duplicate key (first given on line {out.key_lines[key]}); "
                                                  "give each key once")
@@ -163,9 +163,8 @@ def load_yaml(text: str, source: str) -> Any:
     """
     import yaml
 
-    size = len(text.encode("utf-8", "surrogatepass"))
-    if size > limits.MAX_FILE_BYTES:
-        raise VariantError(f"{source}: {size} bytes; a variant file may have at most {limits.MAX_FILE_BYTES}")
+    if len(text.encode("utf-8", "surrogatepass")) > limits.MAX_FILE_BYTES:
+        raise _too_large(source)
     # libyaml's parser when PyYAML was built with it (ten times faster at start-up), else pure Python
     fast = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
@@ -183,6 +182,10 @@ def load_yaml(text: str, source: str) -> Any:
         raise _yaml_error(exc, source) from None
     except RecursionError:  # the pure-Python composer recurses once per level of nesting
         raise VariantError(f"{source}: nested more than {limits.MAX_DEPTH} mappings and lists deep") from None
+
+
+def _too_large(source: str) -> VariantError:
+    return VariantError(f"{source}: more than {limits.MAX_FILE_BYTES} bytes; that is the most a variant file may have")
 
 
 def _yaml_error(exc: Exception, source: str, problem: str | None = None) -> VariantError:
@@ -217,14 +220,20 @@ def load_yaml_file(path: Path) -> Any:
         with open(path, "rb") as f:
             data = f.read(limits.MAX_FILE_BYTES + 1)
         if len(data) > limits.MAX_FILE_BYTES:
-            raise VariantError(f"{path.name}: more than {limits.MAX_FILE_BYTES} bytes; "
-                               f"a variant file may have at most {limits.MAX_FILE_BYTES}")
+            raise _too_large(path.name)
         text = data.decode("utf-8")
     except OSError as exc:
         raise VariantError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise VariantError(f"{path}: not UTF-8 text") from None
     return load_yaml(text, path.name)
+
+
+def shown_key(key: Any) -> str:
+    """A key as a key path shows it: as written, or quoted when it holds a line break or
+    another character that would not print (so a message stays on one line)."""
+    text = str(key)
+    return text if text.isprintable() else repr(text)
 
 
 class Where:
@@ -251,7 +260,7 @@ class Where:
             line = lines[key] if lines else self.line
             return Where(value[key], self.source, f"{self.path}[{key}]", line)
         lines = getattr(value, "key_lines", {})
-        path = f"{self.path}.{key}" if self.path else str(key)
+        path = f"{self.path}.{shown_key(key)}" if self.path else shown_key(key)
         return Where(value.get(key), self.source, path, lines.get(key, self.line))
 
     def has(self, key: str) -> bool:
