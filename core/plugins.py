@@ -98,10 +98,39 @@ def _provider(ep: EntryPoint) -> str:
 
 
 def installed_entry_points() -> list[tuple[str, str, str]]:
-    """``(provider, name, value)`` of every entry point in the ``solitaire`` group."""
-    from importlib.metadata import entry_points
+    """``(provider, name, value)`` of every entry point in the ``solitaire`` group.
 
-    return [(_provider(ep), ep.name, ep.value) for ep in entry_points(group=GROUP)]
+    One distribution's ``entry_points.txt`` that does not parse makes ``entry_points()``
+    raise for all; then each distribution is read alone, and one with a ``[solitaire]``
+    section that does not parse is ``(provider, provider, "")``, which the registry lists
+    as broken. Another one's (not a plugin of ours) is passed over, as it should be."""
+    from importlib.metadata import distributions, entry_points
+
+    try:
+        return [(_provider(ep), ep.name, ep.value) for ep in entry_points(group=GROUP)]
+    except Exception:  # some distribution's entry points do not parse
+        pass
+    found: list[tuple[str, str, str]] = []
+    seen: set[str] = set()
+    for dist in distributions():
+        try:
+            provider = dist.metadata["Name"] or ""
+        except Exception:  # unreadable metadata: no name
+            provider = ""
+        key = re.sub(r"[-_.]+", "-", provider).lower()
+        if provider and key in seen:  # the first on sys.path shadows the others, as entry_points() does
+            continue
+        seen.add(key)
+        try:
+            found += [(provider, ep.name, ep.value) for ep in dist.entry_points.select(group=GROUP)]
+        except Exception:
+            text = dist.read_text("entry_points.txt") or ""
+            if re.search(rf"^\s*\[\s*{GROUP}\s*\]", text, flags=re.M):
+                found.append((provider, provider or "unknown", UNREADABLE))
+    return found
+
+
+UNREADABLE = ""  # the value of an entry point whose distribution's entry_points.txt does not parse
 
 
 # the grammar of an entry point's value, as importlib.metadata.EntryPoint reads it
@@ -262,6 +291,10 @@ def _build_registry(plugins: Iterable[tuple[str, str, Any]], eps: Iterable[Entry
     # so on a name clash the same plugin is the one reported broken on every machine
     found.sort(key=lambda pnv: (pnv[0] != KERNEL_DIST, pnv[0].lower(), pnv[1]))
     for provider, name, value in found:
+        if value == UNREADABLE:
+            registry.broken.append(BrokenPlugin(name, provider, "its entry_points.txt does not parse: each "
+                                                "line of the [solitaire] section must be 'name = module'"))
+            continue
         try:
             obj = load_reference(value)
         except BaseException as exc:  # ImportError, SyntaxError, SystemExit: anything a broken package raises

@@ -426,3 +426,24 @@ def test_anything_a_registered_item_raises_is_that_items_loss(tmp_path):
     assert len(reasons) == 2 and reasons[0].startswith(f"{tmp_path}: cannot read:")
     assert reasons[1].startswith("cannot load 'x.yaml': SystemExit: 4 (at tests/test_plugins.py:")
     assert all("\n" not in r for r in reasons)
+
+
+def test_an_entry_points_file_that_does_not_parse_breaks_only_its_own_plugin(site, cli):
+    """importlib.metadata reads every distribution's entry_points.txt at once and raises on one
+    that does not parse: that one is listed as broken (if it has a [solitaire] section) and
+    everything else still plays."""
+    site.install("thumb-plugin", GOOD, {"thumb.yaml": THUMB_YAML})
+    for dist, text in (("garbled-plugin", "[solitaire]\ngarbled\n"), ("other-tool", "[console_scripts]\nnothing\n")):
+        info = site.root / f"{dist.replace('-', '_')}-1.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+        (info / "entry_points.txt").write_text(text)
+    with pytest.raises(TypeError):  # what importlib.metadata itself does
+        entry_points(group="solitaire")
+    data = json.loads(cli("variants", "--json").out)
+    assert data["broken"] == [{"name": "garbled-plugin", "provider": "garbled-plugin",
+                               "reason": "its entry_points.txt does not parse: each line of the [solitaire] "
+                                         "section must be 'name = module'"}]
+    assert {"klondike", "calculation", "thumb"} == {v["name"] for v in data["variants"]}
+    result = cli("play", "klondike", "--seed", "1", "--new", "--json", input="quit\n")
+    assert result.code == 0 and result.json_lines()[0]["position"]["variant"] == "klondike"
