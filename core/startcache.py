@@ -27,10 +27,14 @@ rewritten in place with its old time restored still shows as changed).
 A stamp whose modification time is less than two seconds old when an answer is made is
 not trusted (a file written twice within the clock's granularity shows one time), so that
 answer is not kept and the next run works it out again. Stamps are taken before the work,
-so a change made during it makes them stale, never the answer. The file carries a checksum:
+so a change made during it makes them stale, never the answer (the clock is :func:`now_ns`,
+which tests set). The file carries a checksum:
 a missing, unreadable, damaged or foreign file counts as empty, one that cannot be written
-is skipped, and a tree that cannot be kept (a date, a set, very deep nesting) is parsed
-every time: the cache changes how fast, never what. Nothing is cached unless asked for
+is skipped, and a tree that cannot be kept (a date, a set) is parsed every time. A kept
+tree is held to the parser's limits (:mod:`.limits`) as it is read back, since ``marshal``
+keeps a shared object once and a forged entry could otherwise expand past them: an entry
+past a limit, or of a shape the parser does not make, is damaged, and the file is parsed
+again. The cache changes how fast, never what. Nothing is cached unless asked for
 (:func:`solitaire.core.plugins.use_startup_cache`); the command line asks for it, with one
 file per Python environment in the user's cache folder.
 """
