@@ -25,8 +25,9 @@ import re
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 
@@ -129,11 +130,11 @@ TEXT_MUTATIONS: list[Callable[[str, random.Random], str]] = [
 # --------------------------------------------------------------------------- tree mutations
 
 
-def _places(tree: Any, most: int = 2000) -> list[tuple]:
+def _places(tree: Any, most: int = 2000) -> list[tuple[Any, ...]]:
     """The paths of up to ``most`` values in the tree (keys of mappings, indices of lists),
     each shared or self-containing subtree entered once."""
-    out: list[tuple] = []
-    todo: list[tuple[Any, tuple]] = [(tree, ())]
+    out: list[tuple[Any, ...]] = []
+    todo: list[tuple[Any, tuple[Any, ...]]] = [(tree, ())]
     entered: set[int] = set()
     while todo and len(out) < most:
         value, path = todo.pop()
@@ -145,7 +146,7 @@ def _places(tree: Any, most: int = 2000) -> list[tuple]:
     return out
 
 
-def _at(tree: Any, path: tuple) -> Any:
+def _at(tree: Any, path: tuple[Any, ...]) -> Any:
     for step in path:
         tree = tree[step]
     return tree
@@ -222,7 +223,7 @@ def load_one(name: str, text: str) -> tuple[str, str, float]:
     except VariantError as exc:
         message = str(exc)
         outcome = "refused" if well_formed(message, name, text) else "crash"
-    except BaseException as exc:  # noqa: BLE001 - anything else is what the fuzzer looks for
+    except BaseException as exc:  # anything else is what the fuzzer looks for
         if isinstance(exc, KeyboardInterrupt):
             raise
         outcome, message = "crash", f"{type(exc).__name__}: {exc}"

@@ -36,21 +36,21 @@ def _fuzzer() -> ModuleType:
 fuzz = _fuzzer()
 
 
-def test_the_unmutated_files_load():
+def test_the_unmutated_files_load() -> None:
     for name, path in fuzz.FILES.items():
         assert fuzz.load_one(name, path.read_text(encoding="utf-8"))[0] == "loaded", name
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2 ** 32 - 1))
-def test_a_mutated_file_loads_or_gets_one_line(seed):
+def test_a_mutated_file_loads_or_gets_one_line(seed: int) -> None:
     name, done, text = fuzz.mutant(random.Random(seed))
     outcome, message, cpu = fuzz.load_one(name, text)
     assert outcome in ("loaded", "refused"), f"{done}: {message}"
     assert cpu < fuzz.CPU_BOUND, f"{done}: {cpu:.2f} s of CPU time"
 
 
-def test_the_slowest_valid_file_loads_within_the_bound():
+def test_the_slowest_valid_file_loads_within_the_bound() -> None:
     """The file the limits make slowest (64 piles, 32 option sets, the most values) still loads
     well within a second of CPU time."""
     text = fuzz.worst_case()
@@ -60,7 +60,7 @@ def test_the_slowest_valid_file_loads_within_the_bound():
     assert outcome == "loaded" and cpu < fuzz.CPU_BOUND, (message, cpu)
 
 
-def test_refusals_are_checked_for_their_form():
+def test_refusals_are_checked_for_their_form() -> None:
     """The check itself: a message on two lines, or naming another file, or a line past the
     end, is not a well-formed refusal."""
     text = "a: 1\nb: 2\n"
