@@ -805,15 +805,25 @@ class VariantDef:
         known = ", ".join(o.flag for o in self.options) or "none"
         return f"{self.name} has no option --{name}; its options: {known}"
 
-    def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Defaults filled in, each given value validated; raise OptionError."""
+    def resolve_options(self, given: Mapping[str, Any] | None = None, check: bool = True) -> dict[str, Any]:
+        """Defaults filled in, each given value validated; raise OptionError. With ``check``,
+        the file must also take the values where it uses them (a count given on the command
+        line may be past a limit there, e.g. ``--redeals 5000``): that too is an OptionError."""
         values = {o.name: o.default for o in self.options}
         for name, value in (given or {}).items():
             values[name] = self.option(name).parse(value)
+        if check and given:
+            key = ("resolved", tuple(sorted(values.items(), key=lambda kv: kv[0])))
+            if key not in self._cache:
+                try:
+                    self._cache[key] = _resolve(self, values)
+                except VariantError as exc:
+                    shown = ", ".join(f"--{n} {self.option(n).show(values[n])}" for n in given)
+                    raise OptionError(f"{self.name} cannot be played with {shown}: {exc}") from None
         return values
 
     def resolved(self, options: Mapping[str, Any] | None = None) -> ResolvedVariant:
-        opts = self.resolve_options(options)
+        opts = self.resolve_options(options, check=False)
         key = tuple(sorted(opts.items(), key=lambda kv: kv[0]))
         hit = self._cache.get(("resolved", key))
         if hit is None:
@@ -825,7 +835,7 @@ class VariantDef:
         """Compiled rules for these options (cached): what :class:`Game` plays."""
         from .rules import Rules
 
-        opts = self.resolve_options(options)
+        opts = self.resolve_options(options, check=False)
         key = tuple(sorted(opts.items(), key=lambda kv: kv[0]))
         hit = self._cache.get(("rules", key))
         if hit is None:

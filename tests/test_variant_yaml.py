@@ -395,3 +395,14 @@ def test_the_yaml_reference_states_every_limit():
               for value, name in re.findall(r"^\| .*? \| ([\d,]+)[^|]* \| `(\w+)` \|", section, flags=re.M)}
     constants = {name: getattr(limits, name) for name in dir(limits) if name.startswith("MAX_")}
     assert stated == constants
+
+
+def test_an_option_value_past_a_limit_where_the_file_uses_it_is_a_users_mistake(cli):
+    """``--redeals`` is a count with no upper bound of its own; where Klondike uses it, the
+    limit is 1,000: a larger value is one line and exit status 2, not a traceback at the deal."""
+    result = cli("play", "klondike", "--redeals", "5000", "--seed", "1", "--new", "--json", input="quit\n")
+    assert (result.code, result.out) == (2, "")
+    assert result.err == ("solitaire: klondike cannot be played with --redeals 5000: klondike.yaml:27: "
+                          "piles.stock.redeals: expected a number of at most 1000, got 5000\n")
+    played = cli("play", "klondike", "--redeals", "1000", "--seed", "1", "--new", "--json", input="quit\n")
+    assert played.code == 0 and played.json_lines()[0]["position"]["options"]["redeals"] == 1000
