@@ -98,10 +98,39 @@ def _provider(ep: EntryPoint) -> str:
 
 
 def installed_entry_points() -> list[tuple[str, str, str]]:
-    """``(provider, name, value)`` of every entry point in the ``solitaire`` group."""
-    from importlib.metadata import entry_points
+    """``(provider, name, value)`` of every entry point in the ``solitaire`` group.
 
-    return [(_provider(ep), ep.name, ep.value) for ep in entry_points(group=GROUP)]
+    One distribution's ``entry_points.txt`` that does not parse makes ``entry_points()``
+    raise for all; then each distribution is read alone, and one with a ``[solitaire]``
+    section that does not parse is ``(provider, provider, "")``, which the registry lists
+    as broken. Another one's (not a plugin of ours) is passed over, as it should be."""
+    from importlib.metadata import distributions, entry_points
+
+    try:
+        return [(_provider(ep), ep.name, ep.value) for ep in entry_points(group=GROUP)]
+    except Exception:  # some distribution's entry points do not parse
+        pass
+    found: list[tuple[str, str, str]] = []
+    seen: set[str] = set()
+    for dist in distributions():
+        try:
+            provider = dist.metadata["Name"] or ""
+        except Exception:  # unreadable metadata: no name
+            provider = ""
+        key = re.sub(r"[-_.]+", "-", provider).lower()
+        if provider and key in seen:  # the first on sys.path shadows the others, as entry_points() does
+            continue
+        seen.add(key)
+        try:
+            found += [(provider, ep.name, ep.value) for ep in dist.entry_points.select(group=GROUP)]
+        except Exception:
+            text = dist.read_text("entry_points.txt") or ""
+            if re.search(rf"^\s*\[\s*{GROUP}\s*\]", text, flags=re.M):
+                found.append((provider, provider or "unknown", UNREADABLE))
+    return found
+
+
+UNREADABLE = ""  # the value of an entry point whose distribution's entry_points.txt does not parse
 
 
 # the grammar of an entry point's value, as importlib.metadata.EntryPoint reads it
@@ -120,34 +149,101 @@ def load_reference(value: str) -> Any:
     return obj
 
 
+class _Interrupts:
+    """Tells a real Ctrl-C from a ``KeyboardInterrupt`` that a plugin's code raises itself.
+
+    While plugins load, SIGINT (when Python's own handler has it, in the main thread) goes to
+    a handler that notes it and raises ``KeyboardInterrupt`` as Python's does. Elsewhere (a
+    thread, an embedder's own handler) every ``KeyboardInterrupt`` counts as the user's."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self.watching = False
+        self._previous: Any = None
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        self.seen = True
+        raise KeyboardInterrupt
+
+    def __enter__(self) -> "_Interrupts":
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread() \
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self._previous = signal.signal(signal.SIGINT, self._handler)
+            self.watching = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.watching:
+            import signal
+
+            signal.signal(signal.SIGINT, self._previous)
+            self.watching = False
+
+    def is_the_users(self, exc: BaseException) -> bool:
+        return isinstance(exc, KeyboardInterrupt) and (self.seen or not self.watching)
+
+
+def _failure(exc: BaseException, interrupts: _Interrupts) -> str:
+    """A plugin's exception as one line, with the file and line it was raised at; a real
+    Ctrl-C is raised again (the user wants out, not a broken-plugin entry)."""
+    if interrupts.is_the_users(exc):
+        raise exc
+    try:
+        text = " ".join(str(exc).split())
+    except BaseException:  # an exception whose message itself fails
+        text = "(no message)"
+    if len(text) > MAX_REASON:
+        text = text[:MAX_REASON - 3] + "..."
+    where = ""
+    tb = exc.__traceback__
+    kernel, stdlib = os.path.dirname(__file__), os.path.dirname(os.__file__) + os.sep
+    while tb is not None:  # the innermost frame in the plugin's code (not the kernel's or Python's)
+        file = tb.tb_frame.f_code.co_filename
+        python = file.startswith(stdlib) and not {"site-packages", "dist-packages"} & set(Path(file).parts)
+        if not file.startswith("<") and os.path.dirname(file) != kernel and not python:
+            where = f" (at {'/'.join(Path(file).parts[-2:])}:{tb.tb_lineno})"
+        tb = tb.tb_next
+    return f"{type(exc).__name__}: {text}{where}" if text else f"{type(exc).__name__}{where}"
+
+
+MAX_REASON = 300  # characters of a plugin's own exception message kept in its broken entry
+
+
 def _register_definitions(registry: Registry, plugin_name: str, provider: str, call: Any,
-                          cache: StartupCache | None = None) -> None:
-    """Run one plugin's ``register_variants`` and load what it registers, isolating failures."""
+                          cache: StartupCache | None, interrupts: _Interrupts) -> None:
+    """Run one plugin's ``register_variants`` and load what it registers, isolating failures:
+    any exception (``SystemExit`` too) makes a broken entry, never stops the others."""
     collected: list[Any] = []
     try:
         call(register=collected.append)
-    except Exception as exc:  # a plugin's own bug must not stop the others
-        registry.broken.append(BrokenPlugin(plugin_name, provider, f"register_variants failed: "
-                                            f"{type(exc).__name__}: {exc}"))
+    except BaseException as exc:  # a plugin's own bug must not stop the others
+        registry.broken.append(BrokenPlugin(plugin_name, provider,
+                                            f"register_variants failed: {_failure(exc, interrupts)}"))
         return
     for item in collected:
+        name = plugin_name
         try:
             if isinstance(item, VariantDef):
                 defn = item
                 if not defn.provider:
                     defn.provider = provider
             elif isinstance(item, (str, Path)):
+                name = Path(item).stem
                 defn = load_variant_file(item, provider=provider, cache=cache)
             else:
                 registry.broken.append(BrokenPlugin(
                     plugin_name, provider,
                     f"register() takes a YAML file path or a VariantDef, got {type(item).__name__}"))
                 continue
+            registry.add(defn)
         except SolitaireError as exc:
-            name = Path(item).stem if isinstance(item, (str, Path)) else plugin_name
             registry.broken.append(BrokenPlugin(name, provider, str(exc)))
-            continue
-        registry.add(defn)
+        except BaseException as exc:  # not a mistake the loader knows: still only this plugin's loss
+            registry.broken.append(BrokenPlugin(name, provider, f"cannot load {item!r:.200}: "
+                                                f"{_failure(exc, interrupts)}"))
 
 
 def _plugin_error(exc: Exception, pm: pluggy.PluginManager) -> str:
@@ -173,7 +269,15 @@ def build_registry(plugins: Iterable[tuple[str, str, Any]] = (),
                    cache: StartupCache | None = None) -> Registry:
     """Load entry points (all of the ``solitaire`` group unless ``eps`` is given), then any
     extra ``(name, provider, plugin object)`` triples (tests and embedders use these).
-    ``cache`` keeps the plugin list and the parsed variant files between runs."""
+    ``cache`` keeps the plugin list and the parsed variant files between runs. Whatever a
+    plugin raises (``SystemExit`` included) makes it a broken entry; only the user's own
+    Ctrl-C goes through."""
+    with _Interrupts() as interrupts:
+        return _build_registry(plugins, eps, cache, interrupts)
+
+
+def _build_registry(plugins: Iterable[tuple[str, str, Any]], eps: Iterable[EntryPoint] | None,
+                    cache: StartupCache | None, interrupts: _Interrupts) -> Registry:
     registry = Registry()
     pm = make_plugin_manager()
     loaded: list[tuple[str, str, Any]] = []
@@ -187,11 +291,15 @@ def build_registry(plugins: Iterable[tuple[str, str, Any]] = (),
     # so on a name clash the same plugin is the one reported broken on every machine
     found.sort(key=lambda pnv: (pnv[0] != KERNEL_DIST, pnv[0].lower(), pnv[1]))
     for provider, name, value in found:
+        if value == UNREADABLE:
+            registry.broken.append(BrokenPlugin(name, provider, "its entry_points.txt does not parse: each "
+                                                "line of the [solitaire] section must be 'name = module'"))
+            continue
         try:
             obj = load_reference(value)
-        except Exception as exc:  # ImportError, SyntaxError, anything a broken package raises
+        except BaseException as exc:  # ImportError, SyntaxError, SystemExit: anything a broken package raises
             registry.broken.append(BrokenPlugin(name, provider, f"cannot import {value}: "
-                                                f"{type(exc).__name__}: {exc}"))
+                                                f"{_failure(exc, interrupts)}"))
             continue
         loaded.append((name, provider, obj))
     loaded.extend(plugins)
@@ -209,13 +317,16 @@ def build_registry(plugins: Iterable[tuple[str, str, Any]] = (),
                 pm.unregister(obj)
             registry.broken.append(BrokenPlugin(name, provider, f"bad plugin: {_plugin_error(exc, pm)}"))
             continue
+        except BaseException as exc:  # an object whose attributes raise SystemExit, say
+            registry.broken.append(BrokenPlugin(name, provider, f"bad plugin: {_failure(exc, interrupts)}"))
+            continue
         impls = [impl for impl in pm.hook.register_variants.get_hookimpls() if impl.plugin is obj]
         if not impls and not pm.get_hookcallers(obj):
             registry.broken.append(BrokenPlugin(
                 name, provider, "implements no solitaire hook: expected a function register_variants(register) "
                 "decorated with @solitaire.core.hookimpl"))
         for impl in impls:
-            _register_definitions(registry, name, provider, impl.function, cache)
+            _register_definitions(registry, name, provider, impl.function, cache, interrupts)
     return registry
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from . import limits
 from .cards import COLOUR, DECK_SIZE, RANK, SUIT, parse_card, parse_rank
 from .errors import NotationError, OptionError, VariantError
 from .yamlsource import Where, describe, did_you_mean, load_yaml, load_yaml_file
@@ -130,6 +131,8 @@ def _parse_option(where: Where) -> OptionSpec:
         raw = where.child("choices")
         if not isinstance(raw.value, list) or not raw.value:
             raise raw.error("a choice option needs a non-empty list of choices")
+        if len(raw.value) > limits.MAX_CHOICES:
+            raise raw.error(f"{len(raw.value)} choices; an option may offer at most {limits.MAX_CHOICES}")
         for item in raw.items():
             if not isinstance(item.value, (int, str)) or isinstance(item.value, bool):
                 raise item.error(f"a choice must be a number or a word, got {describe(item.value)}")
@@ -389,7 +392,8 @@ class _Resolver:
         return value
 
     def integer(self, where: Where, default: int | None = None, minimum: int = 0,
-                allow_none: bool = False) -> int | None:
+                allow_none: bool = False, maximum: int = limits.MAX_CARDS) -> int | None:
+        """A whole number from ``minimum`` to ``maximum`` (by default: a number of cards)."""
         where = self.get(where)
         value = where.value
         if value is None:
@@ -402,6 +406,8 @@ class _Resolver:
             raise where.error(f"expected a whole number, got {describe(value)}")
         if value < minimum:
             raise where.error(f"expected a number of at least {minimum}, got {value}")
+        if value > maximum:
+            raise where.error(f"expected a number of at most {maximum}, got {value}")
         return value
 
     def boolean(self, where: Where, default: bool) -> bool:
@@ -445,6 +451,13 @@ def _build_rule(r: _Resolver, where: Where, count: int, default: BuildRule) -> l
     return [BuildRule(rank=rank, suit=suit, step=s, wrap=wrap) for s in steps]
 
 
+def _card(w: Where) -> int:
+    """A card written as a word (``AC``, ``10h``); raise NotationError for a bad one."""
+    if not isinstance(w.value, str):
+        raise w.error(f"expected a card such as 'AC' or 'TH', got {describe(w.value)}")
+    return parse_card(w.value)
+
+
 def _empty_rule(r: _Resolver, where: Where, count: int, default: EmptyRule) -> list[EmptyRule]:
     where = r.get(where)
     value = where.value
@@ -463,6 +476,8 @@ def _empty_rule(r: _Resolver, where: Where, count: int, default: EmptyRule) -> l
         ranks = set()
         for item in items:
             try:
+                if not isinstance(item.value, (str, int)):
+                    raise item.error(f"expected a rank such as A, 7 or K, got {describe(item.value)}")
                 ranks.add(parse_rank(item.value))
             except NotationError as exc:
                 raise item.error(str(exc)) from None
@@ -470,7 +485,7 @@ def _empty_rule(r: _Resolver, where: Where, count: int, default: EmptyRule) -> l
 
     def one_card(w: Where) -> EmptyRule:
         try:
-            return EmptyRule(kind="card", card=parse_card(str(w.value)))
+            return EmptyRule(kind="card", card=_card(w))
         except NotationError as exc:
             raise w.error(str(exc)) from None
 
@@ -499,9 +514,12 @@ def _resolve(defn: "VariantDef", options: Mapping[str, Any]) -> ResolvedVariant:
             raise g.error(f"missing key 'role'; expected one of: {', '.join(ROLES)}")
         group_raw[key] = g
         role = r.word(g.child("role"), ROLES, what="role")
-        count = r.integer(g.child("count"), allow_none=True)
+        count = r.integer(g.child("count"), allow_none=True, maximum=limits.MAX_PILES)
         if count is not None and count < 1:
             raise g.child("count").error("expected at least 1 pile")
+        if len(piles) + (count or 1) > limits.MAX_PILES:
+            raise (g.child("count") if count else g).error(
+                f"more than {limits.MAX_PILES} piles in all; that is the most a variant may have")
         if role in ("stock", "waste") and count not in (None, 1):
             raise g.child("count").error(f"a {role} is a single pile")
         prefix = r.text(g.child("prefix")) or None
@@ -615,7 +633,7 @@ def _redeals(r: _Resolver, where: Where) -> int | None:
     where = r.get(where)
     if where.value is None or where.value == "unlimited":
         return None
-    return r.integer(where)
+    return r.integer(where, maximum=limits.MAX_REDEALS)
 
 
 def _deal_steps(r: _Resolver, where: Where, groups: Mapping[str, GroupSpec],
@@ -626,6 +644,8 @@ def _deal_steps(r: _Resolver, where: Where, groups: Mapping[str, GroupSpec],
     total = 0
     fixed_cards: set[int] = set()
     items = where.items()
+    if len(items) > limits.MAX_DEAL_STEPS:
+        raise where.error(f"{len(items)} deal steps; a deal may have at most {limits.MAX_DEAL_STEPS}")
     for i, item in enumerate(items):
         item.mapping(DEAL_KEYS, required=("to",))
         to = r.text(item.child("to"))
@@ -663,7 +683,7 @@ def _deal_steps(r: _Resolver, where: Where, groups: Mapping[str, GroupSpec],
                 raise cw.error(f"expected {n} cards (one per pile), got {len(card_items)}")
             for w in card_items:
                 try:
-                    card = parse_card(str(w.value))
+                    card = _card(w)
                 except NotationError as exc:
                     raise w.error(str(exc)) from None
                 if card in fixed_cards:
@@ -699,23 +719,27 @@ def _scoring(r: _Resolver, where: Where, group_keys: list[str]) -> ScoringSpec:
                         f"unknown pile group {key!r}; expected one of: {', '.join(group_keys)}"
                         + did_you_mean(key, group_keys))
                 ends.append(key)
-            points = r.get(item.child("points"))
-            if not isinstance(points.value, int) or isinstance(points.value, bool):
-                raise points.error(f"expected a whole number of points, got {describe(points.value)}")
-            moves.append((ends[0], ends[1], points.value))
+            moves.append((ends[0], ends[1], _points(r.get(item.child("points")))))
+        if len(moves) > limits.MAX_PILES:
+            raise mw.error(f"{len(moves)} scoring moves; at most {limits.MAX_PILES} are allowed")
 
     def signed(w: Where) -> int:
         w = r.get(w)
-        if w.value is None:
-            return 0
-        if not isinstance(w.value, int) or isinstance(w.value, bool):
-            raise w.error(f"expected a whole number of points, got {describe(w.value)}")
-        return w.value
+        return 0 if w.value is None else _points(w)
 
     floor_where = r.get(where.child("floor"))
     floor = None if floor_where.value is None else signed(floor_where)
     return ScoringSpec(moves=tuple(moves), turn_up=signed(where.child("turn-up")),
                        recycle=signed(where.child("recycle")), floor=floor)
+
+
+def _points(w: Where) -> int:
+    """A whole number of points, either sign, at most ``MAX_POINTS`` from zero."""
+    if not isinstance(w.value, int) or isinstance(w.value, bool):
+        raise w.error(f"expected a whole number of points, got {describe(w.value)}")
+    if abs(w.value) > limits.MAX_POINTS:
+        raise w.error(f"expected at most {limits.MAX_POINTS} points either way, got {w.value}")
+    return w.value
 
 
 def _layout(r: _Resolver, where: Where, groups: list[GroupSpec], pile_names: list[str]):
@@ -731,6 +755,8 @@ def _layout(r: _Resolver, where: Where, groups: list[GroupSpec], pile_names: lis
             name = cell.value
             if name is None:
                 out.append(None)
+            elif not isinstance(name, str):
+                raise cell.error(f"expected a pile group, a pile or ~ for a gap, got {describe(name)}")
             elif name in by_key:
                 out.extend(by_key[name].piles)
             elif name in pile_names:
@@ -779,15 +805,25 @@ class VariantDef:
         known = ", ".join(o.flag for o in self.options) or "none"
         return f"{self.name} has no option --{name}; its options: {known}"
 
-    def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Defaults filled in, each given value validated; raise OptionError."""
+    def resolve_options(self, given: Mapping[str, Any] | None = None, check: bool = True) -> dict[str, Any]:
+        """Defaults filled in, each given value validated; raise OptionError. With ``check``,
+        the file must also take the values where it uses them (a count given on the command
+        line may be past a limit there, e.g. ``--redeals 5000``): that too is an OptionError."""
         values = {o.name: o.default for o in self.options}
         for name, value in (given or {}).items():
             values[name] = self.option(name).parse(value)
+        if check and given:
+            key = ("resolved", tuple(sorted(values.items(), key=lambda kv: kv[0])))
+            if key not in self._cache:
+                try:
+                    self._cache[key] = _resolve(self, values)
+                except VariantError as exc:
+                    shown = ", ".join(f"--{n} {self.option(n).show(values[n])}" for n in given)
+                    raise OptionError(f"{self.name} cannot be played with {shown}: {exc}") from None
         return values
 
     def resolved(self, options: Mapping[str, Any] | None = None) -> ResolvedVariant:
-        opts = self.resolve_options(options)
+        opts = self.resolve_options(options, check=False)
         key = tuple(sorted(opts.items(), key=lambda kv: kv[0]))
         hit = self._cache.get(("resolved", key))
         if hit is None:
@@ -799,7 +835,7 @@ class VariantDef:
         """Compiled rules for these options (cached): what :class:`Game` plays."""
         from .rules import Rules
 
-        opts = self.resolve_options(options)
+        opts = self.resolve_options(options, check=False)
         key = tuple(sorted(opts.items(), key=lambda kv: kv[0]))
         hit = self._cache.get(("rules", key))
         if hit is None:
@@ -852,6 +888,8 @@ def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str,
     opts_w = root.child("options")
     if opts_w.value is not None:
         opts_w.mapping()
+        if len(opts_w.value) > limits.MAX_OPTIONS:
+            raise opts_w.error(f"{len(opts_w.value)} options; a variant may declare at most {limits.MAX_OPTIONS}")
         for key in opts_w.value:
             if not isinstance(key, str) or not key.isidentifier() or key != key.lower():
                 raise opts_w.child(key).error(f"an option name must be a lower-case word, got {key!r}")
@@ -867,8 +905,12 @@ def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str,
         path=path,
         provider=provider,
     )
+    sets = defn.option_sets()
+    if len(sets) > limits.MAX_OPTION_SETS:
+        raise opts_w.error(f"{len(sets)} option sets to check (the defaults and each option varied alone); "
+                           f"at most {limits.MAX_OPTION_SETS} are allowed")
     if every_branch:
-        for option_set in defn.option_sets():
+        for option_set in sets:
             defn.rules(option_set)  # resolve and compile every branch now: errors surface at load time
     return defn
 

@@ -27,10 +27,14 @@ rewritten in place with its old time restored still shows as changed).
 A stamp whose modification time is less than two seconds old when an answer is made is
 not trusted (a file written twice within the clock's granularity shows one time), so that
 answer is not kept and the next run works it out again. Stamps are taken before the work,
-so a change made during it makes them stale, never the answer. The file carries a checksum:
+so a change made during it makes them stale, never the answer (the clock is :func:`now_ns`,
+which tests set). The file carries a checksum:
 a missing, unreadable, damaged or foreign file counts as empty, one that cannot be written
-is skipped, and a tree that cannot be kept (a date, a set, very deep nesting) is parsed
-every time: the cache changes how fast, never what. Nothing is cached unless asked for
+is skipped, and a tree that cannot be kept (a date, a set) is parsed every time. A kept
+tree is held to the parser's limits (:mod:`.limits`) as it is read back, since ``marshal``
+keeps a shared object once and a forged entry could otherwise expand past them: an entry
+past a limit, or of a shape the parser does not make, is damaged, and the file is parsed
+again. The cache changes how fast, never what. Nothing is cached unless asked for
 (:func:`solitaire.core.plugins.use_startup_cache`); the command line asks for it, with one
 file per Python environment in the user's cache folder.
 """
@@ -45,14 +49,20 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from . import yamlsource
+from . import limits, yamlsource
 from .files import atomic_write
 from .yamlsource import LDict, LList
 
 FORMAT = 1
 RACY_NS = 2_000_000_000  # stamps younger than this are not trusted
+MAX_BYTES = 32 << 20  # a cache file larger than this is not ours (each tree is of a file of at most 64 KiB)
 _INFO = (".dist-info", ".egg-info")
 _SCALARS = (str, int, float, bool, bytes, type(None))
+
+
+def now_ns() -> int:
+    """The clock the two-second rule reads (tests set it rather than wait)."""
+    return time.time_ns()
 
 
 class _Uncachable(Exception):
@@ -79,7 +89,7 @@ def _code_modules() -> list[Any]:
     """The modules whose code decides what a file parses to and whether it passes the checks."""
     from . import cards, errors, rules, spec
 
-    return [cards, errors, rules, spec, yamlsource, sys.modules[__name__]]
+    return [cards, errors, limits, rules, spec, yamlsource, sys.modules[__name__]]
 
 
 def own_finders_only() -> bool:
@@ -152,17 +162,42 @@ def _encode(value: Any) -> Any:
     return value
 
 
-def _decode(value: Any) -> Any:
-    if type(value) is not tuple:
+class _Damaged(Exception):
+    """A kept tree that the parser could not have made: past a limit, or not of our shape."""
+
+
+def _decode(value: Any, budget: list[int] | None = None, depth: int = 1) -> Any:
+    """The tree :func:`_encode` kept, held to the parser's limits (values, depth, number
+    length): ``marshal`` keeps shared objects once, so a forged or damaged entry could
+    otherwise expand into more than any file could say; raise :class:`_Damaged`."""
+    if budget is None:
+        budget = [limits.MAX_VALUES]
+    budget[0] -= 1
+    kind = type(value)
+    if budget[0] < 0 or depth > limits.MAX_DEPTH + (kind is not tuple):  # a scalar may sit below the deepest list
+        raise _Damaged
+    if kind is not tuple:
+        # no number as long as MAX_NUMBER_CHARS, even in hex, has more bits
+        if kind not in _SCALARS or (kind is int and value.bit_length() > 4 * limits.MAX_NUMBER_CHARS):
+            raise _Damaged
         return value
     if value[0] == "d":
         _, line, keys, key_lines, values = value
-        out = LDict(zip(keys, map(_decode, values)))
+        if not (type(keys) is tuple and type(key_lines) is tuple and type(values) is tuple
+                and len(keys) == len(key_lines) == len(values)):
+            raise _Damaged
+        for key in keys:  # keys are values too (and plain ones)
+            _decode(key, budget, depth + 1)
+        out = LDict(zip(keys, [_decode(v, budget, depth + 1) for v in values]))
         out.line = line
         out.key_lines = dict(zip(keys, key_lines))
         return out
+    if value[0] != "l":
+        raise _Damaged
     _, line, item_lines, items = value
-    seq = LList(map(_decode, items))
+    if not (type(item_lines) is tuple and type(items) is tuple and len(item_lines) == len(items)):
+        raise _Damaged
+    seq = LList([_decode(v, budget, depth + 1) for v in items])
     seq.line = line
     seq.item_lines = list(item_lines)
     return seq
@@ -195,7 +230,9 @@ class StartupCache:
 
         try:
             with open(self.file, "rb") as f:
-                blob = f.read()
+                blob = f.read(MAX_BYTES + 1)
+            if len(blob) > MAX_BYTES:  # not one we wrote: read no further
+                return
             head = len(self.MAGIC)
             if blob[:head] != self.MAGIC or len(blob) < head + 8:
                 return
@@ -245,7 +282,7 @@ class StartupCache:
         tree = parse(path)
         self.trees.pop(key, None)
         self._dirty = True
-        if stamp is not None and stamp[0] < time.time_ns() - RACY_NS:
+        if stamp is not None and stamp[0] < now_ns() - RACY_NS:
             try:
                 self.trees[key] = (stamp, _encode(tree), False)
             except (_Uncachable, RecursionError):  # a date, a set, or nested beyond the stack
@@ -275,7 +312,7 @@ class StartupCache:
         """Write what was learnt, unless the installed set changed moments ago (atomic; a
         folder that cannot be written is skipped silently). Only the files asked for in this
         run are kept, so files no longer registered leave the cache."""
-        if not (self.usable and self._dirty) or self._newest >= time.time_ns() - RACY_NS:
+        if not (self.usable and self._dirty) or self._newest >= now_ns() - RACY_NS:
             return
         import zlib
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from . import limits
 from .errors import VariantError
 
 # PyYAML is imported on first use: a warm start reads the variant files from the start-up
@@ -31,63 +32,175 @@ class LList(list):
     item_lines: list[int]
 
 
-def _convert(node: Any, loader: Any, source: str, path: str = "") -> Any:
+_MERGE = "tag:yaml.org,2002:merge"
+_NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
+
+
+class _Walk:
+    """What one conversion has spent so far, against the limits in :mod:`.limits`."""
+
+    __slots__ = ("source", "values", "aliases", "seen", "open")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.values = 0
+        self.aliases = 0
+        self.seen: set[int] = set()  # every node converted (a node met again is an alias)
+        self.open: set[int] = set()  # the mappings and lists being converted, outermost first
+
+    def error(self, line: int, path: str, message: str) -> VariantError:
+        return VariantError(f"{self.source}:{line}: {path or '(top level)'}: {message}")
+
+
+def _convert(node: Any, loader: Any, walk: _Walk, path: str = "", line: int = 0, depth: int = 1,
+             aliased: bool = False) -> Any:
+    """The tree under ``node``, each value counted (aliases expanded) before it is built.
+
+    ``line`` is the line of the key or item that holds the value (for an alias: where it is
+    used, not its anchor), for errors; ``aliased``: this value is inside an alias's expansion."""
     import yaml
 
-    if isinstance(node, yaml.MappingNode):
-        out = LDict()
-        out.line = node.start_mark.line + 1
-        out.key_lines = {}
-        loader.flatten_mapping(node)
-        for key_node, value_node in node.value:
-            key = _convert(key_node, loader, source)
-            line = key_node.start_mark.line + 1
-            if isinstance(key, (dict, list)):
-                raise VariantError(f"{source}:{line}: {path or '(top level)'}: a key must be a plain value")
-            key_path = f"{path}.{key}" if path else str(key)
-            if key in out:
-                raise VariantError(f"{source}:{line}: {key_path}: duplicate key (first given on line "
-                                   f"{out.key_lines[key]}); give each key once")
-            out[key] = _convert(value_node, loader, source, key_path)
-            out.key_lines[key] = key_node.start_mark.line + 1
+    own_line = node.start_mark.line + 1
+    line = line or own_line
+    walk.values += 1
+    if walk.values > limits.MAX_VALUES:
+        raise walk.error(line, path, f"more than {limits.MAX_VALUES} values (each alias expanded); "
+                                     "that is the most a variant file may hold")
+    key = id(node)
+    if key in walk.open:
+        raise walk.error(line, path, "an alias inside its own anchor (the value would contain itself)")
+    if key in walk.seen and not aliased:
+        walk.aliases += 1
+        if walk.aliases > limits.MAX_ALIASES:
+            raise walk.error(line, path, f"more than {limits.MAX_ALIASES} aliases; "
+                                         "that is the most a variant file may use")
+        aliased = True
+    walk.seen.add(key)
+    if isinstance(node, yaml.ScalarNode):
+        if node.tag in _NUMBER_TAGS and len(node.value) > limits.MAX_NUMBER_CHARS:
+            raise walk.error(line, path, f"a number of {len(node.value)} characters; "
+                                         f"at most {limits.MAX_NUMBER_CHARS} are allowed")
+        try:
+            return loader.construct_object(node, deep=True)
+        except yaml.YAMLError as exc:
+            problem = " ".join(str(getattr(exc, "problem", None) or exc).split())
+            raise walk.error(line, path, f"bad value: {problem}") from None
+        except (ValueError, OverflowError, TypeError) as exc:  # a date past 9999, say
+            raise walk.error(line, path, f"bad value {node.value!r}: {' '.join(str(exc).split())}") from None
+    if not isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+        raise walk.error(line, path, "unsupported YAML node")
+    if depth > limits.MAX_DEPTH:
+        raise walk.error(line, path, f"nested more than {limits.MAX_DEPTH} mappings and lists deep")
+    walk.open.add(key)
+    try:
+        if isinstance(node, yaml.SequenceNode):
+            seq = LList()
+            seq.line = own_line
+            seq.item_lines = []
+            for i, item in enumerate(node.value):
+                item_line = item.start_mark.line + 1
+                # an alias's own place is not kept by the parser: errors name the list's line
+                at = line if aliased or id(item) in walk.seen else item_line
+                seq.append(_convert(item, loader, walk, f"{path}[{i}]", at, depth + 1, aliased))
+                seq.item_lines.append(item_line)
+            return seq
+        return _mapping(node, loader, walk, path, own_line, line, depth, aliased)
+    finally:
+        walk.open.discard(key)
+
+
+def _mapping(node: Any, loader: Any, walk: _Walk, path: str, line: int, use_line: int, depth: int,
+             aliased: bool) -> LDict:
+    """A mapping, with merge keys (``<<: *defaults``) taken in: the mapping's own keys win,
+    then the merged mappings in the order given, as YAML merges them. ``line`` is the
+    mapping's own line, ``use_line`` where it is used (they differ for an alias)."""
+    out = LDict()
+    out.line = line
+    out.key_lines = {}
+    merged: list[LDict] = []
+    for key_node, value_node in node.value:
+        key_line = key_node.start_mark.line + 1
+        at = use_line if aliased else key_line  # the line errors name
+        if key_node.tag == _MERGE:
+            key_path = f"{path}.<<" if path else "<<"
+            value = _convert(value_node, loader, walk, key_path, at, depth + 1, aliased)
+            parts = value if isinstance(value, list) else [value]
+            if not all(isinstance(part, dict) for part in parts):
+                raise walk.error(at, key_path, "a merge key (<<) takes a mapping or a list of mappings")
+            merged.extend(parts)
+            continue
+        key = _convert(key_node, loader, walk, path, at, depth + 1, aliased)
+        if isinstance(key, (dict, list)):
+            raise walk.error(at, path, "a key must be a plain value")
+        key_path = f"{path}.{shown_key(key)}" if path else shown_key(key)
+        if key in out:
+            raise walk.error(at, key_path, f"duplicate key (first given on line {out.key_lines[key]}); "
+                                                 "give each key once")
+        out[key] = _convert(value_node, loader, walk, key_path, at, depth + 1, aliased)
+        out.key_lines[key] = key_line
+    if not merged:
         return out
-    if isinstance(node, yaml.SequenceNode):
-        seq = LList()
-        seq.line = node.start_mark.line + 1
-        seq.item_lines = []
-        for i, item in enumerate(node.value):
-            seq.append(_convert(item, loader, source, f"{path}[{i}]"))
-            seq.item_lines.append(item.start_mark.line + 1)
-        return seq
-    return loader.construct_object(node, deep=True)
+    whole = LDict()
+    whole.line = line
+    whole.key_lines = {}
+    for part in merged:  # the first mapping merged wins over later ones
+        for key in part:
+            if key not in whole and key not in out:
+                whole[key] = part[key]
+                whole.key_lines[key] = part.key_lines[key]
+    for key in out:
+        whole[key] = out[key]
+        whole.key_lines[key] = out.key_lines[key]
+    return whole
 
 
 def load_yaml(text: str, source: str) -> Any:
-    """Parse one YAML document; syntax errors become a one-line :class:`VariantError`.
+    """Parse one YAML document; syntax errors and files past the limits in :mod:`.limits`
+    become a one-line :class:`VariantError`.
 
     The fast libyaml parser reads the file; a file it refuses is read again by the pure-Python
     parser, whose messages say more ("but got ':'") and are the same on every machine.
     """
     import yaml
 
+    if len(text.encode("utf-8", "surrogatepass")) > limits.MAX_FILE_BYTES:
+        raise _too_large(source)
     # libyaml's parser when PyYAML was built with it (ten times faster at start-up), else pure Python
     fast = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         return _load(text, source, fast)
-    except yaml.YAMLError:
+    except RecursionError:  # the pure-Python composer recurses once per level of nesting
+        raise VariantError(f"{source}: nested more than {limits.MAX_DEPTH} mappings and lists deep") from None
+    except yaml.YAMLError as exc:
         if fast is yaml.SafeLoader:
-            raise VariantError(f"{source}: YAML error") from None
+            raise _yaml_error(exc, source) from None
+        if "maximum nesting depth" in str(exc):  # libyaml's own bound, 1000 levels
+            raise _yaml_error(exc, source, f"nested more than {limits.MAX_DEPTH} mappings and lists deep") from None
     try:
         return _load(text, source, yaml.SafeLoader)
-    except yaml.MarkedYAMLError as exc:
+    except yaml.YAMLError as exc:
+        raise _yaml_error(exc, source) from None
+    except RecursionError:  # the pure-Python composer recurses once per level of nesting
+        raise VariantError(f"{source}: nested more than {limits.MAX_DEPTH} mappings and lists deep") from None
+
+
+def _too_large(source: str) -> VariantError:
+    return VariantError(f"{source}: more than {limits.MAX_FILE_BYTES} bytes; that is the most a variant file may have")
+
+
+def _yaml_error(exc: Exception, source: str, problem: str | None = None) -> VariantError:
+    import yaml
+
+    if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         line = f":{mark.line + 1}" if mark else ""
+        if problem is not None:
+            return VariantError(f"{source}{line}: {problem}")
         problem = exc.problem or exc.context or "invalid YAML"
         if problem.startswith("but ") and exc.context:  # "but found another document": say what was expected
             problem = f"{exc.context}, {problem}"
-        raise VariantError(f"{source}{line}: YAML syntax error: {problem}") from None
-    except yaml.YAMLError as exc:
-        raise VariantError(f"{source}: YAML error: {' '.join(str(exc).split())}") from None
+        return VariantError(f"{source}{line}: YAML syntax error: {' '.join(problem.split())}")
+    return VariantError(f"{source}: {problem or 'YAML error: ' + ' '.join(str(exc).split())}")
 
 
 def _load(text: str, source: str, loader_class: type) -> Any:
@@ -96,19 +209,31 @@ def _load(text: str, source: str, loader_class: type) -> Any:
         node = loader.get_single_node()
         if node is None:
             return None
-        return _convert(node, loader, source)
+        return _convert(node, loader, _Walk(source))
     finally:
         loader.dispose()
 
 
 def load_yaml_file(path: Path) -> Any:
+    """Read and parse a variant file; a file past ``MAX_FILE_BYTES`` is refused unread."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            data = f.read(limits.MAX_FILE_BYTES + 1)
+        if len(data) > limits.MAX_FILE_BYTES:
+            raise _too_large(path.name)
+        text = data.decode("utf-8")
     except OSError as exc:
         raise VariantError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise VariantError(f"{path}: not UTF-8 text") from None
     return load_yaml(text, path.name)
+
+
+def shown_key(key: Any) -> str:
+    """A key as a key path shows it: as written, or quoted when it holds a line break or
+    another character that would not print (so a message stays on one line)."""
+    text = str(key)
+    return text if text.isprintable() else repr(text)
 
 
 class Where:
@@ -135,7 +260,7 @@ class Where:
             line = lines[key] if lines else self.line
             return Where(value[key], self.source, f"{self.path}[{key}]", line)
         lines = getattr(value, "key_lines", {})
-        path = f"{self.path}.{key}" if self.path else str(key)
+        path = f"{self.path}.{shown_key(key)}" if self.path else shown_key(key)
         return Where(value.get(key), self.source, path, lines.get(key, self.line))
 
     def has(self, key: str) -> bool:

@@ -211,7 +211,8 @@ BROKEN = {
     # dist name: (module code, files, expected reason, listed name)
     "import-error-plugin": (
         "import not_a_module_that_exists\n", {},
-        "cannot import {module}: ModuleNotFoundError: No module named 'not_a_module_that_exists'",
+        "cannot import {module}: ModuleNotFoundError: No module named 'not_a_module_that_exists' "
+        "(at {module}/__init__.py:1)",
         "import-error-plugin"),
     "bad-yaml-plugin": (
         GOOD, {"thumb.yaml": THUMB_YAML.replace("alternate-colour", "alternate")},
@@ -221,7 +222,8 @@ BROKEN = {
     "raising-plugin": (
         "from solitaire.core import hookimpl\n\n@hookimpl\ndef register_variants(register):\n"
         "    raise RuntimeError('the plugin fell over')\n", {},
-        "register_variants failed: RuntimeError: the plugin fell over", "raising-plugin"),
+        "register_variants failed: RuntimeError: the plugin fell over (at {module}/__init__.py:5)",
+        "raising-plugin"),
     "misspelled-plugin": (
         "from solitaire.core import hookimpl\n\n@hookimpl\ndef register_variant(register):\n    pass\n", {},
         "bad plugin: unknown hook 'register_variant' (did you mean 'register_variants'?); "
@@ -247,6 +249,35 @@ BROKEN = {
     "syntax-error-plugin": (
         GOOD, {"thumb.yaml": THUMB_YAML.replace("aliases: [thumbs]", "aliases: [thumbs")},
         "thumb.yaml:4: YAML syntax error: expected ',' or ']', but got ':'", "thumb"),
+    # files and hooks that once stopped every command (a traceback, an exit status of their own)
+    "recursive-anchor-plugin": (
+        GOOD, {"thumb.yaml": "name: bad\npiles: &p {x: *p}\ndeal: []\n"},
+        "thumb.yaml:2: piles.x: an alias inside its own anchor (the value would contain itself)", "thumb"),
+    "deep-plugin": (
+        GOOD, {"thumb.yaml": "name: bad\npiles: " + "[" * 1200 + "]" * 1200 + "\ndeal: []\n"},
+        "thumb.yaml:2: nested more than 32 mappings and lists deep", "thumb"),
+    "long-number-plugin": (
+        GOOD, {"thumb.yaml": THUMB_YAML.replace("count: 4", "count: " + "4" * 5000)},
+        "thumb.yaml:8: piles.foundation.count: a number of 5000 characters; at most 32 are allowed", "thumb"),
+    "laughs-plugin": (
+        GOOD, {"thumb.yaml": "name: bad\na: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+            f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(8))},
+        "thumb.yaml:5: d[0][6][8][2]: more than 2000 values (each alias expanded); that is the most a variant file may hold",
+        "thumb"),
+    "many-piles-plugin": (
+        GOOD, {"thumb.yaml": THUMB_YAML.replace("count: 7", "count: 1000000")},
+        "thumb.yaml:9: piles.tableau.count: expected a number of at most 64, got 1000000", "thumb"),
+    "exit-plugin": (
+        "from solitaire.core import hookimpl\n\n@hookimpl\ndef register_variants(register):\n"
+        "    raise SystemExit(3)\n", {},
+        "register_variants failed: SystemExit: 3 (at {module}/__init__.py:5)", "exit-plugin"),
+    "interrupting-plugin": (  # raised by the hook's own code, not the user's Ctrl-C
+        "from solitaire.core import hookimpl\n\n@hookimpl\ndef register_variants(register):\n"
+        "    raise KeyboardInterrupt\n", {},
+        "register_variants failed: KeyboardInterrupt (at {module}/__init__.py:5)", "interrupting-plugin"),
+    "exit-on-import-plugin": (
+        "import sys\nsys.exit('no games today')\n", {},
+        "cannot import {module}: SystemExit: no games today (at {module}/__init__.py:2)", "exit-on-import-plugin"),
 }
 
 
@@ -314,3 +345,105 @@ def test_two_distributions_may_use_the_same_entry_point_name(site):
     reg = build_registry()
     assert reg.broken == []
     assert reg.get("one").provider == "first-dist" and reg.get("two").provider == "second-dist"
+
+
+def test_a_broken_variant_file_stops_no_command(site):
+    """The issue's report, as a user runs it: a plugin whose YAML anchor contains itself, and one
+    whose hook exits; ``play klondike`` still plays, and ``variants`` says what is broken."""
+    import os
+    import subprocess
+
+    site.install("anchor-plugin", GOOD, {"thumb.yaml": "name: bad\npiles: &p {x: *p}\ndeal: []\n"})
+    site.install("exit-plugin", "from solitaire.core import hookimpl\n\n@hookimpl\n"
+                 "def register_variants(register):\n    raise SystemExit(3)\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site.root), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    command = [sys.executable, "-m", "solitaire.cli.main"]
+    played = subprocess.run([*command, "play", "klondike", "--seed", "1", "--new", "--json"], input="quit\n",
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert (played.returncode, played.stderr) == (0, "")
+    assert json.loads(played.stdout.splitlines()[0])["position"]["variant"] == "klondike"
+    listed = subprocess.run([*command, "variants"], env=env, capture_output=True, text=True, timeout=120)
+    assert listed.returncode == 0 and listed.stderr == ""
+    lines = listed.stdout.splitlines()
+    assert ("thumb  [anchor-plugin]  BROKEN: thumb.yaml:2: piles.x: an alias inside its own anchor "
+            "(the value would contain itself)") in lines
+    assert any(line.startswith("exit-plugin  [exit-plugin]  BROKEN: register_variants failed: SystemExit: 3 (at ")
+               for line in lines)
+
+
+class InterruptedPlugin:
+    """A hook interrupted by the user's Ctrl-C (SIGINT, as the terminal sends it)."""
+
+    @hookimpl
+    def register_variants(self, register):
+        import signal
+
+        signal.raise_signal(signal.SIGINT)
+
+
+class SelfInterruptingPlugin:
+    @hookimpl
+    def register_variants(self, register):
+        raise KeyboardInterrupt
+
+
+def test_the_users_ctrl_c_goes_through_a_plugins_own_does_not():
+    import signal
+
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with pytest.raises(KeyboardInterrupt):
+        build_registry(eps=[], plugins=[("late", "late-dist", InterruptedPlugin())])
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+    reg = build_registry(eps=[], plugins=[("own", "own-dist", SelfInterruptingPlugin()),
+                                          ("pinky", "pinky-dist", DefinitionPlugin())])
+    assert [b.name for b in reg.broken] == ["own"] and reg.broken[0].reason.startswith(
+        "register_variants failed: KeyboardInterrupt (at ")
+    assert list(reg.variants) == ["pinky"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+class OddItemsPlugin:
+    """Registers things the loader cannot read: a path that is a folder, a str that exits when read."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    @hookimpl
+    def register_variants(self, register):
+        class Hostile(str):
+            def __str__(self):
+                raise SystemExit(4)
+
+        register(self.folder)
+        register(Hostile("x.yaml"))
+
+
+def test_anything_a_registered_item_raises_is_that_items_loss(tmp_path):
+    reg = build_registry(eps=[], plugins=[("odd", "odd-dist", OddItemsPlugin(tmp_path)),
+                                          ("pinky", "pinky-dist", DefinitionPlugin())])
+    assert list(reg.variants) == ["pinky"]
+    reasons = [b.reason for b in reg.broken]
+    assert len(reasons) == 2 and reasons[0].startswith(f"{tmp_path}: cannot read:")
+    assert reasons[1].startswith("cannot load 'x.yaml': SystemExit: 4 (at tests/test_plugins.py:")
+    assert all("\n" not in r for r in reasons)
+
+
+def test_an_entry_points_file_that_does_not_parse_breaks_only_its_own_plugin(site, cli):
+    """importlib.metadata reads every distribution's entry_points.txt at once and raises on one
+    that does not parse: that one is listed as broken (if it has a [solitaire] section) and
+    everything else still plays."""
+    site.install("thumb-plugin", GOOD, {"thumb.yaml": THUMB_YAML})
+    for dist, text in (("garbled-plugin", "[solitaire]\ngarbled\n"), ("other-tool", "[console_scripts]\nnothing\n")):
+        info = site.root / f"{dist.replace('-', '_')}-1.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+        (info / "entry_points.txt").write_text(text)
+    with pytest.raises(TypeError):  # what importlib.metadata itself does
+        entry_points(group="solitaire")
+    data = json.loads(cli("variants", "--json").out)
+    assert data["broken"] == [{"name": "garbled-plugin", "provider": "garbled-plugin",
+                               "reason": "its entry_points.txt does not parse: each line of the [solitaire] "
+                                         "section must be 'name = module'"}]
+    assert {"klondike", "calculation", "thumb"} == {v["name"] for v in data["variants"]}
+    result = cli("play", "klondike", "--seed", "1", "--new", "--json", input="quit\n")
+    assert result.code == 0 and result.json_lines()[0]["position"]["variant"] == "klondike"

@@ -17,6 +17,7 @@ import tempfile
 import textwrap
 import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 import yaml
@@ -28,8 +29,11 @@ from solitaire.core.startcache import StartupCache
 from solitaire.core.yamlsource import LDict, LList, load_yaml_file
 
 PROGRAM = textwrap.dedent("""\
-    import contextlib, io, json, sys
+    import contextlib, io, json, sys, time
     from solitaire.cli.main import main
+    from solitaire.core import startcache
+    skew = int(sys.argv[1])  # the clock runs ahead by what the newest kernel file needs (see clock_skew)
+    startcache.now_ns = lambda: time.time_ns() + skew
     # a plain game first (its fast path imports neither Typer nor anything Typer brings)
     sys.stdin = io.StringIO("quit\\n")
     with contextlib.redirect_stdout(io.StringIO()):
@@ -72,12 +76,23 @@ def age(*paths: Path) -> None:
         os.utime(path, (LONG_AGO, LONG_AGO))
 
 
-def wait_until_stamps_are_old() -> None:
-    """The cache is not written while anything it is stamped with is younger than two seconds
-    (a kernel module just edited, a package just installed); wait that out rather than test a
-    cache that is rightly not written."""
-    newest = startcache.environment()[1] / 1e9
-    time.sleep(max(0.0, newest + startcache.RACY_NS / 1e9 + 0.1 - time.time()))
+def clock_skew() -> int:
+    """How far ahead of the real clock the cache's clock must run for everything it is stamped
+    with to be older than two seconds (0 unless a kernel module or a package changed moments
+    ago). The tests set the clock that far ahead rather than wait that long, so they never test
+    a cache that is rightly not written, and never sleep."""
+    return max(0, startcache.environment()[1] + startcache.RACY_NS + 1_000_000 - time.time_ns())
+
+
+def settled_clock() -> Callable[[], int]:
+    skew = clock_skew()
+    return lambda: time.time_ns() + skew
+
+
+@pytest.fixture(autouse=True)
+def settled(monkeypatch):
+    """The cache's clock, in this process, runs as far ahead as :func:`clock_skew` says."""
+    monkeypatch.setattr(startcache, "now_ns", settled_clock())
 
 
 class Site:
@@ -101,7 +116,7 @@ class Site:
     def run(self) -> dict:
         env = {**os.environ, "SOLITAIRE_HOME": str(self.home),
                "PYTHONPATH": os.pathsep.join([str(self.root), *filter(None, [os.environ.get("PYTHONPATH")])])}
-        done = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True, text=True,
+        done = subprocess.run([sys.executable, "-c", PROGRAM, str(clock_skew())], env=env, capture_output=True, text=True,
                               cwd=self.home, timeout=60)
         assert done.returncode == 0, done.stderr
         assert done.stderr == ""
@@ -120,7 +135,6 @@ class Site:
 
 
 def make_site(tmp_path: Path) -> Site:
-    wait_until_stamps_are_old()
     home = tmp_path / "home"
     home.mkdir()
     return Site(tmp_path / "site", home)
@@ -260,8 +274,7 @@ def test_a_damaged_cache_is_ignored_and_replaced(tmp_path):
 
 
 def test_a_deeply_nested_variant_file_is_reported_as_without_the_cache(tmp_path):
-    """A tree too deep to keep is parsed every time, and the file is judged as it would be
-    without the cache (here: an unknown key), never a traceback."""
+    """A file nested too deep is refused with the same one line on every run, cache or not."""
     site = make_site(tmp_path)
     path = site.install("thumb")
     path.write_text(path.read_text() + "extra: " + "[" * 600 + "]" * 600 + "\n")
@@ -269,7 +282,8 @@ def test_a_deeply_nested_variant_file_is_reported_as_without_the_cache(tmp_path)
     first, second = site.run(), site.run()
     assert first["variants"] == second["variants"]
     [broken] = second["variants"]["broken"]
-    assert broken["name"] == "thumb" and "unknown key 'extra'" in broken["reason"]
+    assert broken == {"name": "thumb", "provider": "thumb-dist",
+                      "reason": "thumb.yaml:11: extra" + "[0]" * 31 + ": nested more than 32 mappings and lists deep"}
 
 
 def test_a_changed_provider_name_is_seen(tmp_path):
@@ -311,14 +325,17 @@ def must_not_parse(path: Path):
     raise AssertionError(f"{path} parsed again")
 
 
-def test_fresh_files_are_not_kept_until_they_settle(tmp_path):
+def test_fresh_files_are_not_kept_until_they_settle(tmp_path, monkeypatch):
     """A file written moments ago may be written again within the clock's granularity, with
-    the same time: its tree is not kept until it is older than that."""
-    wait_until_stamps_are_old()
+    the same time: its tree is not kept until it is older than that. (A stopped clock: one
+    second after the fresh file was written, however long the test takes.)"""
+    now = startcache.now_ns()
+    monkeypatch.setattr(startcache, "now_ns", lambda: now)
     fresh, settled = tmp_path / "fresh.yaml", tmp_path / "settled.yaml"
     for path in (fresh, settled):
         path.write_text(VARIANT.format(name=path.stem, title="Thumb"))
     age(settled)
+    os.utime(fresh, ns=(now - 1_000_000_000, now - 1_000_000_000))
     cache = StartupCache(tmp_path / "c.marshal")
     for path in (fresh, settled):
         cache.tree(path, load_yaml_file)
@@ -419,10 +436,10 @@ documents = st.recursive(scalars, lambda inner: st.one_of(
     st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=4)), max_leaves=20)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(document=documents, flow=st.booleans())
 def test_a_kept_tree_is_the_parsed_tree_with_its_lines(document, flow):
-    wait_until_stamps_are_old()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "v.yaml"
         path.write_text(yaml.safe_dump({"doc": document}, default_flow_style=flow))
@@ -436,3 +453,56 @@ def test_a_kept_tree_is_the_parsed_tree_with_its_lines(document, flow):
         if not again.usable:
             return
         assert same_tree(again.tree(path, must_not_parse), parsed)
+
+
+# --------------------------------------------------------------------------- kept trees held to the limits
+
+
+def forged(file: Path, path: Path, tree: object) -> None:
+    """Put ``tree`` in the cache file as the kept tree of ``path``, checksum and all."""
+    data = marshal.loads(file.read_bytes()[len(StartupCache.MAGIC) + 8:])
+    key = os.path.abspath(path)
+    stamp, _, _ = data["trees"][key]
+    data["trees"][key] = (stamp, tree, True)
+    file.write_bytes(framed(marshal.dumps(data)))
+
+
+def laughs(depth: int) -> tuple:
+    """A kept list of lists, each item the same object: 2 ** depth leaves, kept in a few bytes."""
+    tree: object = "lol"
+    for _ in range(depth):
+        tree = ("l", 1, (1, 1), (tree, tree))
+    return tree
+
+
+@pytest.mark.parametrize("bad", [
+    laughs(28),  # marshal keeps shared tuples once: 268 million values if expanded
+    ("l", 1, (1,), (10 ** 5000,)),  # a number no file may hold
+    ("d", 1, ("a",), (1,), (("l",) * 3,)),  # not a shape _encode makes
+    ("l", 1, (1,), ({"a": 1},)),  # a dict where a tree has LDicts
+])
+def test_a_kept_tree_past_the_parsers_limits_is_parsed_again(tmp_path, bad):
+    """The cache cannot smuggle in a tree the parser would refuse: a damaged or forged entry
+    that is past a limit, or of a shape the parser does not make, counts as damaged."""
+    path = tmp_path / "thumb.yaml"
+    path.write_text(VARIANT.format(name="thumb", title="Thumb"))
+    age(path)
+    file = tmp_path / "c.marshal"
+    first = StartupCache(file)
+    first.tree(path, load_yaml_file)
+    first.save()
+    forged(file, path, bad)
+    parsed: list[Path] = []
+    again = StartupCache(file)
+    assert again.usable and again.checked(path)  # read, and the forged entry claims to be checked
+    tree = again.tree(path, lambda p: parsed.append(p) or load_yaml_file(p))
+    assert parsed == [path] and tree["title"] == "Thumb"
+
+
+def test_a_cache_file_far_larger_than_any_written_is_not_read(tmp_path):
+    file = tmp_path / "c.marshal"
+    with open(file, "wb") as f:
+        f.write(StartupCache.MAGIC)
+        f.truncate(startcache.MAX_BYTES + 1)
+    cache = StartupCache(file)
+    assert cache.usable and cache.trees == {} and cache.plugins == {}

@@ -306,3 +306,105 @@ def test_compiled_tables_say_what_the_declared_rule_says(rank, suit):
                  if rules.accept[pile][lower * 52 + upper] != rule.fits(lower, upper)
                  or rules.seq[pile][lower * 52 + upper] != run.fits(lower, upper)]
         assert wrong == []
+
+
+# --------------------------------------------------------------------------- limits
+
+from solitaire.core import limits  # noqa: E402
+
+LAUGHS = "".join(f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(5))
+FIVE_OPTIONS = "".join(f"  o{i}: {{choices: [{', '.join(map(str, range(16)))}], default: 0}}\n" for i in range(5))
+
+# (limit, text replaced in BASE, replacement, the whole message)
+LIMIT_CASES = [
+    ("file size", "title: Thumb", "title: Thumb\n#" + "x" * limits.MAX_FILE_BYTES,
+     f"thumb.yaml: more than {limits.MAX_FILE_BYTES} bytes; that is the most a variant file may have"),
+    ("nesting", "title: Thumb", "title: " + "[" * 40 + "]" * 40,
+     "thumb.yaml:2: title" + "[0]" * 31 + ": nested more than 32 mappings and lists deep"),
+    ("nesting past libyaml's own bound", "title: Thumb", "title: " + "[" * 1200 + "]" * 1200,
+     "thumb.yaml:2: nested more than 32 mappings and lists deep"),
+    ("aliases", "title: Thumb", "title: &t Thumb\ndescription: [" + ", ".join(["*t"] * 101) + "]",
+     f"thumb.yaml:3: description[100]: more than {limits.MAX_ALIASES} aliases; that is the most a variant file may use"),
+    ("values, aliases expanded (billion laughs)", "title: Thumb", "title: Thumb\ndescription: &a [x, x, x, x, x, x, x, x, x]\n"
+     + LAUGHS.rstrip("\n"),
+     f"thumb.yaml:6: d[1][2][6][4]: more than {limits.MAX_VALUES} values (each alias expanded); "
+     "that is the most a variant file may hold"),
+    ("an alias inside its own anchor", "    empty: {rank: K}", "    empty: &e {rank: [K, *e]}",
+     "thumb.yaml:23: piles.tableau.empty.rank[1]: an alias inside its own anchor (the value would contain itself)"),
+    ("number length", "    count: 7", "    count: " + "7" * 5000,
+     "thumb.yaml:21: piles.tableau.count: a number of 5000 characters; at most 32 are allowed"),
+    ("piles in a group", "    count: 7", "    count: 1000000",
+     "thumb.yaml:21: piles.tableau.count: expected a number of at most 64, got 1000000"),
+    ("piles in all", "    count: 7", "    count: 61",
+     "thumb.yaml:21: piles.tableau.count: more than 64 piles in all; that is the most a variant may have"),
+    ("cards in a deal step", "counts: [1, 2, 3, 4, 5, 6, 7]", "counts: [1, 2, 3, 4, 5, 6, 53]",
+     "thumb.yaml:25: deal[0].counts[6]: expected a number of at most 52, got 53"),
+    ("cards drawn", "draw: {count: $draw, to: waste}", "draw: {count: 100, to: waste}",
+     "thumb.yaml:10: piles.stock.draw.count: expected a number of at most 52, got 100"),
+    ("deal steps", "  - {to: stock, rest: true}",
+     "  - {to: tableau, counts: 0}\n" * 64 + "  - {to: stock, rest: true}",
+     "thumb.yaml:24: deal: 66 deal steps; a deal may have at most 64"),
+    ("options", "    default: 1\n", "    default: 1\n" + "".join(f"  f{i}: {{type: flag}}\n" for i in range(16)),
+     "thumb.yaml:3: options: 17 options; a variant may declare at most 16"),
+    ("choices", "choices: [1, 3]", "choices: [" + ", ".join(map(str, range(1, 18))) + "]",
+     "thumb.yaml:5: options.draw.choices: 17 choices; an option may offer at most 16"),
+    ("option sets", "    default: 1\n", "    default: 1\n" + FIVE_OPTIONS,
+     "thumb.yaml:3: options: 77 option sets to check (the defaults and each option varied alone); "
+     "at most 32 are allowed"),
+    ("points", "layout:", "scoring: {turn-up: 2000000}\nlayout:",
+     "thumb.yaml:27: scoring.turn-up: expected at most 1000000 points either way, got 2000000"),
+]
+
+
+@pytest.mark.parametrize("limit, old, new, message", LIMIT_CASES, ids=[c[0] for c in LIMIT_CASES])
+def test_each_limit_is_enforced_with_one_line(tmp_path, limit, old, new, message):
+    assert BASE.count(old) == 1, "the case must change exactly one place"
+    path = tmp_path / "thumb.yaml"
+    path.write_text(BASE.replace(old, new))
+    for load in (lambda: load_variant_file(path), lambda: load_variant_text(path.read_text(), "thumb.yaml")):
+        with pytest.raises(VariantError) as info:
+            load()
+        assert str(info.value) == message
+
+
+def test_a_file_at_the_limits_loads():
+    """Each limit is the most allowed, not one less: 64 piles, 16 options, 64 option sets."""
+    text = BASE.replace("    count: 7", "    count: 58").replace(
+        "counts: [1, 2, 3, 4, 5, 6, 7]", "counts: 0").replace(
+        "    default: 1\n", "    default: 1\n" + "".join(f"  f{i}: {{type: flag}}\n" for i in range(15)))
+    defn = load_variant_text(text, "thumb.yaml")
+    assert len(defn.options) == limits.MAX_OPTIONS and len(defn.rules().piles) == limits.MAX_PILES
+
+
+def test_merge_keys_and_aliases_load_as_written_out():
+    """``<<: *anchor`` takes in a mapping's keys; the mapping's own keys win."""
+    shared = BASE.replace("    build: {rank: up, suit: same-suit}", "    build: &up {rank: up, suit: same-suit}").replace(
+        "    build: {rank: down, suit: alternate-colour}", "    build: {<<: *up, rank: down}")
+    written = BASE.replace("    build: {rank: down, suit: alternate-colour}", "    build: {rank: down, suit: same-suit}")
+    a, b = load_variant_text(shared, "thumb.yaml").rules(), load_variant_text(written, "thumb.yaml").rules()
+    assert a.accept == b.accept and a.seq == b.seq
+    assert load_variant_text(shared, "thumb.yaml").tree["piles"]["tableau"]["build"] == {"rank": "down",
+                                                                                         "suit": "same-suit"}
+
+
+def test_the_yaml_reference_states_every_limit():
+    """The Limits table of the reference gives each constant of core/limits.py and its value."""
+    text = REFERENCE.read_text()
+    section = re.search(r"^## Limits\n(.*?)(?=^## )", text, flags=re.S | re.M).group(1)
+    stated = {name: int(value.replace(",", ""))
+              for value, name in re.findall(r"^\| .*? \| ([\d,]+)[^|]* \| `(\w+)` \|", section, flags=re.M)}
+    # the limits of command lines and JSON input are docs/reference/limits.md's alone
+    lines = {"MAX_LINE_BYTES", "MAX_ECHO_CHARS", "MAX_JSON_DEPTH", "MAX_JSON_NUMBER_CHARS"}
+    constants = {name: getattr(limits, name) for name in dir(limits) if name.startswith("MAX_") and name not in lines}
+    assert stated == constants
+
+
+def test_an_option_value_past_a_limit_where_the_file_uses_it_is_a_users_mistake(cli):
+    """``--redeals`` is a count with no upper bound of its own; where Klondike uses it, the
+    limit is 1,000: a larger value is one line and exit status 2, not a traceback at the deal."""
+    result = cli("play", "klondike", "--redeals", "5000", "--seed", "1", "--new", "--json", input="quit\n")
+    assert (result.code, result.out) == (2, "")
+    assert result.err == ("solitaire: klondike cannot be played with --redeals 5000: klondike.yaml:27: "
+                          "piles.stock.redeals: expected a number of at most 1000, got 5000\n")
+    played = cli("play", "klondike", "--redeals", "1000", "--seed", "1", "--new", "--json", input="quit\n")
+    assert played.code == 0 and played.json_lines()[0]["position"]["options"]["redeals"] == 1000
