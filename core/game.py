@@ -429,6 +429,31 @@ class Game:
             return f"the {stock_name} is empty and this game has no redeals"
         return f"the {stock_name} is empty and no redeals are left (used {self.recycles} of {rules.redeals})"
 
+    # ------------------------------------------------------------------ what a front end asks
+
+    def can_pick(self, pile: int, n: int) -> bool:
+        """May the top ``n`` cards of ``pile`` be picked up together (judged from the face-up
+        cards only)? The source half of :meth:`refusal`: :meth:`pick_refusal` says why not."""
+        return n >= 1 and self._source_refusal(pile, n) is None
+
+    def most_to_pick(self, pile: int) -> int:
+        """The most cards that may be picked up together from the top of ``pile`` (0: none)."""
+        up = len(self.piles[pile]) - self.down[pile]
+        return next((n for n in range(up, 0, -1) if self._source_refusal(pile, n) is None), 0)
+
+    def targets(self, pile: int, n: int) -> tuple[int, ...]:
+        """The piles that take the top ``n`` cards of ``pile`` now (legal moves, in pile order)."""
+        if not self.can_pick(pile, n):
+            return ()
+        return tuple(d for d in self.rules.targets[pile] if self._refusal((pile, d, n)) is None)
+
+    def home_move(self, pile: int) -> Move | None:
+        """The move that sends the top card of ``pile`` to a foundation, if one takes it."""
+        found = self.rules.foundation_set
+        if pile in found:
+            return None
+        return next(((pile, d, 1) for d in self.targets(pile, 1) if d in found), None)
+
     # ------------------------------------------------------------------ the player's layer
 
     def play(self, move: Move | str) -> MoveRecord:

@@ -29,11 +29,12 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Static
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from solitaire.core import Game, get_variant
+from solitaire.core import Game, Move, get_variant
 from solitaire.core.cards import parse_card
 
-from ..tui.app import TABLE_BINDINGS, TableControls, TableView, replay_escape
-from ..tui.table import View, movable
+from ..tui.app import TABLE_BINDINGS, TableView, replay_escape
+from ..tui.controls import Hand
+from ..tui.table import View
 from .client import RaceClient, RaceError, RaceRefused, hosted_table, settings_command
 
 HIDDEN_CARD = 52  # a face-down card: not a card (cards are 0..51); its value is never read
@@ -205,7 +206,7 @@ class LobbyScreen(Screen[None]):
 # --------------------------------------------------------------------------- the race
 
 
-class RaceScreen(TableControls, Screen[None]):
+class RaceScreen(Screen[None]):
     """Your own table (driven by the server), the others' progress, the clock."""
 
     BINDINGS = TABLE_BINDINGS + [
@@ -222,7 +223,7 @@ class RaceScreen(TableControls, Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.view = View()
-        self.flexible = False
+        self.hand = Hand(self, self.view)  # the cursor and the cards in hand, as at the solo table
 
     def compose(self) -> ComposeResult:
         app: RaceApp = self.app  # type: ignore[assignment]
@@ -244,8 +245,20 @@ class RaceScreen(TableControls, Screen[None]):
         self.refresh_view()
 
     @property
+    def race(self) -> RaceApp:
+        app = self.app
+        assert isinstance(app, RaceApp)
+        return app
+
+    @property
     def game(self) -> Game | None:
-        return self.app.board  # type: ignore[attr-defined]
+        return self.race.board
+
+    def table_game(self) -> Game | None:
+        return self.race.board
+
+    def locked(self) -> bool:
+        return self.race.board is None
 
     @property
     def table_view(self) -> TableView:
@@ -269,28 +282,28 @@ class RaceScreen(TableControls, Screen[None]):
         if self.game is not None:
             view = self.table_view
             view.game = self.game
-            if self.view.picked is not None:
-                src, n = self.view.picked
-                if not movable(self.game, src, n):
-                    self.view.picked = None
+            self.hand.drop_stale()
             view.update_table()
 
     def say(self, text: str) -> None:
-        self.app.notice = text  # type: ignore[attr-defined]
+        self.race.notice = text
 
     # -- moves: all sent to the server
     def send(self, text: str) -> None:
         self.view.picked = None
-        self.app.notice = ""  # type: ignore[attr-defined]
-        self.app.run_worker(self.app.send_move(text))  # type: ignore[attr-defined]
+        race = self.race
+        race.notice = ""
+        race.run_worker(race.send_move(text))
         self.refresh_view()
 
-    def submit(self, move: tuple[int, int, int]) -> None:
-        game: Game = self.game  # type: ignore[assignment]
+    def submit(self, move: Move) -> None:
+        game = self.game
+        if game is None:
+            return
         src, dst, n = move
         seen = all(c != HIDDEN_CARD for c in game.piles[src][-n:] + game.piles[dst][-1:]) if n else False
         # judged here only on a board the server has brought up to date (no move unanswered)
-        reason = game.refusal(move) if seen and not self.app.unanswered else None  # type: ignore[attr-defined]
+        reason = game.refusal(move) if seen and not self.race.unanswered else None
         if reason is not None:  # refused here, as at the solo table: the cards stay in hand
             self.say(reason)
             self.refresh_view()
@@ -298,6 +311,30 @@ class RaceScreen(TableControls, Screen[None]):
         self.send(game.move_text(move))  # the server judges it in the end
 
     # -- keys
+    def action_cursor(self, dx: int, dy: int) -> None:
+        self.hand.move_cursor(dx, dy)
+
+    def action_select(self) -> None:
+        self.hand.select()
+
+    def action_let_go(self) -> None:
+        self.hand.let_go()
+
+    def action_home(self) -> None:
+        self.hand.home()
+
+    def action_toggle_colours(self) -> None:
+        self.hand.toggle_colours()
+
+    def on_table_view_pile_clicked(self, event: TableView.PileClicked) -> None:
+        self.hand.clicked(event.pile, event.card, event.chain)
+
+    def on_table_view_dropped(self, event: TableView.Dropped) -> None:
+        self.hand.dropped(event.src, event.n, event.dst)
+
+    def turn_stock(self) -> None:
+        self.action_draw()
+
     def action_draw(self) -> None:
         if self.game is None:
             return

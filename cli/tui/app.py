@@ -24,12 +24,14 @@ from textual.widget import Widget
 from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
-from solitaire.core import Game, SolitaireError
+from solitaire.core import Game, Move, SolitaireError
 
 from ..common import fresh_seed
 from ..saves import Tracker
 from ..stats import format_time, new_bests
-from .table import Geometry, Hit, View, draw, hit_test, movable, pile_at
+from ..session import Reply, Session
+from .controls import Hand
+from .table import Geometry, Hit, View, draw, hit_test, pile_at
 
 KEYS_LINE = "arrows move  space pick/put  d draw  u undo  r redo  h hint  ? help  q quit"
 
@@ -177,7 +179,7 @@ class TableView(Widget):
         if hit is None or hit.card is None:
             return
         n = len(self.game.piles[hit.pile]) - hit.card
-        if movable(self.game, hit.pile, n):
+        if self.game.can_pick(hit.pile, n):
             self._press = (hit.pile, n, x, y)
             self.capture_mouse()
 
@@ -235,162 +237,6 @@ TABLE_BINDINGS = [
 ]
 
 
-class TableControls:
-    """Picking up and putting down cards with the mouse and keys, around a :class:`TableView`:
-    shared by :class:`SolitaireApp` and the race's table screen, which differ in how a move is
-    made (:meth:`submit`: played here, or sent to the race server) and in ``action_draw`` and
-    ``action_finish``. The host class has ``game`` (None: no table to play), ``view`` (a
-    :class:`View`), ``flexible``, ``say`` (sets the status line) and ``refresh_view``."""
-
-    view: View
-    flexible: bool
-
-    def submit(self, move: tuple[int, int, int]) -> None:
-        """Make a move the player chose (it may still be refused)."""
-        raise NotImplementedError
-
-    def locked(self) -> bool:
-        """No picking up or putting down now."""
-        return self.game is None  # type: ignore[attr-defined]
-
-    def pick(self, pile: int, n: int, flexible: bool = False) -> None:
-        """Pick up the top ``n`` cards of ``pile``; ``flexible``: the keyboard's pick-up, which
-        may put down fewer of them (as many as fit where they go)."""
-        game: Game = self.game  # type: ignore[attr-defined]
-        self.flexible = flexible
-        if movable(game, pile, n):
-            self.view.picked = (pile, n)
-            self.say("")
-        elif not game.piles[pile]:
-            self.say(f"{game.rules.names[pile]} is empty")
-        else:  # the kernel's reason, as the line mode gives it
-            self.say(game.pick_refusal(pile, n) or f"cannot pick up {'that card' if n == 1 else f'those {n} cards'} "
-                     f"from {game.rules.names[pile]}")
-        self.refresh_view()
-
-    def put(self, dst: int, flexible: bool = False) -> None:
-        """Put the picked-up cards on ``dst``; ``flexible`` tries fewer cards if all do not fit."""
-        game: Game = self.game  # type: ignore[attr-defined]
-        assert self.view.picked is not None
-        src, n = self.view.picked
-        if dst == src:
-            self.view.picked = None
-            self.say("")
-            self.refresh_view()
-            return
-        if flexible:
-            n = next((k for k in range(n, 0, -1) if game.refusal((src, dst, k)) is None), n)
-        self.submit((src, dst, n))
-
-    def send_home(self, pile: int) -> None:
-        if self.locked():
-            return
-        game: Game = self.game  # type: ignore[attr-defined]
-        self.view.picked = None
-        for f in game.rules.foundations:
-            if game.refusal((pile, f, 1)) is None:
-                self.submit((pile, f, 1))
-                return
-        self.say("no foundation takes that card" if game.piles[pile] else f"{game.rules.names[pile]} is empty")
-        self.refresh_view()
-
-    def on_table_view_pile_clicked(self, event: TableView.PileClicked) -> None:
-        if self.locked():
-            return
-        game: Game = self.game  # type: ignore[attr-defined]
-        pile = event.pile
-        self.view.cursor = pile
-        if game.rules.role[pile] == "stock":  # every click draws, quick ones too
-            if self.view.picked is not None:
-                self.view.picked = None
-                self.refresh_view()
-            else:
-                self.action_draw()  # type: ignore[attr-defined]
-        elif event.chain >= 2 and event.card is not None and event.card == len(game.piles[pile]) - 1:
-            # a double-click sends the card clicked home: only the top card can go
-            self.send_home(pile)
-        elif self.view.picked is not None:
-            self.put(pile)
-        elif event.card is None:
-            self.refresh_view()
-        else:
-            self.pick(pile, len(game.piles[pile]) - event.card)
-
-    def on_table_view_dropped(self, event: TableView.Dropped) -> None:
-        self.view.picked = (event.src, event.n)
-        if self.locked() or event.dst is None or event.dst == event.src:
-            self.view.picked = None
-            self.refresh_view()
-            return
-        self.view.cursor = event.dst
-        self.put(event.dst)
-        if self.view.picked is not None:  # not put down: let go
-            self.view.picked = None
-            self.refresh_view()
-
-    # -- keys
-    def action_cursor(self, dx: int, dy: int) -> None:
-        game: Game | None = self.game  # type: ignore[attr-defined]
-        if game is None:
-            return
-        rules = game.rules
-        grid = [[rules.index[n] if n is not None else -1 for n in row] for row in rules.spec.layout]
-        cur = self.view.cursor if self.view.cursor is not None else 0
-        r, c = next(((r, row.index(cur)) for r, row in enumerate(grid) if cur in row), (0, 0))
-        if dx:
-            cells = [k for k, v in enumerate(grid[r]) if v >= 0]
-            pos = cells.index(c) if c in cells else 0
-            c = cells[(pos + dx) % len(cells)]
-        if dy:
-            r = (r + dy) % len(grid)
-            cells = [k for k, v in enumerate(grid[r]) if v >= 0]
-            c = min(cells, key=lambda k: (abs(k - c), k))
-        self.view.cursor = grid[r][c]
-        self.say("")
-        self.refresh_view()
-
-    def action_select(self) -> None:
-        cur = self.view.cursor
-        if self.locked() or cur is None:
-            return
-        game: Game = self.game  # type: ignore[attr-defined]
-        if self.view.picked is not None and game.rules.role[cur] == "stock":
-            self.action_let_go()  # as a click on the stock does: the stock takes no cards
-            return
-        if self.view.picked is not None:
-            self.put(cur, flexible=self.flexible)
-            return
-        if game.rules.role[cur] == "stock":
-            self.action_draw()  # type: ignore[attr-defined]
-            return
-        up = len(game.piles[cur]) - game.down[cur]
-        for n in range(up, 0, -1):
-            if movable(game, cur, n):
-                self.pick(cur, n, flexible=True)
-                return
-        self.pick(cur, 1)
-
-    def action_let_go(self) -> None:
-        self.view.picked = None
-        self.say("")
-        self.refresh_view()
-
-    def action_home(self) -> None:
-        if self.game is not None and self.view.cursor is not None:  # type: ignore[attr-defined]
-            self.send_home(self.view.cursor)
-
-    def action_toggle_colours(self) -> None:
-        self.view.four_colour = not self.view.four_colour
-        self.say("four colours: clubs green, diamonds blue" if self.view.four_colour else "two colours: red and black")
-        self.refresh_view()
-
-    def say(self, message: str) -> None:
-        raise NotImplementedError
-
-    def refresh_view(self) -> None:
-        raise NotImplementedError
-
-
 def replay_escape(app: App[Any], event: events.Key) -> None:
     """A key typed right after escape reaches the app with escape as one key, alt+KEY
     (terminals send both as one sequence): play it as the two keys it was."""
@@ -408,7 +254,8 @@ class HeaderInfo(Static):
     """The header's line: drawn for the width it has (see :func:`fit_header`)."""
 
     def render(self) -> Text:
-        return self.app.header_text(self.size.width)  # type: ignore[attr-defined, no-any-return]
+        app = self.app
+        return app.header_text(self.size.width) if isinstance(app, SolitaireApp) else Text()
 
 
 class FinishButton(Static):
@@ -418,7 +265,9 @@ class FinishButton(Static):
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
-        self.app.action_finish()  # type: ignore[attr-defined]
+        app = self.app
+        if isinstance(app, SolitaireApp):
+            app.action_finish()
 
 
 class HelpScreen(ModalScreen[None]):
@@ -460,7 +309,7 @@ class WinScreen(ModalScreen[str]):
         self.dismiss(what)
 
 
-class SolitaireApp(TableControls, App[None]):
+class SolitaireApp(App[None]):
     CSS_PATH = "solitaire.tcss"
     TITLE = "solitaire"
     BINDINGS = TABLE_BINDINGS + [
@@ -487,17 +336,21 @@ class SolitaireApp(TableControls, App[None]):
         self.finish_delay = finish_delay
         self.view = View(four_colour=four_colour)
         self.message = notice or ""
-        self._finishing: list[Any] = []
+        self._finishing: list[Move] = []
         self._finish_timer: Any = None
         self.won_summary: str | None = None
-        self.flexible = False  # the cards in hand were picked up by key: put down as many as fit
+        self.session = Session(tracker.game, tracker)  # every change of the game goes through it
+        self.hand = Hand(self, self.view)  # the cursor and the cards in hand
         # the hint being worked out; any change of the game drops it (_drop_hint)
         self._hint: Worker[Any] | None = None
         self._confirm: tuple[str, float, str] | None = None  # n or R pressed once: key, when, message
 
     @property
     def game(self) -> Game:
-        return self.tracker.game
+        return self.session.game
+
+    def table_game(self) -> Game:
+        return self.session.game
 
     # -- layout
     def compose(self) -> ComposeResult:
@@ -534,10 +387,7 @@ class SolitaireApp(TableControls, App[None]):
         game = self.game
         view = self.view
         if view.picked is not None and self.outline:
-            src, n = view.picked
-            counts = range(1, n + 1) if self.flexible else (n,)
-            view.outlined = frozenset(d for d in range(game.rules.count)
-                                      if d != src and any(game.refusal((src, d, k)) is None for k in counts))
+            view.outlined = self.hand.destinations()
         elif view.picked is None:
             view.outlined = frozenset()
         self.refresh_header()
@@ -567,31 +417,23 @@ class SolitaireApp(TableControls, App[None]):
         return (not self._finishing and not game.won and game.finish_ready() is None
                 and game.finish_moves() is not None)
 
-    # -- playing
-    def play(self, move: tuple[int, int, int]) -> bool:
-        if self.game.won:  # a win is final (it has been recorded), even where a card could come back
-            self.view.picked = None
-            self.say(WON_REFUSAL)
-            self.refresh_view()
-            return False
-        try:
-            self.game.play(move)
-        except SolitaireError as exc:
-            self.say(str(exc))
+    # -- playing: every change goes through the session
+    def answer(self, reply: Reply) -> bool:
+        """Show what the session answered: a refusal in the status line (the cards stay in
+        hand), or the change made."""
+        if not reply.ok:
+            if reply.won_final:  # a win is final (it has been recorded), even where a card could come back
+                self.view.picked = None
+            self.say(WON_REFUSAL if reply.won_final else reply.error or "")
             self.refresh_view()
             return False
         self.view.picked = None
+        self.say("")
         self.after_change()
         return True
 
-    def submit(self, move: tuple[int, int, int]) -> None:
-        reason = self.game.refusal(move)
-        if reason is not None:
-            self.say(reason)
-            self.refresh_view()
-            return
-        self.say("")
-        self.play(move)
+    def submit(self, move: Move) -> None:
+        self.answer(self.session.move(move))
 
     def locked(self) -> bool:
         """Finish is playing the cards home: nothing else acts on the game meanwhile."""
@@ -600,7 +442,6 @@ class SolitaireApp(TableControls, App[None]):
     def after_change(self) -> None:
         self._drop_hint()
         self._cancel_confirm()
-        self.tracker.changed()
         self.refresh_view()
         if self.game.won and not self._finishing:
             self.show_win()
@@ -631,40 +472,45 @@ class SolitaireApp(TableControls, App[None]):
             self.refresh_view()
 
     # -- actions (keys)
+    def action_cursor(self, dx: int, dy: int) -> None:
+        self.hand.move_cursor(dx, dy)
+
+    def action_select(self) -> None:
+        self.hand.select()
+
+    def action_let_go(self) -> None:
+        self.hand.let_go()
+
+    def action_home(self) -> None:
+        self.hand.home()
+
+    def action_toggle_colours(self) -> None:
+        self.hand.toggle_colours()
+
+    def on_table_view_pile_clicked(self, event: TableView.PileClicked) -> None:
+        self.hand.clicked(event.pile, event.card, event.chain)
+
+    def on_table_view_dropped(self, event: TableView.Dropped) -> None:
+        self.hand.dropped(event.src, event.n, event.dst)
+
+    def turn_stock(self) -> None:
+        self.action_draw()
+
     def action_draw(self) -> None:
         if self.locked():
             return
-        move = self.game.rules.draw_move
         self.view.picked = None
-        if move is None:
-            self.say("this game has no stock")
-            self.refresh_view()
-            return
-        self.say("")
-        self.play(move)
+        self.answer(self.session.draw())
 
     def action_undo(self) -> None:
-        self._plain(self.game.undo)
+        if not self.locked():
+            self.view.picked = None
+            self.answer(self.session.undo())
 
     def action_redo(self) -> None:
-        self._plain(self.game.redo)
-
-    def _plain(self, fn: Any) -> None:
-        if self.locked():
-            return
-        self.view.picked = None
-        if self.game.won:  # a win is final: it has been recorded
-            self.say(WON_REFUSAL)
-            self.refresh_view()
-            return
-        try:
-            fn()
-        except SolitaireError as exc:
-            self.say(str(exc))
-            self.refresh_view()
-            return
-        self.say("")
-        self.after_change()
+        if not self.locked():
+            self.view.picked = None
+            self.answer(self.session.redo())
 
     def action_hint(self) -> None:
         """The solver's hint, as the line mode and the JSON protocol give it: it takes a second
@@ -703,7 +549,7 @@ class SolitaireApp(TableControls, App[None]):
                 self.view.cursor = self.game.rules.stock  # "draw": space (or a click) does it
             if n > 0 and self.view.picked is None:  # pick up the hinted cards, unless some are in hand
                 self.view.picked = (src, n)
-                self.flexible = False
+                self.hand.flexible = False
                 self.view.cursor = dst
         self.refresh_view()
 
@@ -716,27 +562,19 @@ class SolitaireApp(TableControls, App[None]):
     def action_finish(self) -> None:
         if self.locked():
             return
-        if self.game.won:
-            self.say(WON_REFUSAL)
-            self.refresh_view()
-            return
-        if not self.finish_available():
-            reason = self.game.finish_ready() or "the cards cannot all be played straight home from here"
-            self.say(reason)
-            self.refresh_view()
+        plan = self.session.finish_plan()
+        if isinstance(plan, Reply):
+            self.answer(plan)
             return
         self.view.picked = None
-        self._finishing = list(self.game.finish_moves() or [])
+        self._finishing = plan
         self.say("")
         self._finish_timer = self.set_interval(self.finish_delay, self._finish_step)
 
     def _finish_step(self) -> None:
         if not self._finishing:
             return
-        move = self._finishing.pop(0)
-        try:
-            self.game.play(move)
-        except SolitaireError:
+        if not self.session.move(self._finishing.pop(0)).ok:
             self._finishing = []
         if not self._finishing:
             if self._finish_timer is not None:
@@ -748,6 +586,7 @@ class SolitaireApp(TableControls, App[None]):
         self.tracker.abandon()
         self.tracker = Tracker(game, dealt=dealt, enabled=self.tracker.enabled)
         self.tracker.begin()  # saved before its first move, as `play` saves a new deal
+        self.session = Session(game, self.tracker)
         self.view.picked = None
         self._finishing = []
         if self._finish_timer is not None:
@@ -825,10 +664,8 @@ def _think(game: Game) -> str | None:
     worker is cancelled (a newer hint, or the program quitting, which waits for its threads)."""
     from textual.worker import get_current_worker
 
-    from solitaire.core import solver
-
     worker = get_current_worker()
-    return solver.player_hint(game, stop=lambda: worker.is_cancelled)[0]
+    return Session(game).hint(stop=lambda: worker.is_cancelled).hint
 
 
 def _collect_again() -> None:
