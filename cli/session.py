@@ -56,19 +56,43 @@ class Session:
     table, the race server): a win is final, undo and redo, finish, and the moves, each
     answered with a :class:`Reply` holding the kernel's move records (:class:`MoveRecord`). ``listener``
     (the save's tracker) is told of every accepted change. ``no_undo``/``no_hints``: the reason
-    given when undo and redo, or hints, are not allowed here (a race), else ``None``."""
+    given when undo and redo, or hints, are not allowed here (a race), else ``None``.
+    ``autoplay``: after each move and draw, send home the cards that are safe to send
+    (:meth:`Game.safe_home_move`), their records after the move's."""
 
     def __init__(self, game: Game, tracker: Listener | None = None, *,
-                 no_undo: str | None = None, no_hints: str | None = None) -> None:
+                 no_undo: str | None = None, no_hints: str | None = None, autoplay: bool = False) -> None:
         self.game = game
         self.tracker = tracker
         self.no_undo = no_undo
         self.no_hints = no_hints
+        self.autoplay = autoplay
 
     # -- the commands
-    def move(self, move: Move | str) -> Reply:
-        """Play one move (a tuple, or notation such as ``t7 f`` or ``draw``)."""
-        return self._do(lambda: Reply(ok=True, records=[self.game.play(move)]))
+    def move(self, move: Move | str, autoplay: bool = True) -> Reply:
+        """Play one move (a tuple, or notation such as ``t7 f`` or ``draw``), then the safe
+        moves home if autoplay is on (``autoplay=False``: not after this one)."""
+        def play() -> Reply:
+            records = [self.game.play(move)]
+            if self.autoplay and autoplay:
+                records += self._safe_home()
+            return Reply(ok=True, records=records)
+
+        return self._do(play)
+
+    def safe_home(self) -> Reply:
+        """Send home now every card that is safe to send (what autoplay does after a move)."""
+        return self._do(lambda: Reply(ok=True, records=self._safe_home()))
+
+    def _safe_home(self) -> list[MoveRecord]:
+        records = []
+        game = self.game
+        while not game.won:
+            move = game.safe_home_move()
+            if move is None:
+                break
+            records.append(game.play(move))
+        return records
 
     def draw(self) -> Reply:
         """The stock's action: draw, or turn the waste back."""

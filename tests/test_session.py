@@ -7,10 +7,11 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from klondike_helpers import snapshot, won_but
+from klondike_helpers import load, snapshot, won_but
 
 from solitaire.cli.session import WON_IS_FINAL, Session
 from solitaire.core import Game, get_variant
+from solitaire.core.cards import card_name
 from solitaire.core.game import MoveRecord
 
 VARIANTS = [("klondike", {}), ("klondike", {"draw": 3}), ("calculation", {})]
@@ -93,3 +94,36 @@ def test_a_race_session_refuses_undo_and_hints_with_its_own_reasons():
     assert session.act("redo").error == "no undo in a race"
     assert session.act("hint").error == "no hints in a race"
     assert session.act("quit").error is not None  # not a game command: only the line mode quits
+
+
+# ---------------------------------------------------------------- autoplay
+
+
+def test_autoplay_is_off_by_default_and_when_on_sends_only_safe_cards_home():
+    # the black aces are home, so the 2D is safe; the 3C is not (the 2H, which could go on it, is out)
+    spec = {"f1": "AC 2C", "f2": "AD", "f3": "AH", "f4": "AS 2S", "t1": "9H | 2D", "t2": "3C", "t3": "KS"}
+    assert [r.move for r in Session(load(spec)).move("t3 t4").records] == ["t3 t4"]
+    game = load(spec)
+    reply = Session(game, autoplay=True).move("t3 t4")
+    assert [(r.move, r.cards) for r in reply.records] == [("t3 t4", ("KS",)), ("t1 f2", ("2D",))]
+    assert game.safe_home_move() is None and game.home_move(game.rules.index["t2"]) is not None
+    assert Session(game, autoplay=True).undo().ok  # one move back: the card sent home by itself
+    assert card_name(game.piles[game.rules.index["t1"]][-1]) == "2D" and game.moves == 1
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(VARIANTS), st.integers(0, 10_000), st.integers(0, 120))
+def test_a_safe_home_move_is_legal_and_in_klondike_waits_for_the_cards_that_go_on_it(variant, seed, steps):
+    """Autoplay's rule comes from the rules' tables; in Klondike it comes to the known rule: a
+    card is safe home once both cards of the other colour one rank lower are home."""
+    game = played(*variant, seed, steps)
+    move = game.safe_home_move()
+    if move is None:
+        return
+    assert move in game.legal_moves() and move[1] in game.rules.foundation_set
+    if variant[0] == "klondike":
+        card = card_name(game.piles[move[0]][-1])
+        home = {card_name(c) for f in game.rules.foundations for c in game.piles[f]}
+        rank = "A23456789TJQK".index(card[0])
+        other = "CS" if card[1] in "DH" else "DH"
+        assert rank == 0 or all("A23456789TJQK"[rank - 1] + s in home for s in other)

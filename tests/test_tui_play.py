@@ -74,6 +74,43 @@ async def test_nothing_acts_on_the_game_while_finish_plays_the_cards_home(solita
     assert played() == (1, 1)
 
 
+@pilot_test
+async def test_finish_plays_the_stock_and_the_waste_out_too():
+    game = position(t1=[], stock=["KH"], waste=["QS"], f4=suit("S", 11))
+    app = make_app(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert app.finish_available() and "press f" in status_of(app)
+        await pilot.press("f")
+        for _ in range(1000):  # until the animation ends (it stops early once won)
+            await pilot.pause(0.02)
+            if app.game.won:
+                break
+        assert app.game.won and app.game.moves == 4  # QS home, the KH drawn, home, the KS home
+        assert sum(1 for move in app.game.history if move[2] == 0) == 1  # one draw among them
+
+
+@pilot_test
+async def test_autoplay_is_off_until_A_and_then_sends_the_safe_cards_home():
+    app = make_app(position())  # the kings of hearts and spades are left: both safe home
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d")  # nothing to draw: refused, and nothing goes home by itself
+        assert app.game.moves == 0
+        await pilot.press("A")
+        await pilot.pause()
+        assert app.game.won and app.game.moves == 2
+        assert isinstance(app.screen, WinScreen)
+
+
+@pilot_test
+async def test_autoplay_plays_after_each_move_once_on():
+    # the KH is safe home once the QH is: the player puts the QH home, autoplay the KH
+    app = make_app(position(t1=["KH"], t3=["QH"], f3=suit("H", 11)), autoplay=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await click(pilot, app, "t3", times=2)  # double-click: the QH home
+        await pilot.pause()
+        assert app.game.won and app.game.moves == 3  # the QH by the player, the KH and KS by autoplay
+
+
 # ---------------------------------------------------------------- n and R ask again
 
 

@@ -50,8 +50,8 @@ HELP_TEXT = """\
   u, r           undo, redo           h       hint
   n, R           new deal, restart    o       outline where cards may go
                  twice if the game has moves (then a dealt one is lost)
-  c              four-colour suits    ?       this help
-  q              quit (the game is saved: play resumes it)
+  c              four-colour suits    A       autoplay: safe cards go home
+  ?              this help            q       quit (play resumes the game)
 """
 
 
@@ -317,6 +317,7 @@ class SolitaireApp(App[None]):
         Binding("r,ctrl+y", "redo", show=False),
         Binding("h", "hint", show=False),
         Binding("o", "toggle_outline", show=False),
+        Binding("A", "toggle_autoplay", show=False),
         Binding("n", "new_deal", show=False),
         Binding("R", "restart", show=False),
         Binding("question_mark,f1", "help", show=False),
@@ -324,7 +325,7 @@ class SolitaireApp(App[None]):
     ]
 
     def __init__(self, tracker: Tracker, *, outline: bool = False, four_colour: bool = False,
-                 tick: bool = True, finish_delay: float = 0.06,
+                 autoplay: bool = False, tick: bool = True, finish_delay: float = 0.06,
                  next_deal: Callable[[Game], Game] | None = None, notice: str | None = None) -> None:
         """``notice``: a message for the status line when the table opens (e.g. that a save
         could not be read), which would be hidden if printed before the full screen."""
@@ -339,7 +340,8 @@ class SolitaireApp(App[None]):
         self._finishing: list[Move] = []
         self._finish_timer: Any = None
         self.won_summary: str | None = None
-        self.session = Session(tracker.game, tracker)  # every change of the game goes through it
+        self.autoplay = autoplay  # cards safe to send home go by themselves after each move
+        self.session = Session(tracker.game, tracker, autoplay=autoplay)  # every change of the game goes through it
         self.hand = Hand(self, self.view)  # the cursor and the cards in hand
         # the hint being worked out; any change of the game drops it (_drop_hint)
         self._hint: Worker[Any] | None = None
@@ -398,7 +400,7 @@ class SolitaireApp(App[None]):
             if game.won:
                 status = WON_LINE
             elif ready:
-                status = "Every card is face up: press f (or Finish) to play them home."
+                status = "Every card can go home: press f (or Finish) to play them all there."
             elif not game.won and game.over:
                 status = "No moves are left: u to undo, R to restart, n for a new deal."
             else:
@@ -559,6 +561,23 @@ class SolitaireApp(App[None]):
                  else "hints off")
         self.refresh_view()
 
+    def action_toggle_autoplay(self) -> None:
+        """Autoplay on or off: when on, the cards safe to send home go there after each move
+        and draw (and at once, when turned on)."""
+        if self.locked():
+            return
+        self.autoplay = self.session.autoplay = not self.autoplay
+        if not self.autoplay:
+            self.say("autoplay off")
+            self.refresh_view()
+            return
+        reply = self.session.safe_home() if not self.game.won else None
+        self.say("autoplay on: cards safe to send home go there by themselves")
+        if reply is not None and reply.records:
+            self.after_change()
+        else:
+            self.refresh_view()
+
     def action_finish(self) -> None:
         if self.locked():
             return
@@ -574,7 +593,7 @@ class SolitaireApp(App[None]):
     def _finish_step(self) -> None:
         if not self._finishing:
             return
-        if not self.session.move(self._finishing.pop(0)).ok:
+        if not self.session.move(self._finishing.pop(0), autoplay=False).ok:
             self._finishing = []
         if not self._finishing:
             if self._finish_timer is not None:
@@ -586,7 +605,7 @@ class SolitaireApp(App[None]):
         self.tracker.abandon()
         self.tracker = Tracker(game, dealt=dealt, enabled=self.tracker.enabled)
         self.tracker.begin()  # saved before its first move, as `play` saves a new deal
-        self.session = Session(game, self.tracker)
+        self.session = Session(game, self.tracker, autoplay=self.autoplay)
         self.view.picked = None
         self._finishing = []
         if self._finish_timer is not None:
