@@ -463,3 +463,77 @@ async def test_c_says_which_colours_the_suits_are_in():
         assert app.view.four_colour and status_of(app) == "four colours: clubs green, diamonds blue"
         await pilot.press("c")
         assert not app.view.four_colour and status_of(app) == "two colours: red and black"
+
+
+# ---------------------------------------------------------------- the clock
+
+
+class FakeClock:
+    """A clock the test moves by hand: no waiting, whatever the machine's load."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def screen_text(app) -> str:
+    return app.export_screenshot()
+
+
+@pilot_test
+async def test_the_clock_starts_at_the_first_move_and_stops_while_paused_or_in_the_help():
+    from solitaire.cli import saves
+    from solitaire.cli.tui.app import HelpScreen, PauseScreen, SolitaireApp
+
+    clock = FakeClock()
+    tracker = saves.Tracker(Game.new(KLONDIKE.rules(), 5), dealt=False, clock=clock)
+    app = SolitaireApp(tracker, tick=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        clock.now += 50  # idle before the first move: not counted
+        assert tracker.elapsed() == 0
+        await pilot.press("d")
+        clock.now += 10
+        assert tracker.elapsed() == 10
+        assert "♠" in screen_text(app) or "♣" in screen_text(app) or "♥" in screen_text(app)
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, PauseScreen)
+        shown = screen_text(app)
+        assert "Paused" in shown and not any(sym in shown for sym in "♠♥♦♣")  # the cards hidden
+        clock.now += 300
+        await pilot.press("d", "u")  # nothing acts on the game behind the pause
+        assert tracker.elapsed() == 10 and app.game.moves == 1
+        await pilot.press("p")
+        await pilot.pause()
+        assert not isinstance(app.screen, PauseScreen)
+        clock.now += 5
+        assert tracker.elapsed() == 15
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        clock.now += 60
+        await pilot.press("escape")
+        await pilot.pause()
+        clock.now += 1
+        assert tracker.elapsed() == 16
+
+
+def test_a_resumed_game_keeps_its_time_and_counts_on_from_its_next_move():
+    from solitaire.cli import saves
+
+    clock = FakeClock()
+    tracker = saves.Tracker(Game.new(KLONDIKE.rules(), 5), elapsed=30.0, clock=clock, enabled=False)
+    clock.now += 100
+    assert tracker.elapsed() == 30
+    tracker.game.play("draw")
+    tracker.changed()
+    clock.now += 2
+    assert tracker.elapsed() == 32
+    tracker.pause()
+    tracker.pause()  # twice is once
+    clock.now += 50
+    tracker.resume()
+    clock.now += 1
+    assert tracker.elapsed() == 33

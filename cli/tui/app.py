@@ -51,7 +51,8 @@ HELP_TEXT = """\
   n, R           new deal, restart    o       outline where cards may go
                  twice if the game has moves (then a dealt one is lost)
   c              four-colour suits    A       autoplay: safe cards go home
-  ?              this help            q       quit (play resumes the game)
+  ?              this help            p       pause (the cards hidden)
+  q              quit (the game is saved: play resumes it)
 """
 
 
@@ -285,6 +286,21 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class PauseScreen(ModalScreen[None]):
+    """The game paused: the clock stopped and the cards hidden (the screen is opaque) until
+    p, escape or space; q quits."""
+
+    BINDINGS = [Binding("p,escape,space,enter", "close", "Go on"), Binding("q", "app.quit", "Quit")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pause"):
+            yield Static("Paused: the clock is stopped.\n\np (or escape) to go on; q quits (the game is saved).",
+                         id="pause-text")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
 class WinScreen(ModalScreen[str]):
     BINDINGS = [Binding("n", "choose('new')", "New deal"), Binding("s", "choose('same')", "Same deal"),
                 Binding("q", "choose('quit')", "Quit"), Binding("escape", "choose('close')", "Close")]
@@ -321,6 +337,7 @@ class SolitaireApp(App[None]):
         Binding("n", "new_deal", show=False),
         Binding("R", "restart", show=False),
         Binding("question_mark,f1", "help", show=False),
+        Binding("p", "pause", show=False),
         Binding("q", "quit", show=False),
     ]
 
@@ -664,7 +681,16 @@ class SolitaireApp(App[None]):
             self._start(start_of(self.game), dealt=self.tracker.dealt)
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        """The help, with the clock stopped while it shows."""
+        self._paused(HelpScreen())
+
+    def action_pause(self) -> None:
+        self._paused(PauseScreen())
+
+    def _paused(self, screen: ModalScreen[None]) -> None:
+        tracker = self.tracker
+        tracker.pause()
+        self.push_screen(screen, lambda _: tracker.resume())
 
     def on_key(self, event: events.Key) -> None:
         if self._confirm is not None and event.key != self._confirm[0]:
