@@ -9,6 +9,7 @@ import functools
 
 from solitaire.cli.race.client import RaceClient
 from solitaire.cli.race.server import RaceServer, Settings
+from solitaire.cli.tui.table import with_symbols
 from solitaire.cli.race.ui import (
     HIDDEN_CARD,
     ConfirmScreen,
@@ -155,7 +156,8 @@ async def test_host_starts_plays_by_keys_and_clicks_and_sees_the_others_progress
         tableau = [i for i, role in enumerate(RULES.role) if role == "tableau"]
         src, dst = next((s, d) for s in tableau for d in tableau
                         if s != d and server_game.refusal((s, d, 1)) is not None)
-        reason = server_game.refusal((src, dst, 1))
+        reason = with_symbols(server_game.refusal((src, dst, 1)))  # spelled as the table shows cards
+        assert reason != server_game.refusal((src, dst, 1))
         sent = len(app.client.messages)
         for pile in (src, dst):
             x, y = app.screen.table_view.point_of(pile)

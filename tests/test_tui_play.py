@@ -537,3 +537,32 @@ def test_a_resumed_game_keeps_its_time_and_counts_on_from_its_next_move():
     tracker.resume()
     clock.now += 1
     assert tracker.elapsed() == 33
+
+
+# ---------------------------------------------------------------- words as the table shows them
+
+
+@pilot_test
+async def test_a_refusal_spells_its_cards_with_symbols_as_the_table_shows_them():
+    app = make_app(position())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await click(pilot, app, "t2")
+        await click(pilot, app, "t1")
+        assert status_of(app) == "K♠ does not go on K♥: t1 builds down in alternating colours"
+        assert app.view.picked == (IDX["t2"], 1)
+
+
+@pilot_test
+async def test_the_win_screen_offers_the_same_deal_with_the_key_the_status_line_names():
+    app = make_app(position(seed=7))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await click(pilot, app, "t1", times=2)
+        await click(pilot, app, "t2", times=2)
+        await pilot.pause()
+        assert isinstance(app.screen, WinScreen)
+        labels = [str(b.label) for b in app.screen.query("Button")]
+        assert "Play it again (R)" in labels
+        await pilot.press("R")  # as the won table's status line says: the same deal, from its start
+        await pilot.pause()
+        assert not isinstance(app.screen, WinScreen)
+        assert app.game.moves == 0 and not app.game.won and app.game.seed == 7

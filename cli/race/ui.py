@@ -34,7 +34,7 @@ from solitaire.core.cards import parse_card
 
 from ..tui.app import TABLE_BINDINGS, TableView, replay_escape
 from ..tui.controls import Hand
-from ..tui.table import View
+from ..tui.table import View, with_symbols
 from .client import RaceClient, RaceError, RaceRefused, hosted_table, settings_command
 
 HIDDEN_CARD = 52  # a face-down card: not a card (cards are 0..51); its value is never read
@@ -277,7 +277,7 @@ class RaceScreen(Screen[None]):
             info.append(f"   moves {app.own['moves']}   score {app.own['score']}")
         self.query_one("#race-info", Static).update(info)
         self.query_one("#progress", Static).update(app.progress_text())
-        status = app.notice or app.offer_text() or KEYS_LINE
+        status = with_symbols(app.notice) or app.offer_text() or KEYS_LINE
         self.query_one("#status", Static).update(Text(status, style="bold" if app.notice else "dim"))
         if self.game is not None:
             view = self.table_view

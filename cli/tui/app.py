@@ -31,7 +31,7 @@ from ..saves import Tracker
 from ..stats import format_time, new_bests
 from ..session import Reply, Session
 from .controls import Hand
-from .table import Geometry, Hit, View, draw, hit_test, pile_at
+from .table import Geometry, Hit, View, draw, hit_test, pile_at, with_symbols
 
 KEYS_LINE = "arrows move  space pick/put  d draw  u undo  r redo  h hint  ? help  q quit"
 
@@ -302,7 +302,7 @@ class PauseScreen(ModalScreen[None]):
 
 
 class WinScreen(ModalScreen[str]):
-    BINDINGS = [Binding("n", "choose('new')", "New deal"), Binding("s", "choose('same')", "Same deal"),
+    BINDINGS = [Binding("n", "choose('new')", "New deal"), Binding("R,s", "choose('same')", "Play it again"),
                 Binding("q", "choose('quit')", "Quit"), Binding("escape", "choose('close')", "Close")]
 
     def __init__(self, summary: str) -> None:
@@ -315,7 +315,7 @@ class WinScreen(ModalScreen[str]):
             yield Static(self.summary, id="win-text")
             with Horizontal(id="win-buttons"):
                 yield Button("New deal (n)", id="new", variant="primary")
-                yield Button("Same deal (s)", id="same")
+                yield Button("Play it again (R)", id="same")
                 yield Button("Quit (q)", id="quit")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -429,7 +429,8 @@ class SolitaireApp(App[None]):
         table.update_table()
 
     def say(self, message: str) -> None:
-        self.message = message
+        """Set the status line's message; its cards are spelled with symbols, as the table shows them."""
+        self.message = with_symbols(message)
 
     def finish_available(self) -> bool:
         game = self.game

@@ -9,6 +9,7 @@ name: rows come from ``rules.spec.layout``, piles whose ``fan`` is ``down`` fan 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from rich.color import Color, ColorTriplet
@@ -17,8 +18,17 @@ from rich.style import Style
 from rich.terminal_theme import DEFAULT_TERMINAL_THEME
 
 from solitaire.core import Game
-from solitaire.core.cards import SUIT, card_symbol, is_red
+from solitaire.core.cards import SUIT, card_symbol, is_red, parse_card
 from solitaire.core.rules import GIVES_ANY, GIVES_NONE, GIVES_RUN, GIVES_TOP
+
+
+_CARD_NAME = re.compile(r"\b(?:10|[A2-9TJQK])[CDHS]\b")
+
+
+def with_symbols(text: str) -> str:
+    """A message from the kernel (``6C does not go on 8S``) with its cards spelled as the table
+    shows them (``6♣ does not go on 8♠``)."""
+    return _CARD_NAME.sub(lambda m: card_symbol(parse_card(m.group())), text)
 
 
 @dataclass(frozen=True)
