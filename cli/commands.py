@@ -24,7 +24,7 @@ from .playing import play_game
 app = typer.Typer(
     name="solitaire",
     help="Patience games at the terminal: play, deal and list variants.",
-    **APP_SETTINGS,
+    **{**APP_SETTINGS, "add_completion": True},  # --install-completion, --show-completion
 )
 
 
