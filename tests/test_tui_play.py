@@ -566,3 +566,36 @@ async def test_the_win_screen_offers_the_same_deal_with_the_key_the_status_line_
         await pilot.pause()
         assert not isinstance(app.screen, WinScreen)
         assert app.game.moves == 0 and not app.game.won and app.game.seed == 7
+
+
+# ---------------------------------------------------------------- saved, resumed, copied
+
+
+@pilot_test
+async def test_q_says_where_the_game_went_and_a_resumed_game_says_so(solitaire_home):
+    from solitaire.cli import saves
+    from solitaire.cli.tui.app import SolitaireApp
+
+    game = Game.new(KLONDIKE.rules(), 21)
+    app = SolitaireApp(saves.Tracker(game), tick=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d", "d", "q")
+    assert app.goodbye() == "your game is saved: 'solitaire play klondike' resumes it"
+    again, elapsed, dealt = saves.read_save(KLONDIKE)
+    back = SolitaireApp(saves.Tracker(again, elapsed, dealt), tick=False)
+    async with back.run_test(size=(80, 24)):
+        assert status_of(back) == "your saved game, resumed at move 2: n deals a new one"
+    won = make_app(position())
+    async with won.run_test(size=(80, 24)) as pilot:
+        await click(pilot, won, "t1", times=2)
+        await click(pilot, won, "t2", times=2)
+    assert won.game.won and won.goodbye() is None
+
+
+@pilot_test
+async def test_y_copies_the_share_code_through_the_terminal():
+    app = make_app(Game.new(KLONDIKE.rules({"draw": 3}), 48213))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("y")
+        assert app.clipboard == "klondike-d3-48213"
+        assert "copied klondike-d3-48213" in status_of(app)

@@ -9,6 +9,7 @@ through :meth:`SolitaireApp.after_change`, which saves the game and notices a wi
 from __future__ import annotations
 
 import gc
+import sys
 import time
 from typing import Any, Callable
 
@@ -52,7 +53,7 @@ HELP_TEXT = """\
                  twice if the game has moves (then a dealt one is lost)
   c              four-colour suits    A       autoplay: safe cards go home
   ?              this help            p       pause (the cards hidden)
-  q              quit (the game is saved: play resumes it)
+  y              copy the share code  q       quit (play resumes the game)
 """
 
 
@@ -338,6 +339,7 @@ class SolitaireApp(App[None]):
         Binding("R", "restart", show=False),
         Binding("question_mark,f1", "help", show=False),
         Binding("p", "pause", show=False),
+        Binding("y", "copy_code", show=False),
         Binding("q", "quit", show=False),
     ]
 
@@ -353,6 +355,9 @@ class SolitaireApp(App[None]):
         self.tick = tick
         self.finish_delay = finish_delay
         self.view = View(four_colour=four_colour)
+        game = tracker.game
+        if notice is None and game.history:  # a saved game opened again: say so
+            notice = f"your saved game, resumed at move {game.moves}: n deals a new one"
         self.message = notice or ""
         self._finishing: list[Move] = []
         self._finish_timer: Any = None
@@ -579,6 +584,21 @@ class SolitaireApp(App[None]):
                  else "hints off")
         self.refresh_view()
 
+    def action_copy_code(self) -> None:
+        """Copy the share code to the clipboard through the terminal (OSC 52: most terminals
+        take it; some, like macOS Terminal, ignore it)."""
+        code = share_code(self.game)
+        self.copy_to_clipboard(code)
+        self.say(f"copied {code} (if the terminal lets programs copy)")
+        self.refresh_view()
+
+    def goodbye(self) -> str | None:
+        """The line to print once the table has closed: where the game went."""
+        game = self.game
+        if game.won or not self.tracker.enabled:
+            return None
+        return f"your game is saved: 'solitaire play {game.rules.name}' resumes it"
+
     def action_toggle_autoplay(self) -> None:
         """Autoplay on or off: when on, the cards safe to send home go there after each move
         and draw (and at once, when turned on)."""
@@ -726,4 +746,8 @@ def run_table(tracker: Tracker, *, four_colour: bool = False, outline: bool = Fa
               next_deal: Callable[[Game], Game] | None = None, notice: str | None = None) -> None:
     """Open the table on this terminal and play until the player quits; ``notice`` shows in
     the status line as it opens."""
-    SolitaireApp(tracker, four_colour=four_colour, outline=outline, next_deal=next_deal, notice=notice).run()
+    app = SolitaireApp(tracker, four_colour=four_colour, outline=outline, next_deal=next_deal, notice=notice)
+    app.run()
+    said = app.goodbye()
+    if said is not None:
+        print(f"solitaire: {said}", file=sys.stderr)
