@@ -19,6 +19,16 @@ from solitaire.cli.tui.app import WinScreen
 from solitaire.core import Game, get_variant, solver
 
 
+class FakeClock:
+    """A clock the test moves by hand: no waiting, whatever the machine's load."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def status_of(app) -> str:
     return str(app.query_one("#status").render())
 
@@ -386,20 +396,29 @@ async def test_a_move_stops_the_hint_being_worked_out(monkeypatch):
 
 
 @pilot_test
-async def test_the_question_of_n_goes_when_its_time_is_up(monkeypatch):
-    from solitaire.cli.tui import app as table_app
+async def test_the_question_of_n_goes_when_its_time_is_up():
+    from solitaire.cli.tui.app import CONFIRM_S
 
-    monkeypatch.setattr(table_app, "CONFIRM_S", 0.2)
-    app = make_app(Game.new(KLONDIKE.rules(), 11), dealt=True)
+    clock = FakeClock()
+    app = make_app(Game.new(KLONDIKE.rules(), 11), dealt=True, clock=clock)
     async with app.run_test(size=(80, 24)) as pilot:
+        first = app.game
         await pilot.press("d")
         await pilot.press("n")
         assert "press n again" in status_of(app)
-        await pilot.pause(0.6)
+        clock.now += CONFIRM_S - 0.5
+        app.lapse_confirm()  # as its timer would: not yet
+        assert "press n again" in status_of(app)
+        clock.now += 1
+        app.lapse_confirm()  # the time is up
         assert "press n again" not in status_of(app)
         await pilot.press("n")  # late: it asks again rather than deal
         assert app.game.seed == 11 and "press n again" in status_of(app)
-
+        clock.now += CONFIRM_S + 1
+        await pilot.press("n")  # a second press after the time is up asks again too
+        assert app.game.seed == 11 and "press n again" in status_of(app)
+        await pilot.press("n")  # in time: a new deal
+        assert app.game is not first and app.game.moves == 0
 
 
 @pilot_test
@@ -466,16 +485,6 @@ async def test_c_says_which_colours_the_suits_are_in():
 
 
 # ---------------------------------------------------------------- the clock
-
-
-class FakeClock:
-    """A clock the test moves by hand: no waiting, whatever the machine's load."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def screen_text(app) -> str:

@@ -344,7 +344,7 @@ class SolitaireApp(App[None]):
     ]
 
     def __init__(self, tracker: Tracker, *, outline: bool = False, four_colour: bool = False,
-                 autoplay: bool = False, tick: bool = True, finish_delay: float = 0.06,
+                 autoplay: bool = False, tick: bool = True, clock: Callable[[], float] = time.monotonic, finish_delay: float = 0.06,
                  next_deal: Callable[[Game], Game] | None = None, notice: str | None = None) -> None:
         """``notice``: a message for the status line when the table opens (e.g. that a save
         could not be read), which would be hidden if printed before the full screen."""
@@ -362,6 +362,7 @@ class SolitaireApp(App[None]):
         self._finishing: list[Move] = []
         self._finish_timer: Any = None
         self.won_summary: str | None = None
+        self.clock = clock  # for the time a second n or R may take (tests use a fake one)
         self.autoplay = autoplay  # cards safe to send home go by themselves after each move
         self.session = Session(tracker.game, tracker, autoplay=autoplay)  # every change of the game goes through it
         self.hand = Hand(self, self.view)  # the cursor and the cards in hand
@@ -668,7 +669,7 @@ class SolitaireApp(App[None]):
         game = self.game
         if not game.history or game.won:
             return True
-        now = time.monotonic()
+        now = self.clock()
         pending = self._confirm
         if pending is not None and pending[0] == key and now - pending[1] <= CONFIRM_S:
             self._confirm = None
@@ -678,13 +679,20 @@ class SolitaireApp(App[None]):
         pending = self._confirm = (key, now, message)
         self.say(message)
         self.refresh_view()
-        self.set_timer(CONFIRM_S, lambda: self._lapse(pending))
+        self.set_timer(CONFIRM_S, self.lapse_confirm)
         return False
 
-    def _lapse(self, pending: tuple[str, float, str]) -> None:
-        """The time for a second n or R is up: the question goes from the status line."""
-        if self._confirm is pending:
+    def lapse_confirm(self) -> None:
+        """When the time for a second n or R is up (by :attr:`clock`), the question goes from
+        the status line; a timer calls this CONFIRM_S seconds after the first press."""
+        pending = self._confirm
+        if pending is None:
+            return
+        left = CONFIRM_S - (self.clock() - pending[1])
+        if left < 0:
             self._cancel_confirm()
+        else:  # a timer a hair early: look again when the time is up
+            self.set_timer(max(left, 0.05), self.lapse_confirm)
 
     def _cancel_confirm(self) -> None:
         """Anything else done after a first n or R: the question lapses."""
