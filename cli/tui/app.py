@@ -147,7 +147,7 @@ class TableView(Widget):
         if key == self._key:
             return
         canvas, self.hits, self.geo = draw(self.game, self.view, size.width, size.height,
-                                           self.app.console.color_system, tuple(self.app.size))
+                                           self.app.console.color_system, (self.app.size.width, self.app.size.height))
         self._lines = [Strip(segs, size.width) for segs in canvas.lines()]
         self._key = key
 
@@ -225,7 +225,7 @@ class TableView(Widget):
                 self.post_message(self.PileClicked(pile, None, event.chain))
 
 
-TABLE_BINDINGS = [
+TABLE_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
     Binding("left", "cursor(-1, 0)", show=False),
     Binding("right", "cursor(1, 0)", show=False),
     Binding("up", "cursor(0, -1)", show=False),
