@@ -68,6 +68,13 @@ REASONS = {
 }
 
 
+def race_of(screen: Screen[Any]) -> RaceApp:
+    """The race app a screen of it belongs to."""
+    app = screen.app
+    assert isinstance(app, RaceApp)
+    return app
+
+
 def display_game(position: dict[str, Any]) -> Game:
     """The table to draw from a position the server sent: face-down cards become HIDDEN_CARD
     whatever the message held, so nothing face down is kept."""
@@ -207,7 +214,7 @@ class LobbyScreen(Screen[None]):
         self.refresh_view()
 
     def refresh_view(self) -> None:
-        app: RaceApp = self.app  # type: ignore[assignment]
+        app = race_of(self)
         table = app.table
         self.query_one("#lobby-title", Static).update(Text(
             f"Race table — {settings_text(table['settings'])}", style="bold"))
@@ -266,7 +273,7 @@ class RaceScreen(Screen[None]):
         self.hand = Hand(self, self.view)  # the cursor and the cards in hand, as at the solo table
 
     def compose(self) -> ComposeResult:
-        app: RaceApp = self.app  # type: ignore[assignment]
+        app = race_of(self)
         yield Static(id="race-info")
         with Horizontal(id="race-body"):
             if app.board is not None:
@@ -286,9 +293,7 @@ class RaceScreen(Screen[None]):
 
     @property
     def race(self) -> RaceApp:
-        app = self.app
-        assert isinstance(app, RaceApp)
-        return app
+        return race_of(self)
 
     @property
     def game(self) -> Game | None:
@@ -305,7 +310,7 @@ class RaceScreen(Screen[None]):
         return self.query_one(TableView)
 
     def refresh_view(self) -> None:
-        app: RaceApp = self.app  # type: ignore[assignment]
+        app = race_of(self)
         table = app.table
         info = Text()
         info.append(f" Race {table.get('race', 1)} ", style="bold")
@@ -423,7 +428,7 @@ class EndScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        app: RaceApp = self.app  # type: ignore[assignment]
+        app = race_of(self)
         end = app.end or {"tables": []}
         self.games = [revealed(t["position"]) if t.get("position") else None for t in end["tables"]]
         self.shown = next((k for k, t in enumerate(end["tables"]) if t["id"] == app.my_id), 0)
@@ -447,7 +452,7 @@ class EndScreen(Screen[None]):
         self.refresh_view()
 
     def refresh_view(self) -> None:
-        app: RaceApp = self.app  # type: ignore[assignment]
+        app = race_of(self)
         end = app.end or {"tables": [], "score": [], "winners": [], "reason": "", "draw": False}
         self.query_one("#end-title", Static).update(Text(app.headline(), style="bold yellow"))
         text = Text()

@@ -360,6 +360,7 @@ class SolitaireApp(App[None]):
             notice = f"your saved game, resumed at move {game.moves}: n deals a new one"
         self.message = notice or ""
         self._finishing: list[Move] = []
+        self._finish_known: tuple[Any, bool] | None = None  # (position, whether finish plays it out)
         self._finish_timer: Any = None
         self.won_summary: str | None = None
         self.clock = clock  # for the time a second n or R may take (tests use a fake one)
@@ -439,9 +440,15 @@ class SolitaireApp(App[None]):
         self.message = with_symbols(message)
 
     def finish_available(self) -> bool:
+        """Whether f would play every card home from here (worked out once per position: the
+        status line asks at every refresh)."""
         game = self.game
-        return (not self._finishing and not game.won and game.finish_ready() is None
-                and game.finish_moves() is not None)
+        if self._finishing or game.won or game.finish_ready() is not None:
+            return False
+        key = (id(game), game.key())
+        if self._finish_known is None or self._finish_known[0] != key:
+            self._finish_known = (key, game.finish_moves() is not None)
+        return self._finish_known[1]
 
     # -- playing: every change goes through the session
     def answer(self, reply: Reply) -> bool:
