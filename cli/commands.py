@@ -28,7 +28,7 @@ from .quickargs import DEAL, STATS, VARIANTS, Declared, quick_args
 app = typer.Typer(
     name="solitaire",
     help="Patience games at the terminal: play, deal and list variants.",
-    **APP_SETTINGS,
+    **{**APP_SETTINGS, "add_completion": True},  # --install-completion, --show-completion
 )
 
 

@@ -14,7 +14,7 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from solitaire.core import Game, SolitaireError, VariantDef
 from solitaire.core.files import atomic_write
@@ -166,13 +166,19 @@ def remove_save(variant: str) -> None:
 class Tracker:
     """Keeps one game's save current and its clock running; records the result when it ends.
 
-    Call :meth:`changed` after every accepted command (move, draw, undo, redo, finish).
+    Call :meth:`changed` after every accepted command (move, draw, undo, redo, finish). The
+    clock starts at the first change (not at the deal, nor when a saved game opens again), and
+    :meth:`pause` and :meth:`resume` stop and restart it; ``clock`` is for tests.
     """
 
-    def __init__(self, game: Game, elapsed: float = 0.0, dealt: bool = True, enabled: bool = True) -> None:
+    def __init__(self, game: Game, elapsed: float = 0.0, dealt: bool = True, enabled: bool = True,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.game = game
-        self.base = elapsed
-        self.started = time.monotonic()
+        self.base = elapsed  # the time counted before ``started``
+        self.clock = clock
+        self.started: float | None = None  # when the clock last started; None: not running
+        self.paused = False
+        self._was_running = False
         self.dealt = dealt
         self.enabled = enabled
         self.recorded = False
@@ -180,15 +186,36 @@ class Tracker:
         self.last_result: Any = None
 
     def elapsed(self) -> float:
-        end = self.stopped_at if self.stopped_at is not None else time.monotonic()
+        if self.started is None:
+            return self.base
+        end = self.stopped_at if self.stopped_at is not None else self.clock()
         return self.base + end - self.started
 
+    def pause(self) -> None:
+        """Stop the clock (the player is away, or reading the help) until :meth:`resume`."""
+        if self.paused:
+            return
+        self.paused = True
+        self._was_running = self.started is not None and self.stopped_at is None
+        if self._was_running:
+            self.base = self.elapsed()
+            self.started = None
+
+    def resume(self) -> None:
+        """Run the clock again after :meth:`pause`, if it was running (it starts at the first change)."""
+        if self.paused:
+            self.paused = False
+            if self._was_running:
+                self.started = self.clock()
+
     def changed(self) -> None:
+        if self.started is None and not self.paused and self.stopped_at is None:
+            self.started = self.clock()  # the first change starts the clock
         if not self.enabled or self.recorded:
             return
         game = self.game
         if game.won:
-            self.stopped_at = time.monotonic()
+            self.stopped_at = self.clock()
             self.recorded = True
             remove_save(game.rules.name)
             if self.dealt:

@@ -435,6 +435,60 @@ class Game:
             return f"the {stock_name} is empty and this game has no redeals"
         return f"the {stock_name} is empty and no redeals are left (used {self.recycles} of {rules.redeals})"
 
+    # ------------------------------------------------------------------ what a front end asks
+
+    def can_pick(self, pile: int, n: int) -> bool:
+        """May the top ``n`` cards of ``pile`` be picked up together (judged from the face-up
+        cards only)? The source half of :meth:`refusal`: :meth:`pick_refusal` says why not."""
+        return n >= 1 and self._source_refusal(pile, n) is None
+
+    def most_to_pick(self, pile: int) -> int:
+        """The most cards that may be picked up together from the top of ``pile`` (0: none)."""
+        up = len(self.piles[pile]) - self.down[pile]
+        return next((n for n in range(up, 0, -1) if self._source_refusal(pile, n) is None), 0)
+
+    def targets(self, pile: int, n: int) -> tuple[int, ...]:
+        """The piles that take the top ``n`` cards of ``pile`` now (legal moves, in pile order)."""
+        if not self.can_pick(pile, n):
+            return ()
+        return tuple(d for d in self.rules.targets[pile] if self._refusal((pile, d, n)) is None)
+
+    def home_move(self, pile: int) -> Move | None:
+        """The move that sends the top card of ``pile`` to a foundation, if one takes it."""
+        found = self.rules.foundation_set
+        if pile in found:
+            return None
+        return next(((pile, d, 1) for d in self.targets(pile, 1) if d in found), None)
+
+    def safe_home_move(self) -> Move | None:
+        """A move of a top card home that can never be regretted, or ``None``: the solver's
+        safe-home rule, derived from the rules' tables (every card that could ever be built on
+        it outside the foundations is home already; when foundations give cards back, every
+        card that could be built on it in turn). Where several foundations take the card, only
+        into interchangeable empty ones. Judged from visible cards only (for autoplay)."""
+        from .solver import _tables
+
+        rules = self.rules
+        tables = _tables(rules)
+        piles, down = self.piles, self.down
+        home = 0
+        for f in rules.foundations:
+            for c in piles[f]:
+                home |= 1 << c
+        found = rules.foundation_set
+        for s in tables.auto_sources:
+            pile = piles[s]
+            if not pile or down[s] == len(pile) or tables.needs_mask[pile[-1]] & ~home:
+                continue
+            fits = [d for d in self.targets(s, 1) if d in found]
+            if len(fits) > 1:
+                group = tables.group_of.get(fits[0])
+                if group is None or any(piles[f] or f not in group for f in fits):
+                    continue
+            if fits:
+                return (s, fits[0], 1)
+        return None
+
     # ------------------------------------------------------------------ the player's layer
 
     def play(self, move: Move | str) -> MoveRecord:
@@ -492,34 +546,44 @@ class Game:
         return self._record(move)
 
     def finish_ready(self) -> str | None:
-        """Why the game cannot be played out yet; ``None`` when :meth:`finish` may run."""
+        """Why the game cannot be played out yet (a card outside the stock is face down);
+        ``None`` when :meth:`finish_moves` may be tried. The stock and the waste need not be
+        empty: finishing plays them out too."""
         rules = self.rules
         if self.won:
             return "the game is already won"
-        if rules.stock is not None and self.piles[rules.stock]:
-            return "finish needs the stock to be empty"
-        if any(self.piles[t] for t in rules.draw_targets if t not in rules.foundation_set):
-            return f"finish needs the {rules.names[rules.draw_targets[0]]} to be empty"
-        if any(self.down):
+        if any(d for i, d in enumerate(self.down) if i != rules.stock):
             return "finish needs every card face up"
         return None
 
     def finish_moves(self) -> list[Move] | None:
         """The moves that play every card home from here, or ``None`` if that cannot be done
-        by moving cards straight to the foundations."""
-        reason = self.finish_ready()
-        if reason is not None:
+        by moving cards straight to the foundations and turning the stock: a card that may go
+        home goes (the first such legal move), else the stock turns; ``None`` once a whole
+        round of the stock and the waste sends nothing home, or the stock cannot turn."""
+        if self.finish_ready() is not None:
             return None
+        rules = self.rules
+        found = rules.foundation_set
+        draw = rules.draw_move
         trial = self.copy()
         moves: list[Move] = []
+        idle_recycles = 0  # turns of the waste back since a card last went home
         while not trial.won:
-            for m in trial.legal_moves():
-                if m[2] == 1 and m[1] in self.rules.foundation_set and m[0] not in self.rules.foundation_set:
-                    break
+            move = next((m for m in trial.legal_moves()
+                         if m[2] == 1 and m[1] in found and m[0] not in found), None)
+            if move is not None:
+                idle_recycles = 0
+            elif draw is not None and trial._can_draw():
+                move = draw
+                if not trial.piles[draw[0]]:  # the stock is empty: this turns the waste back
+                    idle_recycles += 1
+                    if idle_recycles > 1:  # a whole round sent nothing home: every next one alike
+                        return None
             else:
                 return None
-            trial.push(m)
-            moves.append(m)
+            trial.push(move)
+            moves.append(move)
         return moves
 
     def finish(self) -> list[MoveRecord]:

@@ -195,7 +195,7 @@ def test_quit_replies_then_ends_with_status_0(cli, word):
     ("undo 2", "'undo' takes no arguments"),
     ("finish now", "'finish' takes no arguments"),
     ("draw 3", "'draw' takes no arguments"),
-    ("finish", "finish needs the stock to be empty"),
+    ("finish", "finish needs every card face up"),
     ("t7 t3 ²", "the number of cards must be a whole number of at least 1, got '²'"),
 ])
 def test_a_refused_command_is_ok_false_with_the_reason_and_the_position_unchanged(cli, command, error):

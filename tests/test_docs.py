@@ -470,19 +470,26 @@ def _endgame() -> dict:
 def test_klondike_finish_refusals_as_documented(klondike):
     listed = code(section(page("klondike.md"), "Finishing").split("refused with the reason:")[1])
     changes = [
-        lambda d: d["piles"].update(t1={"up": ["KS", "QD"]}, stock={"down": ["JS"]}),
-        lambda d: d["piles"].update(t1={"up": ["KS", "QD"]}, waste={"up": ["JS"]}),
         lambda d: d["piles"].update(t1={"down": ["KS"], "up": ["QD", "JS"]}),
+        lambda d: d["piles"].update(t1={"up": ["JS", "KS", "QD"]}),  # JS under the KS it must go before
     ]
     reasons = []
     for change in changes:
         data = _endgame()
         change(data)
         game = Game.from_position(klondike, data)
-        reasons.append(game.finish_ready())
-        with pytest.raises(SolitaireError):
+        with pytest.raises(SolitaireError) as refused:
             game.finish()
+        reasons.append(str(refused.value))
     assert reasons == listed
+    # the stock and the waste are played out too
+    for change in (lambda d: d["piles"].update(t1={"up": ["KS", "QD"]}, stock={"down": ["JS"]}),
+                   lambda d: d["piles"].update(t1={"up": ["KS", "QD"]}, waste={"up": ["JS"]})):
+        data = _endgame()
+        change(data)
+        game = Game.from_position(klondike, data)
+        game.finish()
+        assert game.won
 
 
 def test_klondike_line_mode_messages_as_documented(cli, tmp_path, monkeypatch):

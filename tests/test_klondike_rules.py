@@ -517,9 +517,8 @@ def test_moves_counts_accepted_moves_and_draws_and_undo_takes_one_off():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ({"stock": "QH", "t1": "KH"}, "finish needs the stock to be empty"),
-    ({"waste": "QH", "t1": "KH"}, "finish needs the waste to be empty"),
     ({"t1": "KH | QH"}, "finish needs every card face up"),
+    ({"stock": "KD", "t1": "KH | QH"}, "finish needs every card face up"),
 ])
 def test_finish_is_refused_until_everything_is_face_up(spec, message):
     game = won_but(spec)
@@ -543,6 +542,25 @@ def test_finish_plays_every_card_home_and_wins():
         assert pile(game, f) == suit_run(suit).split()
     with pytest.raises(IllegalMoveError, match="^the game is already won$"):
         game.finish()
+
+
+@pytest.mark.parametrize("options", [{"draw": 1}, {"draw": 3}, {"draw": 3, "redeals": 0}])
+def test_finish_plays_the_stock_and_the_waste_out_too(options):
+    game = won_but({"stock": "QH KC", "waste": "QC", "t1": "KH"}, options=options)
+    assert game.finish_ready() is None
+    records = game.finish()
+    assert game.won and {r.kind for r in records} == {"move", "draw"}
+    assert [r.cards[0] for r in records if r.kind == "move"][-1] in ("KC", "KH")
+
+
+@pytest.mark.parametrize("options", [{"draw": 1}, {"draw": 3, "redeals": 2}, {"draw": 1, "redeals": 0}])
+def test_finish_refuses_when_a_round_of_the_stock_sends_nothing_home(options):
+    game = won_but({"stock": "KH", "t1": "JH QH"}, options=options)  # QH on the JH it must follow
+    assert game.finish_ready() is None
+    before = snapshot(game)
+    with pytest.raises(IllegalMoveError, match="^the cards cannot all be played straight home from here$"):
+        game.finish()
+    assert snapshot(game) == before
 
 
 def test_finish_refuses_cards_that_cannot_go_straight_home():

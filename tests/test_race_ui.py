@@ -9,6 +9,7 @@ import functools
 
 from solitaire.cli.race.client import RaceClient
 from solitaire.cli.race.server import RaceServer, Settings
+from solitaire.cli.tui.table import with_symbols
 from solitaire.cli.race.ui import (
     HIDDEN_CARD,
     ConfirmScreen,
@@ -20,21 +21,40 @@ from solitaire.cli.race.ui import (
 )
 from solitaire.core import Game, get_variant
 from solitaire.core.cards import HIDDEN, card_name
-from solitaire.core.solver import solve
 
 OPTIONS = {"draw": 1}
 WIN_SEED = 1298  # the solver wins it under draw 1
 RULES = get_variant("klondike").rules(OPTIONS)
-SOLUTION = list(solve(Game.new(RULES, WIN_SEED)).moves)
+# the solver's win of WIN_SEED, written here (solving it at import would race the machine's clock;
+# test_a_friend_wins... plays it through the server, which checks every move)
+SOLUTION = [m.replace("_", " ") for m in """
+    draw draw draw draw draw draw draw w_f1 draw draw draw draw draw draw draw w_f2 draw draw
+    draw w_f3 w_f3 draw draw draw draw w_f4 t7_f4 draw draw draw draw draw draw draw w_f3 draw
+    w_f2 draw w_f1 draw draw w_f3 draw draw draw draw draw draw draw draw draw draw w_f3 w_t2
+    w_t5 draw draw draw draw draw draw w_t6 draw w_t2 t3_t2 t3_t4 t3_f3 t6_f3 draw draw draw
+    draw w_t3 t2_t3_4 t1_t5 draw w_t1 t2_t6 draw draw draw w_t2 t7_t2 t4_t7_2 t7_t6_3 t7_t2
+    t7_t3 draw draw draw draw w_t3 t5_t3_3 t5_f2 t6_f2 t3_t4 t3_f2 t4_t3_2 t4_t2 draw w_t7 draw
+    w_t2 t5_t2 t5_f4 t5_f1 t3_f1 t6_f1 t6_f2 draw draw draw draw w_t4 t6_t4_2 t6_f2 t2_f2 t6_t1
+    t6_f3 t6_f4 t3_f4 t3_f1 t4_f1 draw draw w_f4 t3_f4 t3_f1 t3_f2 t4_f4 t2_f1 t4_f3 t2_f2 t6_f1
+    t2_f1 t1_f1 t3_f3 t3_f2 t7_f3 t7_f2 t1_f2 t3_f3 t7_f3 draw w_f4 t4_f4 w_f4 t2_f4 t2_f1 t3_f4
+""".split()]
 STOCK, WASTE = RULES.index["stock"], RULES.index["waste"]
 
 
+WAITING: list[str] = []  # what until() waits for, for the message if the test runs out of time
+
+
 def pilot_test(fn):
-    """Run an async Pilot test in its own event loop, bounded in time."""
+    """Run an async Pilot test in its own event loop, bounded in time (generously: a bound
+    against a hang, never a measure of speed)."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        asyncio.run(asyncio.wait_for(fn(*args, **kwargs), 60))
+        WAITING.clear()
+        try:
+            asyncio.run(asyncio.wait_for(fn(*args, **kwargs), 300))
+        except TimeoutError:
+            raise AssertionError(f"never happened: {WAITING[-1] if WAITING else 'the test'}") from None
 
     return wrapper
 
@@ -48,12 +68,13 @@ async def open_table(**settings):
 
 
 async def until(pilot, check, what: str = "the condition") -> None:
-    """Let the app run until ``check()`` holds (the server's answer has arrived)."""
-    for _ in range(500):
-        if check():
-            return
+    """Let the app run until ``check()`` holds (the server's answer has arrived). No time
+    limit of its own, which a loaded machine could overrun: the whole test is bounded (see
+    pilot_test), and a wait that never ends says what it waited for."""
+    WAITING.append(what)
+    while not check():
         await pilot.pause(0.01)
-    raise AssertionError(f"never happened: {what}")
+    WAITING.pop()
 
 
 async def host_app(name: str = "ann", **settings):
@@ -155,7 +176,8 @@ async def test_host_starts_plays_by_keys_and_clicks_and_sees_the_others_progress
         tableau = [i for i, role in enumerate(RULES.role) if role == "tableau"]
         src, dst = next((s, d) for s in tableau for d in tableau
                         if s != d and server_game.refusal((s, d, 1)) is not None)
-        reason = server_game.refusal((src, dst, 1))
+        reason = with_symbols(server_game.refusal((src, dst, 1)))  # spelled as the table shows cards
+        assert reason != server_game.refusal((src, dst, 1))
         sent = len(app.client.messages)
         for pile in (src, dst):
             x, y = app.screen.table_view.point_of(pile)
@@ -262,7 +284,7 @@ async def test_resign_asks_first_and_the_end_screen_shows_result_score_and_table
         assert table.players[0].status == "lost" and table.players[1].status == "won"
         text = app.screen.query_one("#end-text").render().plain
         assert app.screen.query_one("#end-title").render().plain == "You lost."
-        assert "bob: the last one racing" in text and "ann" in text and "won 1 drawn 0 lost 0" in text
+        assert "bob: the last one racing" in text and "ann" in text and "1-0-0" in text
         # every table is revealed: the one shown has no face-down card hidden from view
         shown = app.screen.games[0]
         assert shown.piles == table.players[0].game.piles and not any(shown.down)
@@ -370,3 +392,110 @@ def test_without_a_terminal_race_says_so_in_one_line(cli):
         assert result.code == 2 and result.out == ""
         assert result.err.strip() == "solitaire: the race table needs a terminal: run it on one, or add " \
                                      "--json to race from the command line"
+
+
+# ---------------------------------------------------------------- buttons, help, the end screen at 80x24
+
+
+@pilot_test
+async def test_every_lobby_button_does_what_its_key_does():
+    server, table, link = await open_table()
+    host_client = await RaceClient.join(link, "ann", host_key=table.host_key)
+    host = RaceApp(host_client, link, tick=False)
+    bob_app = RaceApp(await RaceClient.join(link, "bob"), link, tick=False)
+    async with bob_app.run_test(size=(80, 24)) as bob_pilot:
+        await until(bob_pilot, lambda: on(bob_app, LobbyScreen))
+        await bob_pilot.click("#ready")
+        await until(bob_pilot, lambda: table.players[1].ready, "bob ready by the button")
+        await bob_pilot.click("#quit")  # not the host, not racing: leaves at once
+        await until(bob_pilot, lambda: not bob_app.is_running, "bob gone")
+    friend = await ready_friend(table, link, "cid")
+    async with host.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: on(host, LobbyScreen) and host.can_start(), "start enabled")
+        await pilot.click("#settings")
+        await until(pilot, lambda: isinstance(host.screen, SettingsScreen), "the settings box")
+        await pilot.press("escape")
+        await until(pilot, lambda: on(host, LobbyScreen))
+        await pilot.click("#quit")
+        await until(pilot, lambda: isinstance(host.screen, ConfirmScreen), "asked before closing the table")
+        await pilot.press("n")
+        await until(pilot, lambda: on(host, LobbyScreen))
+        await pilot.click("#start")
+        await until(pilot, lambda: on(host, RaceScreen), "the race, by the button")
+    await friend.close()
+    await host_client.close()
+    await server.close()
+
+
+@pilot_test
+async def test_y_copies_the_link_in_the_lobby():
+    server, table, app = await host_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: on(app, LobbyScreen))
+        await pilot.press("y")
+        await until(pilot, lambda: "copied the link" in status(app))
+        assert app.clipboard == server.link(table)
+    await server.close()
+
+
+async def to_the_end(pilot, app) -> None:
+    await pilot.press("x")
+    await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    await pilot.press("y")
+    await until(pilot, lambda: on(app, EndScreen), "the end screen")
+
+
+@pilot_test
+async def test_every_end_screen_button_does_what_its_key_does_and_it_fits_80x24():
+    async with racing_bob() as (pilot, app, table, bob):
+        await pilot.resize_terminal(80, 24)
+        await to_the_end(pilot, app)
+        await pilot.pause()
+        side, view = app.screen.query_one("#end-side"), app.screen.query_one("#end-table")
+        assert side.virtual_size.height <= side.size.height  # nothing cut off
+        assert view.geo is not None and view.geo.card_w >= 5  # cards, not slivers like │f│
+        for button in app.screen.query("Button"):
+            assert button.region.right <= side.region.right
+        await pilot.click("#settings")
+        await until(pilot, lambda: isinstance(app.screen, SettingsScreen), "the settings box")
+        await pilot.press("escape")
+        await until(pilot, lambda: on(app, EndScreen))
+        await pilot.click("#quit")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked before closing the table")
+        await pilot.press("n")
+        await until(pilot, lambda: on(app, EndScreen))
+        await pilot.click("#again")
+        await until(pilot, lambda: on(app, RaceScreen), "the next race, by the button")
+        assert table.race_no == 2
+
+
+@pilot_test
+async def test_a_draw_offer_shows_even_behind_a_notice_and_the_race_table_has_help():
+    async with racing_bob() as (pilot, app, table, bob):
+        await pilot.press("u")
+        assert status(app) == "no undo in a race"
+        await bob.send("offer-draw")
+        await until(pilot, lambda: "bob offers a draw: y accepts, n declines." in status(app), "the offer shown")
+        assert "no undo in a race" in status(app)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: app.screen.query("#help-text"), "the help")
+        assert "offer a draw" in str(app.screen.query_one("#help-text").render())
+        await pilot.press("escape")
+        await until(pilot, lambda: on(app, RaceScreen))
+        await pilot.press("n")
+        await until(pilot, lambda: status(app) == "you declined the draw")
+
+
+@pilot_test
+async def test_the_race_keys_line_names_the_arrows_and_f_is_offered_once_the_cards_are_up():
+    from klondike_helpers import near_won
+
+    from solitaire.cli.race.ui import FINISH_LINE, KEYS_LINE, display_game
+
+    assert "arrows" in KEYS_LINE and len(KEYS_LINE) <= 78
+    async with racing_bob() as (pilot, app, table, bob):
+        assert status(app) == KEYS_LINE  # cards face down: no finish yet
+        for data in (near_won(), near_won(stock=["KH"], t1=[])):  # the stock's card unseen: the server finds the way
+            app.board = display_game({**data, "options": OPTIONS})
+            app.refresh_base()
+            assert status(app) == FINISH_LINE

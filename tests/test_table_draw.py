@@ -205,3 +205,39 @@ def test_in_a_16_colour_terminal_the_felt_is_green(solitaire_home):
     assert not any(b"100" in p for p in params)  # no grey (bright black) background anywhere
     assert not any(b"38" in p or b"48" in p for p in params)  # 16 colours only: no 256-colour codes
     assert proc.returncode == 0
+
+
+# ---------------------------------------------------------------- the stock's and the waste's counts
+
+
+def caption(game: Game, pile: str, width: int = 80, height: int = 24) -> str:
+    canvas, _, geo = draw(game, View(), width, height)
+    i = game.rules.index[pile]
+    x, y = geo.pile_x[i], geo.pile_y[i] + geo.card_h
+    return text_of(canvas)[y][x:x + geo.card_w].strip()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (132, 43), (28, 12)])
+def test_the_waste_says_how_many_cards_it_holds_and_the_stock_the_redeals_left(size):
+    game = Game.new(get_variant("klondike").rules({"draw": 3, "redeals": 2}), 5)
+    wide = geometry_width(game, *size) >= 9
+    assert caption(game, "waste", *size) == ("0 cards" if wide else "0")
+    assert caption(game, "stock", *size) == ("2 redeals" if wide else "↺2")
+    for _ in range(8):  # 24 cards, 3 at a time: the stock is empty, then turned back
+        game.play("draw")
+    assert caption(game, "waste", *size) == ("24 cards" if wide else "24")
+    game.play("draw")
+    assert caption(game, "stock", *size) == ("1 redeal" if wide else "↺1")
+    for _ in range(9):
+        game.play("draw")
+    assert caption(game, "stock", *size) == ("no redeal" if wide else "↺0")
+
+
+def geometry_width(game: Game, width: int, height: int) -> int:
+    return draw(game, View(), width, height)[2].card_w
+
+
+def test_unlimited_redeals_leave_the_stock_without_a_caption():
+    game = Game.new(get_variant("klondike").rules({"redeals": "unlimited"}), 5)
+    game.play("draw")
+    assert caption(game, "stock") == "" and caption(game, "waste") == "1 card"

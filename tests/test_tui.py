@@ -314,7 +314,7 @@ def snapshot_app(options: dict, draws: int = 0, **kwargs) -> SolitaireApp:
     game = Game.new(KLONDIKE.rules(options), 48213)
     for _ in range(draws):
         game.play("draw")
-    return make_app(game, **kwargs)
+    return make_app(game, notice="", **kwargs)  # played here, not a saved game resumed: no notice
 
 
 def test_snapshot_klondike_80x24(snap_compare):
@@ -329,7 +329,7 @@ def test_snapshot_klondike_132x43(snap_compare):
 def test_snapshot_calculation(snap_compare, size):
     game = Game.new(get_variant("calculation").rules(), 48213)
     game.play("draw")
-    assert snap_compare(make_app(game), terminal_size=size)
+    assert snap_compare(make_app(game, notice=""), terminal_size=size)
 
 
 # ---------------------------------------------------------------- no UI in line and JSON modes

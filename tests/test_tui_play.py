@@ -19,6 +19,16 @@ from solitaire.cli.tui.app import WinScreen
 from solitaire.core import Game, get_variant, solver
 
 
+class FakeClock:
+    """A clock the test moves by hand: no waiting, whatever the machine's load."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def status_of(app) -> str:
     return str(app.query_one("#status").render())
 
@@ -72,6 +82,43 @@ async def test_nothing_acts_on_the_game_while_finish_plays_the_cards_home(solita
         assert app.game is game and app.game.won and app.game.moves == 4
         assert isinstance(app.screen, WinScreen) and "Moves  4" in app.won_summary
     assert played() == (1, 1)
+
+
+@pilot_test
+async def test_finish_plays_the_stock_and_the_waste_out_too():
+    game = position(t1=[], stock=["KH"], waste=["QS"], f4=suit("S", 11))
+    app = make_app(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert app.finish_available() and "press f" in status_of(app)
+        await pilot.press("f")
+        for _ in range(1000):  # until the animation ends (it stops early once won)
+            await pilot.pause(0.02)
+            if app.game.won:
+                break
+        assert app.game.won and app.game.moves == 4  # QS home, the KH drawn, home, the KS home
+        assert sum(1 for move in app.game.history if move[2] == 0) == 1  # one draw among them
+
+
+@pilot_test
+async def test_autoplay_is_off_until_A_and_then_sends_the_safe_cards_home():
+    app = make_app(position())  # the kings of hearts and spades are left: both safe home
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d")  # nothing to draw: refused, and nothing goes home by itself
+        assert app.game.moves == 0
+        await pilot.press("A")
+        await pilot.pause()
+        assert app.game.won and app.game.moves == 2
+        assert isinstance(app.screen, WinScreen)
+
+
+@pilot_test
+async def test_autoplay_plays_after_each_move_once_on():
+    # the KH is safe home once the QH is: the player puts the QH home, autoplay the KH
+    app = make_app(position(t1=["KH"], t3=["QH"], f3=suit("H", 11)), autoplay=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await click(pilot, app, "t3", times=2)  # double-click: the QH home
+        await pilot.pause()
+        assert app.game.won and app.game.moves == 3  # the QH by the player, the KH and KS by autoplay
 
 
 # ---------------------------------------------------------------- n and R ask again
@@ -349,20 +396,29 @@ async def test_a_move_stops_the_hint_being_worked_out(monkeypatch):
 
 
 @pilot_test
-async def test_the_question_of_n_goes_when_its_time_is_up(monkeypatch):
-    from solitaire.cli.tui import app as table_app
+async def test_the_question_of_n_goes_when_its_time_is_up():
+    from solitaire.cli.tui.app import CONFIRM_S
 
-    monkeypatch.setattr(table_app, "CONFIRM_S", 0.2)
-    app = make_app(Game.new(KLONDIKE.rules(), 11), dealt=True)
+    clock = FakeClock()
+    app = make_app(Game.new(KLONDIKE.rules(), 11), dealt=True, clock=clock)
     async with app.run_test(size=(80, 24)) as pilot:
+        first = app.game
         await pilot.press("d")
         await pilot.press("n")
         assert "press n again" in status_of(app)
-        await pilot.pause(0.6)
+        clock.now += CONFIRM_S - 0.5
+        app.lapse_confirm()  # as its timer would: not yet
+        assert "press n again" in status_of(app)
+        clock.now += 1
+        app.lapse_confirm()  # the time is up
         assert "press n again" not in status_of(app)
         await pilot.press("n")  # late: it asks again rather than deal
         assert app.game.seed == 11 and "press n again" in status_of(app)
-
+        clock.now += CONFIRM_S + 1
+        await pilot.press("n")  # a second press after the time is up asks again too
+        assert app.game.seed == 11 and "press n again" in status_of(app)
+        await pilot.press("n")  # in time: a new deal
+        assert app.game is not first and app.game.moves == 0
 
 
 @pilot_test
@@ -426,3 +482,129 @@ async def test_c_says_which_colours_the_suits_are_in():
         assert app.view.four_colour and status_of(app) == "four colours: clubs green, diamonds blue"
         await pilot.press("c")
         assert not app.view.four_colour and status_of(app) == "two colours: red and black"
+
+
+# ---------------------------------------------------------------- the clock
+
+
+def screen_text(app) -> str:
+    return app.export_screenshot()
+
+
+@pilot_test
+async def test_the_clock_starts_at_the_first_move_and_stops_while_paused_or_in_the_help():
+    from solitaire.cli import saves
+    from solitaire.cli.tui.app import HelpScreen, PauseScreen, SolitaireApp
+
+    clock = FakeClock()
+    tracker = saves.Tracker(Game.new(KLONDIKE.rules(), 5), dealt=False, clock=clock)
+    app = SolitaireApp(tracker, tick=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        clock.now += 50  # idle before the first move: not counted
+        assert tracker.elapsed() == 0
+        await pilot.press("d")
+        clock.now += 10
+        assert tracker.elapsed() == 10
+        assert "♠" in screen_text(app) or "♣" in screen_text(app) or "♥" in screen_text(app)
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, PauseScreen)
+        shown = screen_text(app)
+        assert "Paused" in shown and not any(sym in shown for sym in "♠♥♦♣")  # the cards hidden
+        clock.now += 300
+        await pilot.press("d", "u")  # nothing acts on the game behind the pause
+        assert tracker.elapsed() == 10 and app.game.moves == 1
+        await pilot.press("p")
+        await pilot.pause()
+        assert not isinstance(app.screen, PauseScreen)
+        clock.now += 5
+        assert tracker.elapsed() == 15
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        clock.now += 60
+        await pilot.press("escape")
+        await pilot.pause()
+        clock.now += 1
+        assert tracker.elapsed() == 16
+
+
+def test_a_resumed_game_keeps_its_time_and_counts_on_from_its_next_move():
+    from solitaire.cli import saves
+
+    clock = FakeClock()
+    tracker = saves.Tracker(Game.new(KLONDIKE.rules(), 5), elapsed=30.0, clock=clock, enabled=False)
+    clock.now += 100
+    assert tracker.elapsed() == 30
+    tracker.game.play("draw")
+    tracker.changed()
+    clock.now += 2
+    assert tracker.elapsed() == 32
+    tracker.pause()
+    tracker.pause()  # twice is once
+    clock.now += 50
+    tracker.resume()
+    clock.now += 1
+    assert tracker.elapsed() == 33
+
+
+# ---------------------------------------------------------------- words as the table shows them
+
+
+@pilot_test
+async def test_a_refusal_spells_its_cards_with_symbols_as_the_table_shows_them():
+    app = make_app(position())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await click(pilot, app, "t2")
+        await click(pilot, app, "t1")
+        assert status_of(app) == "K♠ does not go on K♥: t1 builds down in alternating colours"
+        assert app.view.picked == (IDX["t2"], 1)
+
+
+@pilot_test
+async def test_the_win_screen_offers_the_same_deal_with_the_key_the_status_line_names():
+    app = make_app(position(seed=7))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await click(pilot, app, "t1", times=2)
+        await click(pilot, app, "t2", times=2)
+        await pilot.pause()
+        assert isinstance(app.screen, WinScreen)
+        labels = [str(b.label) for b in app.screen.query("Button")]
+        assert "Play it again (R)" in labels
+        await pilot.press("R")  # as the won table's status line says: the same deal, from its start
+        await pilot.pause()
+        assert not isinstance(app.screen, WinScreen)
+        assert app.game.moves == 0 and not app.game.won and app.game.seed == 7
+
+
+# ---------------------------------------------------------------- saved, resumed, copied
+
+
+@pilot_test
+async def test_q_says_where_the_game_went_and_a_resumed_game_says_so(solitaire_home):
+    from solitaire.cli import saves
+    from solitaire.cli.tui.app import SolitaireApp
+
+    game = Game.new(KLONDIKE.rules(), 21)
+    app = SolitaireApp(saves.Tracker(game), tick=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d", "d", "q")
+    assert app.goodbye() == "your game is saved: 'solitaire play klondike' resumes it"
+    again, elapsed, dealt = saves.read_save(KLONDIKE)
+    back = SolitaireApp(saves.Tracker(again, elapsed, dealt), tick=False)
+    async with back.run_test(size=(80, 24)):
+        assert status_of(back) == "your saved game, resumed at move 2: n deals a new one"
+    won = make_app(position())
+    async with won.run_test(size=(80, 24)) as pilot:
+        await click(pilot, won, "t1", times=2)
+        await click(pilot, won, "t2", times=2)
+    assert won.game.won and won.goodbye() is None
+
+
+@pilot_test
+async def test_y_copies_the_share_code_through_the_terminal():
+    app = make_app(Game.new(KLONDIKE.rules({"draw": 3}), 48213))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("y")
+        assert app.clipboard == "klondike-d3-48213"
+        assert "copied klondike-d3-48213" in status_of(app)

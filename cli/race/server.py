@@ -27,6 +27,7 @@ from websockets.exceptions import ConnectionClosed
 
 from solitaire.core import Game, SolitaireError, get_variant
 
+from ..session import Session
 from .messages import (
     MAX_MESSAGE,
     MINUTES,
@@ -403,20 +404,11 @@ class Table:
         if not isinstance(text, str) or len(text) > 100:
             return ("bad-move", 'a move is text in notation, e.g. {"type": "move", "move": "t7 t3"}')
         game = player.game
-        word = " ".join(text.lower().split())
-        error = None
-        records = []
-        if word in ("undo", "redo"):
-            error = "no undo in a race"
-        elif word in ("hint", "?"):
-            error = "no hints in a race"
-        else:
-            try:
-                records = game.finish() if word == "finish" else [game.play(text)]
-            except SolitaireError as exc:
-                error = str(exc)
-        conn.send("reply", re="move", ok=error is None, error=error, **extra, **own_state(game))
-        if not records:
+        # the command layer every front end uses: a win is final, finish; no undo, no hints
+        reply = Session(game, no_undo="no undo in a race", no_hints="no hints in a race").act(
+            "hint" if text.strip() == "?" else text)
+        conn.send("reply", re="move", ok=reply.ok, error=reply.error, **extra, **own_state(game))
+        if not reply.records:
             return None
         if self.offer is not None:
             self._cancel_offer("move", player)

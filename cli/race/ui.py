@@ -29,16 +29,36 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Static
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from solitaire.core import Game, get_variant
+from solitaire.core import Game, Move, get_variant
 from solitaire.core.cards import parse_card
 
-from ..tui.app import TABLE_BINDINGS, TableControls, TableView, replay_escape
-from ..tui.table import View, movable
+from ..tui.app import TABLE_BINDINGS, HelpScreen, TableView, replay_escape
+from ..tui.controls import Hand
+from ..tui.table import View, with_symbols
 from .client import RaceClient, RaceError, RaceRefused, hosted_table, settings_command
 
 HIDDEN_CARD = 52  # a face-down card: not a card (cards are 0..51); its value is never read
 REJOIN_SECONDS = 60.0  # after a dropped connection, how long to keep trying the seat (the table keeps it 60 s)
-KEYS_LINE = "space pick/put  d draw  a home  f finish  = offer draw  x resign  q quit"
+KEYS_LINE = "arrows move  space pick/put  d draw  f finish  = offer draw  x resign  ? help"
+FINISH_LINE = "Every card outside the stock is face up: press f to play them all home."
+RACE_HELP = """\
+[b]Mouse[/b]
+  click a card         pick it up, with the cards on it
+  click a pile         put the cards there; click them again to let go
+  drag and drop        the same in one gesture
+  click the stock      draw (or turn the waste back, if the game allows)
+  double-click a card  send it to a foundation
+
+[b]Keys[/b]
+  ← ↑ ↓ →        move the cursor      escape  let go
+  space, enter   pick up / put down   a       send the card home
+  d, s           draw                 f       finish (all cards face up)
+  =              offer a draw         y, n    accept, decline (or withdraw)
+  x              resign               c       four-colour suits
+  ?              this help            q       leave the race (asks first)
+
+No undo, redo or hints in a race: the first to put every card home wins.
+"""
 REASONS = {
     "won": "{winners} put every card home",
     "time": "the time is up",
@@ -46,6 +66,13 @@ REASONS = {
     "last-left": "{winners}: the last one racing",
     "all-resigned": "everyone resigned",
 }
+
+
+def race_of(screen: Screen[Any]) -> RaceApp:
+    """The race app a screen of it belongs to."""
+    app = screen.app
+    assert isinstance(app, RaceApp)
+    return app
 
 
 def display_game(position: dict[str, Any]) -> Game:
@@ -100,6 +127,24 @@ def clock(seconds: float) -> str:
 # --------------------------------------------------------------------------- small screens
 
 
+class RaceHelpScreen(HelpScreen):
+    """The race table's keys and clicks; q leaves the race, asking first, as on the table."""
+
+    BINDINGS = [Binding("escape,question_mark,f1,enter,space", "close", "Close"),
+                Binding("q", "leave", "Leave")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help"):
+            yield Static(RACE_HELP, id="help-text")
+            yield Static("[dim]escape or ? closes this help; q leaves the race[/dim]", id="help-close")
+
+    def action_leave(self) -> None:
+        self.dismiss(None)
+        app = self.app
+        if isinstance(app, RaceApp):
+            app.action_leave()
+
+
 class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question: y or enter yes, n or escape no."""
 
@@ -150,7 +195,8 @@ class SettingsScreen(ModalScreen["str | None"]):
 
 class LobbyScreen(Screen[None]):
     BINDINGS = [Binding("r", "app.ready", "Ready"), Binding("s", "app.start", "Start"),
-                Binding("c", "app.change_settings", "Settings"), Binding("q", "app.leave", "Quit")]
+                Binding("c", "app.change_settings", "Settings"), Binding("y", "app.copy_link", "Copy the link"),
+                Binding("q", "app.leave", "Quit")]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby"):
@@ -168,11 +214,11 @@ class LobbyScreen(Screen[None]):
         self.refresh_view()
 
     def refresh_view(self) -> None:
-        app: RaceApp = self.app  # type: ignore[assignment]
+        app = race_of(self)
         table = app.table
         self.query_one("#lobby-title", Static).update(Text(
             f"Race table — {settings_text(table['settings'])}", style="bold"))
-        link = Text("Send this link to up to three friends:\n", style="dim")
+        link = Text("Send this link to up to three friends (y copies it):\n", style="dim")
         link.append(app.link, style="bold cyan")
         self.query_one("#lobby-link", Static).update(link)
         lines = Text()
@@ -197,15 +243,16 @@ class LobbyScreen(Screen[None]):
         self.query_one("#settings", Button).display = settings
         self.query_one("#status", Static).update(Text(app.notice or app.lobby_hint(), style="bold"))
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        """A button does what its key does (run_action is a coroutine: awaited, it acts)."""
         actions = {"ready": "ready", "start": "start", "settings": "change_settings", "quit": "leave"}
-        self.app.run_action(actions[event.button.id or "quit"])
+        await self.app.run_action(actions[event.button.id or "quit"])
 
 
 # --------------------------------------------------------------------------- the race
 
 
-class RaceScreen(TableControls, Screen[None]):
+class RaceScreen(Screen[None]):
     """Your own table (driven by the server), the others' progress, the clock."""
 
     BINDINGS = TABLE_BINDINGS + [
@@ -216,16 +263,17 @@ class RaceScreen(TableControls, Screen[None]):
         Binding("y", "app.answer_draw(True)", show=False),
         Binding("n", "app.answer_draw(False)", show=False),
         Binding("x", "app.resign", show=False),
+        Binding("question_mark,f1", "help", show=False),
         Binding("q", "app.leave", show=False),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.view = View()
-        self.flexible = False
+        self.hand = Hand(self, self.view)  # the cursor and the cards in hand, as at the solo table
 
     def compose(self) -> ComposeResult:
-        app: RaceApp = self.app  # type: ignore[assignment]
+        app = race_of(self)
         yield Static(id="race-info")
         with Horizontal(id="race-body"):
             if app.board is not None:
@@ -244,15 +292,25 @@ class RaceScreen(TableControls, Screen[None]):
         self.refresh_view()
 
     @property
+    def race(self) -> RaceApp:
+        return race_of(self)
+
+    @property
     def game(self) -> Game | None:
-        return self.app.board  # type: ignore[attr-defined]
+        return self.race.board
+
+    def table_game(self) -> Game | None:
+        return self.race.board
+
+    def locked(self) -> bool:
+        return self.race.board is None
 
     @property
     def table_view(self) -> TableView:
         return self.query_one(TableView)
 
     def refresh_view(self) -> None:
-        app: RaceApp = self.app  # type: ignore[assignment]
+        app = race_of(self)
         table = app.table
         info = Text()
         info.append(f" Race {table.get('race', 1)} ", style="bold")
@@ -264,33 +322,49 @@ class RaceScreen(TableControls, Screen[None]):
             info.append(f"   moves {app.own['moves']}   score {app.own['score']}")
         self.query_one("#race-info", Static).update(info)
         self.query_one("#progress", Static).update(app.progress_text())
-        status = app.notice or app.offer_text() or KEYS_LINE
-        self.query_one("#status", Static).update(Text(status, style="bold" if app.notice else "dim"))
+        # a standing draw offer always shows, before any notice
+        said = [part for part in (app.offer_text(), with_symbols(app.notice)) if part]
+        status = "  ".join(said) or (FINISH_LINE if self.finish_ready() else KEYS_LINE)
+        self.query_one("#status", Static).update(Text(status, style="bold" if said else "dim"))
         if self.game is not None:
             view = self.table_view
             view.game = self.game
-            if self.view.picked is not None:
-                src, n = self.view.picked
-                if not movable(self.game, src, n):
-                    self.view.picked = None
+            self.hand.drop_stale()
             view.update_table()
 
     def say(self, text: str) -> None:
-        self.app.notice = text  # type: ignore[attr-defined]
+        self.race.notice = text
+
+    def finish_ready(self) -> bool:
+        """Whether f would play every card home, as far as this board shows: every card
+        outside the stock face up, and, when the stock is empty too, a way home found."""
+        game = self.game
+        if game is None or game.finish_ready() is not None:
+            return False
+        stock = game.rules.stock
+        if stock is not None and game.piles[stock]:
+            return True  # the stock's cards are not shown here: the server finds the way
+        return game.finish_moves() is not None
+
+    def action_help(self) -> None:
+        self.app.push_screen(RaceHelpScreen())
 
     # -- moves: all sent to the server
     def send(self, text: str) -> None:
         self.view.picked = None
-        self.app.notice = ""  # type: ignore[attr-defined]
-        self.app.run_worker(self.app.send_move(text))  # type: ignore[attr-defined]
+        race = self.race
+        race.notice = ""
+        race.run_worker(race.send_move(text))
         self.refresh_view()
 
-    def submit(self, move: tuple[int, int, int]) -> None:
-        game: Game = self.game  # type: ignore[assignment]
+    def submit(self, move: Move) -> None:
+        game = self.game
+        if game is None:
+            return
         src, dst, n = move
         seen = all(c != HIDDEN_CARD for c in game.piles[src][-n:] + game.piles[dst][-1:]) if n else False
         # judged here only on a board the server has brought up to date (no move unanswered)
-        reason = game.refusal(move) if seen and not self.app.unanswered else None  # type: ignore[attr-defined]
+        reason = game.refusal(move) if seen and not self.race.unanswered else None
         if reason is not None:  # refused here, as at the solo table: the cards stay in hand
             self.say(reason)
             self.refresh_view()
@@ -298,6 +372,30 @@ class RaceScreen(TableControls, Screen[None]):
         self.send(game.move_text(move))  # the server judges it in the end
 
     # -- keys
+    def action_cursor(self, dx: int, dy: int) -> None:
+        self.hand.move_cursor(dx, dy)
+
+    def action_select(self) -> None:
+        self.hand.select()
+
+    def action_let_go(self) -> None:
+        self.hand.let_go()
+
+    def action_home(self) -> None:
+        self.hand.home()
+
+    def action_toggle_colours(self) -> None:
+        self.hand.toggle_colours()
+
+    def on_table_view_pile_clicked(self, event: TableView.PileClicked) -> None:
+        self.hand.clicked(event.pile, event.card, event.chain)
+
+    def on_table_view_dropped(self, event: TableView.Dropped) -> None:
+        self.hand.dropped(event.src, event.n, event.dst)
+
+    def turn_stock(self) -> None:
+        self.action_draw()
+
     def action_draw(self) -> None:
         if self.game is None:
             return
@@ -330,7 +428,7 @@ class EndScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        app: RaceApp = self.app  # type: ignore[assignment]
+        app = race_of(self)
         end = app.end or {"tables": []}
         self.games = [revealed(t["position"]) if t.get("position") else None for t in end["tables"]]
         self.shown = next((k for k, t in enumerate(end["tables"]) if t["id"] == app.my_id), 0)
@@ -341,9 +439,10 @@ class EndScreen(Screen[None]):
                 yield Static(id="end-title")
                 yield Static(id="end-text")
                 with Horizontal(classes="buttons"):
-                    yield Button("Again (g)", id="again", variant="primary")
-                    yield Button("Settings (c)", id="settings")
-                    yield Button("Quit (q)", id="quit")
+                    # their keys are on the status line: the labels fit the side panel at 80 columns
+                    yield Button("Again", id="again", variant="primary")
+                    yield Button("Settings", id="settings")
+                    yield Button("Quit", id="quit")
             game = self.games[self.shown] if self.games and self.games[self.shown] else None
             if game is not None:
                 yield TableView(game, View(), id="end-table")
@@ -353,21 +452,20 @@ class EndScreen(Screen[None]):
         self.refresh_view()
 
     def refresh_view(self) -> None:
-        app: RaceApp = self.app  # type: ignore[assignment]
+        app = race_of(self)
         end = app.end or {"tables": [], "score": [], "winners": [], "reason": "", "draw": False}
         self.query_one("#end-title", Static).update(Text(app.headline(), style="bold yellow"))
         text = Text()
         text.append(app.reason_text() + "\n\n")
-        text.append("Tables (1-4 to see one):\n", style="bold")
+        text.append("Tables (1-4 to see one): home, moves\n", style="bold")
         for k, t in enumerate(end["tables"]):
             mark = "▶" if k == self.shown else " "
-            text.append(f"{mark}{k + 1} {t['name'][:12]:12} {t['result']:6} home {t['foundation']:2}  "
-                        f"moves {t['moves']}\n", style="bold" if k == self.shown else "")
-        text.append("\nMatch score:\n", style="bold")
+            text.append(f"{mark}{k + 1} {t['name'][:10]:10} {t['result']:6} {t['foundation']:2} {t['moves']:4}\n",
+                        style="bold" if k == self.shown else "")
+        text.append("\nMatch: points, won-drawn-lost\n", style="bold")
         for s in end["score"]:
             points = f"{s['points']:g}"
-            text.append(f" {s['name'][:12]:12} {points:>4}  won {s['wins']} drawn {s['draws']} "
-                        f"lost {s['losses']}\n")
+            text.append(f"  {s['name'][:10]:10} {points:>4}  {s['wins']}-{s['draws']}-{s['losses']}\n")
         self.query_one("#end-text", Static).update(text)
         for bid in ("again", "settings"):
             self.query_one(f"#{bid}", Button).display = app.is_host
@@ -387,9 +485,10 @@ class EndScreen(Screen[None]):
         if self.games:
             self.action_pick_table((self.shown + step) % len(self.games))
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        """A button does what its key does (run_action is a coroutine: awaited, it acts)."""
         actions = {"again": "again", "settings": "change_settings", "quit": "leave"}
-        self.app.run_action(actions[event.button.id or "quit"])
+        await self.app.run_action(actions[event.button.id or "quit"])
 
 
 # --------------------------------------------------------------------------- the app
@@ -408,13 +507,16 @@ Screen { background: #0b5d1e; }
 .buttons { height: auto; }
 .buttons Button { margin: 0 1 0 0; min-width: 10; }
 #end-body { height: 1fr; }
-#end-side { width: 46; padding: 0 1; background: #063814; color: #e8ffe8; }
+#end-side { width: 34; padding: 0 1; background: #063814; color: #e8ffe8; }
 #end-title { height: auto; margin: 1 0; }
 #end-text { height: auto; }
 #end-table { width: 1fr; height: 1fr; }
+#end-side .buttons Button { min-width: 0; }
 ConfirmScreen, SettingsScreen { align: center middle; background: $background 40%; }
 .box { width: 64; height: auto; border: round #ffd75f; background: #102a18; padding: 0 1; }
 #question { margin: 1 0; }
+RaceHelpScreen { align: center middle; background: $background 40%; }
+#help { width: 78; height: auto; max-height: 22; border: round #ffd75f; background: #102a18; padding: 0 1; }
 """
 
 
@@ -722,6 +824,12 @@ class RaceApp(App[None]):
         if self.is_host:
             await self.send("again")
 
+    def action_copy_link(self) -> None:
+        """Copy the table's link through the terminal (OSC 52: most terminals take it)."""
+        self.copy_to_clipboard(self.link)
+        self.notice = "copied the link (if the terminal lets programs copy): send it to your friends"
+        self.refresh_base()
+
     def action_change_settings(self) -> None:
         if not self.is_host:
             return
@@ -747,7 +855,7 @@ class RaceApp(App[None]):
             self.refresh_base()
             return
         await self.send("offer-draw")
-        self.notice = "You offered a draw; everyone still racing must accept (n withdraws it)."
+        self.notice = ""  # the offer, once the table announces it, says the rest
         self.refresh_base()
 
     async def action_answer_draw(self, yes: bool) -> None:

@@ -9,6 +9,7 @@ through :meth:`SolitaireApp.after_change`, which saves the game and notices a wi
 from __future__ import annotations
 
 import gc
+import sys
 import time
 from typing import Any, Callable
 
@@ -24,12 +25,14 @@ from textual.widget import Widget
 from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
-from solitaire.core import Game, SolitaireError
+from solitaire.core import Game, Move, SolitaireError
 
 from ..common import fresh_seed
 from ..saves import Tracker
 from ..stats import format_time, new_bests
-from .table import Geometry, Hit, View, draw, hit_test, movable, pile_at
+from ..session import Reply, Session
+from .controls import Hand
+from .table import Geometry, Hit, View, draw, hit_test, pile_at, with_symbols
 
 KEYS_LINE = "arrows move  space pick/put  d draw  u undo  r redo  h hint  ? help  q quit"
 
@@ -48,8 +51,9 @@ HELP_TEXT = """\
   u, r           undo, redo           h       hint
   n, R           new deal, restart    o       outline where cards may go
                  twice if the game has moves (then a dealt one is lost)
-  c              four-colour suits    ?       this help
-  q              quit (the game is saved: play resumes it)
+  c              four-colour suits    A       autoplay: safe cards go home
+  ?              this help            p       pause (the cards hidden)
+  y              copy the share code  q       quit (play resumes the game)
 """
 
 
@@ -143,7 +147,7 @@ class TableView(Widget):
         if key == self._key:
             return
         canvas, self.hits, self.geo = draw(self.game, self.view, size.width, size.height,
-                                           self.app.console.color_system, tuple(self.app.size))
+                                           self.app.console.color_system, (self.app.size.width, self.app.size.height))
         self._lines = [Strip(segs, size.width) for segs in canvas.lines()]
         self._key = key
 
@@ -177,7 +181,7 @@ class TableView(Widget):
         if hit is None or hit.card is None:
             return
         n = len(self.game.piles[hit.pile]) - hit.card
-        if movable(self.game, hit.pile, n):
+        if self.game.can_pick(hit.pile, n):
             self._press = (hit.pile, n, x, y)
             self.capture_mouse()
 
@@ -221,7 +225,7 @@ class TableView(Widget):
                 self.post_message(self.PileClicked(pile, None, event.chain))
 
 
-TABLE_BINDINGS = [
+TABLE_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
     Binding("left", "cursor(-1, 0)", show=False),
     Binding("right", "cursor(1, 0)", show=False),
     Binding("up", "cursor(0, -1)", show=False),
@@ -233,162 +237,6 @@ TABLE_BINDINGS = [
     Binding("f", "finish", show=False),
     Binding("c", "toggle_colours", show=False),
 ]
-
-
-class TableControls:
-    """Picking up and putting down cards with the mouse and keys, around a :class:`TableView`:
-    shared by :class:`SolitaireApp` and the race's table screen, which differ in how a move is
-    made (:meth:`submit`: played here, or sent to the race server) and in ``action_draw`` and
-    ``action_finish``. The host class has ``game`` (None: no table to play), ``view`` (a
-    :class:`View`), ``flexible``, ``say`` (sets the status line) and ``refresh_view``."""
-
-    view: View
-    flexible: bool
-
-    def submit(self, move: tuple[int, int, int]) -> None:
-        """Make a move the player chose (it may still be refused)."""
-        raise NotImplementedError
-
-    def locked(self) -> bool:
-        """No picking up or putting down now."""
-        return self.game is None  # type: ignore[attr-defined]
-
-    def pick(self, pile: int, n: int, flexible: bool = False) -> None:
-        """Pick up the top ``n`` cards of ``pile``; ``flexible``: the keyboard's pick-up, which
-        may put down fewer of them (as many as fit where they go)."""
-        game: Game = self.game  # type: ignore[attr-defined]
-        self.flexible = flexible
-        if movable(game, pile, n):
-            self.view.picked = (pile, n)
-            self.say("")
-        elif not game.piles[pile]:
-            self.say(f"{game.rules.names[pile]} is empty")
-        else:  # the kernel's reason, as the line mode gives it
-            self.say(game.pick_refusal(pile, n) or f"cannot pick up {'that card' if n == 1 else f'those {n} cards'} "
-                     f"from {game.rules.names[pile]}")
-        self.refresh_view()
-
-    def put(self, dst: int, flexible: bool = False) -> None:
-        """Put the picked-up cards on ``dst``; ``flexible`` tries fewer cards if all do not fit."""
-        game: Game = self.game  # type: ignore[attr-defined]
-        assert self.view.picked is not None
-        src, n = self.view.picked
-        if dst == src:
-            self.view.picked = None
-            self.say("")
-            self.refresh_view()
-            return
-        if flexible:
-            n = next((k for k in range(n, 0, -1) if game.refusal((src, dst, k)) is None), n)
-        self.submit((src, dst, n))
-
-    def send_home(self, pile: int) -> None:
-        if self.locked():
-            return
-        game: Game = self.game  # type: ignore[attr-defined]
-        self.view.picked = None
-        for f in game.rules.foundations:
-            if game.refusal((pile, f, 1)) is None:
-                self.submit((pile, f, 1))
-                return
-        self.say("no foundation takes that card" if game.piles[pile] else f"{game.rules.names[pile]} is empty")
-        self.refresh_view()
-
-    def on_table_view_pile_clicked(self, event: TableView.PileClicked) -> None:
-        if self.locked():
-            return
-        game: Game = self.game  # type: ignore[attr-defined]
-        pile = event.pile
-        self.view.cursor = pile
-        if game.rules.role[pile] == "stock":  # every click draws, quick ones too
-            if self.view.picked is not None:
-                self.view.picked = None
-                self.refresh_view()
-            else:
-                self.action_draw()  # type: ignore[attr-defined]
-        elif event.chain >= 2 and event.card is not None and event.card == len(game.piles[pile]) - 1:
-            # a double-click sends the card clicked home: only the top card can go
-            self.send_home(pile)
-        elif self.view.picked is not None:
-            self.put(pile)
-        elif event.card is None:
-            self.refresh_view()
-        else:
-            self.pick(pile, len(game.piles[pile]) - event.card)
-
-    def on_table_view_dropped(self, event: TableView.Dropped) -> None:
-        self.view.picked = (event.src, event.n)
-        if self.locked() or event.dst is None or event.dst == event.src:
-            self.view.picked = None
-            self.refresh_view()
-            return
-        self.view.cursor = event.dst
-        self.put(event.dst)
-        if self.view.picked is not None:  # not put down: let go
-            self.view.picked = None
-            self.refresh_view()
-
-    # -- keys
-    def action_cursor(self, dx: int, dy: int) -> None:
-        game: Game | None = self.game  # type: ignore[attr-defined]
-        if game is None:
-            return
-        rules = game.rules
-        grid = [[rules.index[n] if n is not None else -1 for n in row] for row in rules.spec.layout]
-        cur = self.view.cursor if self.view.cursor is not None else 0
-        r, c = next(((r, row.index(cur)) for r, row in enumerate(grid) if cur in row), (0, 0))
-        if dx:
-            cells = [k for k, v in enumerate(grid[r]) if v >= 0]
-            pos = cells.index(c) if c in cells else 0
-            c = cells[(pos + dx) % len(cells)]
-        if dy:
-            r = (r + dy) % len(grid)
-            cells = [k for k, v in enumerate(grid[r]) if v >= 0]
-            c = min(cells, key=lambda k: (abs(k - c), k))
-        self.view.cursor = grid[r][c]
-        self.say("")
-        self.refresh_view()
-
-    def action_select(self) -> None:
-        cur = self.view.cursor
-        if self.locked() or cur is None:
-            return
-        game: Game = self.game  # type: ignore[attr-defined]
-        if self.view.picked is not None and game.rules.role[cur] == "stock":
-            self.action_let_go()  # as a click on the stock does: the stock takes no cards
-            return
-        if self.view.picked is not None:
-            self.put(cur, flexible=self.flexible)
-            return
-        if game.rules.role[cur] == "stock":
-            self.action_draw()  # type: ignore[attr-defined]
-            return
-        up = len(game.piles[cur]) - game.down[cur]
-        for n in range(up, 0, -1):
-            if movable(game, cur, n):
-                self.pick(cur, n, flexible=True)
-                return
-        self.pick(cur, 1)
-
-    def action_let_go(self) -> None:
-        self.view.picked = None
-        self.say("")
-        self.refresh_view()
-
-    def action_home(self) -> None:
-        if self.game is not None and self.view.cursor is not None:  # type: ignore[attr-defined]
-            self.send_home(self.view.cursor)
-
-    def action_toggle_colours(self) -> None:
-        self.view.four_colour = not self.view.four_colour
-        self.say("four colours: clubs green, diamonds blue" if self.view.four_colour else "two colours: red and black")
-        self.refresh_view()
-
-    def say(self, message: str) -> None:
-        raise NotImplementedError
-
-    def refresh_view(self) -> None:
-        raise NotImplementedError
 
 
 def replay_escape(app: App[Any], event: events.Key) -> None:
@@ -408,7 +256,8 @@ class HeaderInfo(Static):
     """The header's line: drawn for the width it has (see :func:`fit_header`)."""
 
     def render(self) -> Text:
-        return self.app.header_text(self.size.width)  # type: ignore[attr-defined, no-any-return]
+        app = self.app
+        return app.header_text(self.size.width) if isinstance(app, SolitaireApp) else Text()
 
 
 class FinishButton(Static):
@@ -418,7 +267,9 @@ class FinishButton(Static):
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
-        self.app.action_finish()  # type: ignore[attr-defined]
+        app = self.app
+        if isinstance(app, SolitaireApp):
+            app.action_finish()
 
 
 class HelpScreen(ModalScreen[None]):
@@ -436,8 +287,23 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class PauseScreen(ModalScreen[None]):
+    """The game paused: the clock stopped and the cards hidden (the screen is opaque) until
+    p, escape or space; q quits."""
+
+    BINDINGS = [Binding("p,escape,space,enter", "close", "Go on"), Binding("q", "app.quit", "Quit")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pause"):
+            yield Static("Paused: the clock is stopped.\n\np (or escape) to go on; q quits (the game is saved).",
+                         id="pause-text")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
 class WinScreen(ModalScreen[str]):
-    BINDINGS = [Binding("n", "choose('new')", "New deal"), Binding("s", "choose('same')", "Same deal"),
+    BINDINGS = [Binding("n", "choose('new')", "New deal"), Binding("R,s", "choose('same')", "Play it again"),
                 Binding("q", "choose('quit')", "Quit"), Binding("escape", "choose('close')", "Close")]
 
     def __init__(self, summary: str) -> None:
@@ -450,7 +316,7 @@ class WinScreen(ModalScreen[str]):
             yield Static(self.summary, id="win-text")
             with Horizontal(id="win-buttons"):
                 yield Button("New deal (n)", id="new", variant="primary")
-                yield Button("Same deal (s)", id="same")
+                yield Button("Play it again (R)", id="same")
                 yield Button("Quit (q)", id="quit")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -460,7 +326,7 @@ class WinScreen(ModalScreen[str]):
         self.dismiss(what)
 
 
-class SolitaireApp(TableControls, App[None]):
+class SolitaireApp(App[None]):
     CSS_PATH = "solitaire.tcss"
     TITLE = "solitaire"
     BINDINGS = TABLE_BINDINGS + [
@@ -468,14 +334,17 @@ class SolitaireApp(TableControls, App[None]):
         Binding("r,ctrl+y", "redo", show=False),
         Binding("h", "hint", show=False),
         Binding("o", "toggle_outline", show=False),
+        Binding("A", "toggle_autoplay", show=False),
         Binding("n", "new_deal", show=False),
         Binding("R", "restart", show=False),
         Binding("question_mark,f1", "help", show=False),
+        Binding("p", "pause", show=False),
+        Binding("y", "copy_code", show=False),
         Binding("q", "quit", show=False),
     ]
 
     def __init__(self, tracker: Tracker, *, outline: bool = False, four_colour: bool = False,
-                 tick: bool = True, finish_delay: float = 0.06,
+                 autoplay: bool = False, tick: bool = True, clock: Callable[[], float] = time.monotonic, finish_delay: float = 0.06,
                  next_deal: Callable[[Game], Game] | None = None, notice: str | None = None) -> None:
         """``notice``: a message for the status line when the table opens (e.g. that a save
         could not be read), which would be hidden if printed before the full screen."""
@@ -486,18 +355,28 @@ class SolitaireApp(TableControls, App[None]):
         self.tick = tick
         self.finish_delay = finish_delay
         self.view = View(four_colour=four_colour)
+        game = tracker.game
+        if notice is None and game.history:  # a saved game opened again: say so
+            notice = f"your saved game, resumed at move {game.moves}: n deals a new one"
         self.message = notice or ""
-        self._finishing: list[Any] = []
+        self._finishing: list[Move] = []
+        self._finish_known: tuple[Any, bool] | None = None  # (position, whether finish plays it out)
         self._finish_timer: Any = None
         self.won_summary: str | None = None
-        self.flexible = False  # the cards in hand were picked up by key: put down as many as fit
+        self.clock = clock  # for the time a second n or R may take (tests use a fake one)
+        self.autoplay = autoplay  # cards safe to send home go by themselves after each move
+        self.session = Session(tracker.game, tracker, autoplay=autoplay)  # every change of the game goes through it
+        self.hand = Hand(self, self.view)  # the cursor and the cards in hand
         # the hint being worked out; any change of the game drops it (_drop_hint)
         self._hint: Worker[Any] | None = None
         self._confirm: tuple[str, float, str] | None = None  # n or R pressed once: key, when, message
 
     @property
     def game(self) -> Game:
-        return self.tracker.game
+        return self.session.game
+
+    def table_game(self) -> Game:
+        return self.session.game
 
     # -- layout
     def compose(self) -> ComposeResult:
@@ -534,10 +413,7 @@ class SolitaireApp(TableControls, App[None]):
         game = self.game
         view = self.view
         if view.picked is not None and self.outline:
-            src, n = view.picked
-            counts = range(1, n + 1) if self.flexible else (n,)
-            view.outlined = frozenset(d for d in range(game.rules.count)
-                                      if d != src and any(game.refusal((src, d, k)) is None for k in counts))
+            view.outlined = self.hand.destinations()
         elif view.picked is None:
             view.outlined = frozenset()
         self.refresh_header()
@@ -548,7 +424,7 @@ class SolitaireApp(TableControls, App[None]):
             if game.won:
                 status = WON_LINE
             elif ready:
-                status = "Every card is face up: press f (or Finish) to play them home."
+                status = "Every card can go home: press f (or Finish) to play them all there."
             elif not game.won and game.over:
                 status = "No moves are left: u to undo, R to restart, n for a new deal."
             else:
@@ -560,38 +436,37 @@ class SolitaireApp(TableControls, App[None]):
         table.update_table()
 
     def say(self, message: str) -> None:
-        self.message = message
+        """Set the status line's message; its cards are spelled with symbols, as the table shows them."""
+        self.message = with_symbols(message)
 
     def finish_available(self) -> bool:
+        """Whether f would play every card home from here (worked out once per position: the
+        status line asks at every refresh)."""
         game = self.game
-        return (not self._finishing and not game.won and game.finish_ready() is None
-                and game.finish_moves() is not None)
-
-    # -- playing
-    def play(self, move: tuple[int, int, int]) -> bool:
-        if self.game.won:  # a win is final (it has been recorded), even where a card could come back
-            self.view.picked = None
-            self.say(WON_REFUSAL)
-            self.refresh_view()
+        if self._finishing or game.won or game.finish_ready() is not None:
             return False
-        try:
-            self.game.play(move)
-        except SolitaireError as exc:
-            self.say(str(exc))
+        key = (id(game), game.key())
+        if self._finish_known is None or self._finish_known[0] != key:
+            self._finish_known = (key, game.finish_moves() is not None)
+        return self._finish_known[1]
+
+    # -- playing: every change goes through the session
+    def answer(self, reply: Reply) -> bool:
+        """Show what the session answered: a refusal in the status line (the cards stay in
+        hand), or the change made."""
+        if not reply.ok:
+            if reply.won_final:  # a win is final (it has been recorded), even where a card could come back
+                self.view.picked = None
+            self.say(WON_REFUSAL if reply.won_final else reply.error or "")
             self.refresh_view()
             return False
         self.view.picked = None
+        self.say("")
         self.after_change()
         return True
 
-    def submit(self, move: tuple[int, int, int]) -> None:
-        reason = self.game.refusal(move)
-        if reason is not None:
-            self.say(reason)
-            self.refresh_view()
-            return
-        self.say("")
-        self.play(move)
+    def submit(self, move: Move) -> None:
+        self.answer(self.session.move(move))
 
     def locked(self) -> bool:
         """Finish is playing the cards home: nothing else acts on the game meanwhile."""
@@ -600,7 +475,6 @@ class SolitaireApp(TableControls, App[None]):
     def after_change(self) -> None:
         self._drop_hint()
         self._cancel_confirm()
-        self.tracker.changed()
         self.refresh_view()
         if self.game.won and not self._finishing:
             self.show_win()
@@ -631,40 +505,45 @@ class SolitaireApp(TableControls, App[None]):
             self.refresh_view()
 
     # -- actions (keys)
+    def action_cursor(self, dx: int, dy: int) -> None:
+        self.hand.move_cursor(dx, dy)
+
+    def action_select(self) -> None:
+        self.hand.select()
+
+    def action_let_go(self) -> None:
+        self.hand.let_go()
+
+    def action_home(self) -> None:
+        self.hand.home()
+
+    def action_toggle_colours(self) -> None:
+        self.hand.toggle_colours()
+
+    def on_table_view_pile_clicked(self, event: TableView.PileClicked) -> None:
+        self.hand.clicked(event.pile, event.card, event.chain)
+
+    def on_table_view_dropped(self, event: TableView.Dropped) -> None:
+        self.hand.dropped(event.src, event.n, event.dst)
+
+    def turn_stock(self) -> None:
+        self.action_draw()
+
     def action_draw(self) -> None:
         if self.locked():
             return
-        move = self.game.rules.draw_move
         self.view.picked = None
-        if move is None:
-            self.say("this game has no stock")
-            self.refresh_view()
-            return
-        self.say("")
-        self.play(move)
+        self.answer(self.session.draw())
 
     def action_undo(self) -> None:
-        self._plain(self.game.undo)
+        if not self.locked():
+            self.view.picked = None
+            self.answer(self.session.undo())
 
     def action_redo(self) -> None:
-        self._plain(self.game.redo)
-
-    def _plain(self, fn: Any) -> None:
-        if self.locked():
-            return
-        self.view.picked = None
-        if self.game.won:  # a win is final: it has been recorded
-            self.say(WON_REFUSAL)
-            self.refresh_view()
-            return
-        try:
-            fn()
-        except SolitaireError as exc:
-            self.say(str(exc))
-            self.refresh_view()
-            return
-        self.say("")
-        self.after_change()
+        if not self.locked():
+            self.view.picked = None
+            self.answer(self.session.redo())
 
     def action_hint(self) -> None:
         """The solver's hint, as the line mode and the JSON protocol give it: it takes a second
@@ -703,7 +582,7 @@ class SolitaireApp(TableControls, App[None]):
                 self.view.cursor = self.game.rules.stock  # "draw": space (or a click) does it
             if n > 0 and self.view.picked is None:  # pick up the hinted cards, unless some are in hand
                 self.view.picked = (src, n)
-                self.flexible = False
+                self.hand.flexible = False
                 self.view.cursor = dst
         self.refresh_view()
 
@@ -713,30 +592,54 @@ class SolitaireApp(TableControls, App[None]):
                  else "hints off")
         self.refresh_view()
 
+    def action_copy_code(self) -> None:
+        """Copy the share code to the clipboard through the terminal (OSC 52: most terminals
+        take it; some, like macOS Terminal, ignore it)."""
+        code = share_code(self.game)
+        self.copy_to_clipboard(code)
+        self.say(f"copied {code} (if the terminal lets programs copy)")
+        self.refresh_view()
+
+    def goodbye(self) -> str | None:
+        """The line to print once the table has closed: where the game went."""
+        game = self.game
+        if game.won or not self.tracker.enabled:
+            return None
+        return f"your game is saved: 'solitaire play {game.rules.name}' resumes it"
+
+    def action_toggle_autoplay(self) -> None:
+        """Autoplay on or off: when on, the cards safe to send home go there after each move
+        and draw (and at once, when turned on)."""
+        if self.locked():
+            return
+        self.autoplay = self.session.autoplay = not self.autoplay
+        if not self.autoplay:
+            self.say("autoplay off")
+            self.refresh_view()
+            return
+        reply = self.session.safe_home() if not self.game.won else None
+        self.say("autoplay on: cards safe to send home go there by themselves")
+        if reply is not None and reply.records:
+            self.after_change()
+        else:
+            self.refresh_view()
+
     def action_finish(self) -> None:
         if self.locked():
             return
-        if self.game.won:
-            self.say(WON_REFUSAL)
-            self.refresh_view()
-            return
-        if not self.finish_available():
-            reason = self.game.finish_ready() or "the cards cannot all be played straight home from here"
-            self.say(reason)
-            self.refresh_view()
+        plan = self.session.finish_plan()
+        if isinstance(plan, Reply):
+            self.answer(plan)
             return
         self.view.picked = None
-        self._finishing = list(self.game.finish_moves() or [])
+        self._finishing = plan
         self.say("")
         self._finish_timer = self.set_interval(self.finish_delay, self._finish_step)
 
     def _finish_step(self) -> None:
         if not self._finishing:
             return
-        move = self._finishing.pop(0)
-        try:
-            self.game.play(move)
-        except SolitaireError:
+        if not self.session.move(self._finishing.pop(0), autoplay=False).ok:
             self._finishing = []
         if not self._finishing:
             if self._finish_timer is not None:
@@ -748,6 +651,7 @@ class SolitaireApp(TableControls, App[None]):
         self.tracker.abandon()
         self.tracker = Tracker(game, dealt=dealt, enabled=self.tracker.enabled)
         self.tracker.begin()  # saved before its first move, as `play` saves a new deal
+        self.session = Session(game, self.tracker, autoplay=self.autoplay)
         self.view.picked = None
         self._finishing = []
         if self._finish_timer is not None:
@@ -772,7 +676,7 @@ class SolitaireApp(TableControls, App[None]):
         game = self.game
         if not game.history or game.won:
             return True
-        now = time.monotonic()
+        now = self.clock()
         pending = self._confirm
         if pending is not None and pending[0] == key and now - pending[1] <= CONFIRM_S:
             self._confirm = None
@@ -782,13 +686,20 @@ class SolitaireApp(TableControls, App[None]):
         pending = self._confirm = (key, now, message)
         self.say(message)
         self.refresh_view()
-        self.set_timer(CONFIRM_S, lambda: self._lapse(pending))
+        self.set_timer(CONFIRM_S, self.lapse_confirm)
         return False
 
-    def _lapse(self, pending: tuple[str, float, str]) -> None:
-        """The time for a second n or R is up: the question goes from the status line."""
-        if self._confirm is pending:
+    def lapse_confirm(self) -> None:
+        """When the time for a second n or R is up (by :attr:`clock`), the question goes from
+        the status line; a timer calls this CONFIRM_S seconds after the first press."""
+        pending = self._confirm
+        if pending is None:
+            return
+        left = CONFIRM_S - (self.clock() - pending[1])
+        if left < 0:
             self._cancel_confirm()
+        else:  # a timer a hair early: look again when the time is up
+            self.set_timer(max(left, 0.05), self.lapse_confirm)
 
     def _cancel_confirm(self) -> None:
         """Anything else done after a first n or R: the question lapses."""
@@ -806,7 +717,16 @@ class SolitaireApp(TableControls, App[None]):
             self._start(start_of(self.game), dealt=self.tracker.dealt)
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        """The help, with the clock stopped while it shows."""
+        self._paused(HelpScreen())
+
+    def action_pause(self) -> None:
+        self._paused(PauseScreen())
+
+    def _paused(self, screen: ModalScreen[None]) -> None:
+        tracker = self.tracker
+        tracker.pause()
+        self.push_screen(screen, lambda _: tracker.resume())
 
     def on_key(self, event: events.Key) -> None:
         if self._confirm is not None and event.key != self._confirm[0]:
@@ -825,10 +745,8 @@ def _think(game: Game) -> str | None:
     worker is cancelled (a newer hint, or the program quitting, which waits for its threads)."""
     from textual.worker import get_current_worker
 
-    from solitaire.core import solver
-
     worker = get_current_worker()
-    return solver.player_hint(game, stop=lambda: worker.is_cancelled)[0]
+    return Session(game).hint(stop=lambda: worker.is_cancelled).hint
 
 
 def _collect_again() -> None:
@@ -843,4 +761,8 @@ def run_table(tracker: Tracker, *, four_colour: bool = False, outline: bool = Fa
               next_deal: Callable[[Game], Game] | None = None, notice: str | None = None) -> None:
     """Open the table on this terminal and play until the player quits; ``notice`` shows in
     the status line as it opens."""
-    SolitaireApp(tracker, four_colour=four_colour, outline=outline, next_deal=next_deal, notice=notice).run()
+    app = SolitaireApp(tracker, four_colour=four_colour, outline=outline, next_deal=next_deal, notice=notice)
+    app.run()
+    said = app.goodbye()
+    if said is not None:
+        print(f"solitaire: {said}", file=sys.stderr)

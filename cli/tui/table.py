@@ -9,6 +9,7 @@ name: rows come from ``rules.spec.layout``, piles whose ``fan`` is ``down`` fan 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from rich.color import Color, ColorTriplet
@@ -17,8 +18,17 @@ from rich.style import Style
 from rich.terminal_theme import DEFAULT_TERMINAL_THEME
 
 from solitaire.core import Game
-from solitaire.core.cards import SUIT, card_symbol, is_red
+from solitaire.core.cards import SUIT, card_symbol, is_red, parse_card
 from solitaire.core.rules import GIVES_ANY, GIVES_NONE, GIVES_RUN, GIVES_TOP
+
+
+_CARD_NAME = re.compile(r"\b(?:10|[A2-9TJQK])[CDHS]\b")
+
+
+def with_symbols(text: str) -> str:
+    """A message from the kernel (``6C does not go on 8S``) with its cards spelled as the table
+    shows them (``6♣ does not go on 8♠``)."""
+    return _CARD_NAME.sub(lambda m: card_symbol(parse_card(m.group())), text)
 
 
 @dataclass(frozen=True)
@@ -442,6 +452,11 @@ def draw(game: Game, view: View, width: int, height: int,
                 hits.append(Hit(cx, y, cx + w, y + h, i, idx))
                 top_box[i] = (cx, y)
 
+    # under the stock and the pile it deals to, in the gap before the next row: how many cards
+    # each holds, and the redeals left when they are limited
+    for i, text in _counts(game, w).items():
+        if i in geo.pile_x and rules.piles[i].fan != "down":
+            canvas.put(geo.pile_x[i], geo.pile_y[i] + h, text[:w].center(w), pal.outline)
     # outlines round the piles the picked-up cards may go to
     for i in view.outlined:
         if i in top_box:
@@ -459,6 +474,25 @@ def draw(game: Game, view: View, width: int, height: int,
             last = k == len(cards) - 1
             _card(canvas, dx, dy + k, w, h, card, pal.picked, four, pal, lines=None if last else 1)
     return canvas, hits, geo
+
+
+def _counts(game: Game, width: int) -> dict[int, str]:
+    """The captions under the stock and the waste (the stock's back shows its own count): the
+    redeals left, where they are limited (``2 redeals``, ``no redeal``; ``↺2`` when narrow),
+    and the cards in the waste (``3 cards``; ``3`` when narrow)."""
+    rules = game.rules
+    if rules.stock is None:
+        return {}
+    wide = width >= 9
+    out: dict[int, str] = {}
+    redeals = rules.redeals
+    if redeals is not None and redeals > 0 and len(rules.draw_targets) == 1:
+        left = max(0, redeals - game.recycles)
+        out[rules.stock] = (f"{left or 'no'} redeal{'s' if left > 1 else ''}" if wide else f"↺{left}")
+    if len(rules.draw_targets) == 1 and rules.draw_targets[0] not in rules.foundation_set:
+        n = len(game.piles[rules.draw_targets[0]])
+        out[rules.draw_targets[0]] = f"{n} card{'s' if n != 1 else ''}" if wide else str(n)
+    return out
 
 
 def hit_test(hits: list[Hit], x: int, y: int) -> Hit | None:

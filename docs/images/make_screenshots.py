@@ -43,7 +43,7 @@ def playable(g: Game, count: int) -> None:
 
 
 async def shoot(name: str, g: Game, size: tuple[int, int], keys: list[str] = (), **kwargs) -> None:
-    app = SolitaireApp(Frozen(g, enabled=False), tick=False, **kwargs)
+    app = SolitaireApp(Frozen(g, enabled=False), tick=False, notice="", **kwargs)  # not a resumed save
     async with app.run_test(size=size) as pilot:
         for key in keys:
             await pilot.press(key)
