@@ -11,10 +11,12 @@ import os
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from websockets.asyncio.client import connect
 
 from solitaire.cli.race.client import RaceClient, RaceError
-from solitaire.cli.race.messages import parse_link
+from solitaire.cli.race.messages import CLIENT_TYPES, BadMessage, decode, parse_link
 from solitaire.cli.race.server import RaceServer, Settings
 
 OPTIONS = {"draw": 1}
@@ -96,3 +98,66 @@ def test_a_host_whose_output_is_never_read_stalls_nobody():
             "the host (ann) was cut off (slow: more than 256 messages unread)")
         os.close(out)
     run(go(), 120)
+
+
+# --------------------------------------------------------------------------- bounded input
+
+
+async def raw_socket(server, table_id: str):
+    return await connect(f"ws://127.0.0.1:{server.port}/{table_id}", proxy=None, compression=None)
+
+
+DEEP = "[" * 2000 + "]" * 2000  # 4,000 bytes: under the size limit, far over any sane depth
+HOSTILE = [DEEP, '{"v": 1, "type": "hello", "token": "\\ud800", "name": "eve"}',
+           '{"v": 1, "type": "hello", "token": "x", "name": 1' + "0" * 3000 + "}",
+           '{"v": 1, "type": "hello", "token": "x", "name": 1e999}',
+           '{"v": 1, "type": "hello", "token": "x", "name": NaN}']
+
+
+@pytest.mark.parametrize("raw", HOSTILE, ids=["deep", "surrogate", "long-number", "huge-float", "nan"])
+def test_hostile_json_before_the_hello_is_bad_json_not_a_crash(raw):
+    async def go():
+        server, table, link = await open_table()
+        ws = await raw_socket(server, table.id)
+        await ws.send(raw)
+        refusal = json.loads(await ws.recv())
+        assert (refusal["type"], refusal["code"]) == ("error", "bad-json")
+        await ws.wait_closed()
+        assert ws.close_code == 1008  # refused like any first message that is not a hello
+        bob = await RaceClient.join(link, "bob")  # the server is fine
+        assert bob.welcome["role"] == "player"
+        await server.close()
+    run(go())
+
+
+def test_hostile_json_after_the_hello_is_refused_and_the_connection_goes_on():
+    async def go():
+        server, table, link = await open_table()
+        bob = await RaceClient.join(link, "bob")
+        for raw in HOSTILE + ['{"v": 1, "type": "ready", "id": "\\udfff"}', '{"v": 1, "type": "ready", "seat": [[[[[0]]]]]}']:
+            await bob.ws.send(raw)
+            assert (await bob.wait("error"))["code"] == "bad-json"
+        await bob.send("ready", id=7)
+        ack = await bob.wait("ack")
+        assert (ack["re"], ack["id"]) == ("ready", 7)
+        await server.close()
+    run(go())
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=300), json_values.map(lambda v: json.dumps({"v": 1, "type": "move", "move": v})),
+                 json_values.map(json.dumps)))
+def test_decode_answers_anything_with_a_message_or_a_refusal(raw):
+    try:
+        msg = decode(raw)
+    except BadMessage as exc:
+        assert exc.code in {"bad-json", "bad-message", "bad-version", "unknown-type"} and str(exc)
+        return
+    assert isinstance(msg, dict) and msg["type"] in CLIENT_TYPES
+    json.dumps(msg, allow_nan=False).encode("utf-8")  # whatever is accepted can be echoed as it is

@@ -8,6 +8,7 @@ and what one player may see of a game.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -65,7 +66,12 @@ def _depth(text: str) -> int:
 def _number(text: str) -> int | float:
     if len(text) > MAX_NUMBER:
         raise ValueError(f"a number of {len(text)} characters (at most {MAX_NUMBER})")
-    return float(text) if any(c in text for c in ".eE") else int(text)
+    if not any(c in text for c in ".eE"):
+        return int(text)
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{text} is too large")
+    return number
 
 
 def _constant(text: str) -> Any:
