@@ -8,6 +8,12 @@ import asyncio
 import fcntl
 import json
 import os
+import re
+import shlex
+import shutil
+import socket
+import ssl
+import subprocess
 import sys
 
 import pytest
@@ -161,3 +167,343 @@ def test_decode_answers_anything_with_a_message_or_a_refusal(raw):
         return
     assert isinstance(msg, dict) and msg["type"] in CLIENT_TYPES
     json.dumps(msg, allow_nan=False).encode("utf-8")  # whatever is accepted can be echoed as it is
+
+
+# --------------------------------------------------------------------------- on a network: limits, seat tokens
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def hello(ws, token: str, name: str = "x") -> dict:
+    await ws.send(json.dumps({"v": 1, "type": "hello", "token": token, "name": name}))
+    return json.loads(await ws.recv())
+
+
+def test_a_connection_that_never_says_hello_is_dropped_by_the_clock():
+    async def go():
+        clock = FakeClock()
+        server, table, link = await open_table(clock=clock, hello_timeout=10)
+        token = parse_link(link)[3]
+        silent, talker = await raw_socket(server, table.id), await raw_socket(server, table.id)
+        await hello(talker, token)
+        clock.now += 9.9
+        server.sweep()
+        assert not server.kills
+        clock.now += 0.1
+        server.sweep()
+        refusal = json.loads(await silent.recv())
+        assert (refusal["code"], refusal["re"]) == ("no-hello", "hello") and "10 seconds" in refusal["error"]
+        await silent.wait_closed()
+        assert silent.close_code == 1008 and server.kills == {"no-hello": 1}
+        await talker.send('{"v": 1, "type": "state"}')  # one who said hello stays, however long after
+        assert json.loads(await talker.recv())["type"] in ("table", "ack")
+        await server.close()
+    run(go())
+
+
+def test_the_message_rate_is_timed_by_the_clock_and_honest_players_never_hit_it():
+    async def go():
+        clock = FakeClock()
+        server, table, link = await open_table(clock=clock, rate=10, burst=20)
+        ann = await RaceClient.join(link, "ann", host_key=table.host_key)
+        bob = await RaceClient.join(link, "bob")
+        for _ in range(300):  # ten a second, by the clock, for 30 seconds
+            clock.now += 0.1
+            await bob.send("state")
+            await bob.wait("ack")
+        for _ in range(20):  # then a burst of 20, at one instant
+            await ann.send("state")
+        for _ in range(20):
+            await ann.wait("ack")
+        assert not server.kills
+        await ann.send("state")  # the 21st at that instant
+        assert (await ann.wait("error"))["code"] == "flood"
+        assert server.kills == {"flood": 1}
+        await bob.send("state")
+        assert (await bob.wait("ack"))["re"] == "state"
+        await server.close()
+    run(go())
+
+
+def test_connections_per_address_are_limited():
+    async def go():
+        server, table, link = await open_table(per_address=3)
+        token = parse_link(link)[3]
+        first = [await raw_socket(server, table.id) for _ in range(3)]
+        for ws in first:
+            assert (await hello(ws, token))["type"] == "welcome"
+        extra = await raw_socket(server, table.id)
+        refusal = json.loads(await extra.recv())
+        assert refusal["code"] == "too-many-connections"
+        await extra.wait_closed()
+        assert extra.close_code == 1008
+        await first[0].close()
+        await first[0].wait_closed()
+        for _ in range(10_000):  # the server's handler sees it go within a few turns of the loop
+            if len(server.connections) == 2:
+                break
+            await asyncio.sleep(0)
+        assert len(server.connections) == 2
+        again = await raw_socket(server, table.id)
+        assert (await hello(again, token))["type"] == "welcome"
+        await server.close()
+    run(go())
+
+
+def test_a_seat_token_takes_the_seat_back_once_and_never_from_a_live_connection():
+    async def go():
+        server, table, link = await open_table(probe_timeout=5)
+        ann = await RaceClient.join(link, "ann", host_key=table.host_key)
+        bob = await RaceClient.join(link, "bob")
+        token = bob.seat_token
+        with pytest.raises(RaceError, match="seat-taken|connected and answering"):
+            await RaceClient.join(link, "eve", seat_token=token)  # bob is there and answers
+        await bob.send("ready")
+        assert (await bob.wait("ack"))["re"] == "ready"  # bob kept his seat
+        bob.ws.transport.abort()
+        await ann.wait("disconnected", seat=1)
+        back = await RaceClient.join(link, "bob", seat_token=token)
+        assert back.welcome["resumed"] and back.seat_token != token  # a fresh token, for next time
+        back.ws.transport.abort()
+        await ann.wait("disconnected", seat=1)
+        with pytest.raises(RaceError, match="no seat at this table has that seat token"):
+            await RaceClient.join(link, "eve", seat_token=token)  # the old one is used up
+        again = await RaceClient.join(link, "bob", seat_token=back.seat_token)
+        assert again.welcome["seat"] == 1
+        await server.close()
+    run(go())
+
+
+def test_a_seat_token_replaces_a_half_open_connection_that_does_not_answer():
+    async def go():
+        server, table, link = await open_table(probe_timeout=0.5)
+        ann = await RaceClient.join(link, "ann", host_key=table.host_key)
+        bob = await RaceClient.join(link, "bob")
+        bob.ws.transport.pause_reading()  # as a machine gone from the network: no pong comes back
+        back = await RaceClient.join(link, "bob", seat_token=bob.seat_token)
+        assert back.welcome["resumed"] is True and table.players[1].conn.ws is not bob.ws
+        await ann.wait("reconnected", seat=1)
+        bob.ws.transport.abort()
+        await server.close()
+    run(go())
+
+
+def make_certificate(folder) -> tuple[str, str]:
+    cert, key = str(folder / "cert.pem"), str(folder / "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key, "-out", cert],
+                   check=True, capture_output=True)
+    return cert, key
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command to make a certificate")
+def test_tls_with_a_certificate_and_key(tmp_path):
+    cert, key = make_certificate(tmp_path)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+
+    async def go():
+        server, table, link = await open_table(ssl=context)
+        assert link.endswith("&tls=1")
+        with pytest.raises(RaceError, match="certificate we cannot trust.*--cafile"):
+            await RaceClient.join(link, "eve")  # self-signed: not trusted without the host's certificate
+        bob = await RaceClient.join(link, "bob", cafile=cert)
+        assert bob.welcome["role"] == "player"
+        with pytest.raises(RaceError, match="did not accept|cannot reach"):
+            await RaceClient.join(link.replace("&tls=1", ""), "eve")  # plain ws:// to a wss:// table
+        await server.close()
+    run(go())
+
+
+# --------------------------------------------------------------------------- race host on a network
+
+
+@pytest.mark.parametrize("args,error", [
+    (["--port", "70000"], "--port must be a whole number from 0 to 65535, got '70000'"),
+    (["--race", "fast"], "--race must be one of finish, timed, got 'fast'"),
+    (["--name", "n" * 5000], "--name is at most 24 characters, got 5000"),
+    (["--public", "example.org:99999"], "--public's port must be a whole number from 1 to 65535, got 'example.org:99999'"),
+    (["--public", "example.org/x"], "--public is HOST or HOST:PORT"),
+    (["--key", "key.pem"], "--key goes with --cert"),
+    (["--cert", "/nonexistent.pem"], "cannot use the certificate /nonexistent.pem"),
+    (["--bind", "256.0.0.1"], "cannot open a table on 256.0.0.1 port 0"),
+])
+def test_race_host_refuses_bad_options_in_one_line(cli, args, error):
+    result = cli("race", "host", "--json", *args, input="quit\n")
+    assert result.code == 2 and result.out == ""
+    assert result.err.startswith(f"solitaire: {error}") and result.err.count("\n") == 1, result.err
+
+
+def test_race_join_refuses_a_long_name(cli):
+    result = cli("race", "join", "solitaire://127.0.0.1:9/T?token=x", "--name", "n" * 5000, "--json")
+    assert (result.code, result.err) == (2, "solitaire: --name is at most 24 characters, got 5000\n")
+
+
+def test_race_host_on_loopback_says_how_to_open_the_table(cli):
+    result = cli("race", "host", "--json", input="quit\n")
+    assert result.code == 0
+    assert result.err == ("solitaire: the table is open to this machine only: --bind 0.0.0.0 opens it to your "
+                          "network (docs/race.md: across the internet)\n")
+    opened = result.json_lines()[0]
+    assert opened["link"].startswith(f"solitaire://127.0.0.1:{opened['port']}/")
+
+
+def test_race_host_public_names_the_link_and_the_host_still_sits_down(cli):
+    result = cli("race", "host", "--json", "--public", "example.org:9000", input="quit\n")
+    opened, welcome = result.json_lines()[:2]
+    assert parse_link(opened["link"])[:2] == ("example.org", 9000) and opened["port"] != 9000
+    assert welcome["event"] == "welcome" and welcome["host"] is True and result.err == ""
+
+
+def test_bind_all_names_the_outward_address_unless_public(monkeypatch):
+    from solitaire.cli.race import client
+
+    monkeypatch.setattr(client, "outward_address", lambda ipv6=False: "2001:db8::7" if ipv6 else "192.0.2.7")
+    assert client.Network("0.0.0.0").link_host() == ("192.0.2.7", None)
+    assert client.Network("::").link_host() == ("2001:db8::7", None)
+    assert client.Network("0.0.0.0", ("example.org", 9000)).link_host() == ("example.org", 9000)
+    assert client.Network("127.0.0.1").link_host() is None
+    server = RaceServer("0.0.0.0", public=("2001:db8::7", None))
+    server.port = 8765
+    table = server.open_table()
+    assert parse_link(server.link(table))[:2] == ("2001:db8::7", 8765)
+    assert server.link(table).startswith("solitaire://[2001:db8::7]:8765/")
+
+
+def test_outward_address_is_an_address_of_this_machine():
+    from solitaire.cli.race.client import outward_address
+
+    address = outward_address()
+    with socket.socket() as sock:
+        sock.bind((address, 0))  # only an address of this machine can be bound
+
+
+def test_a_joiner_is_told_the_host_quit():
+    async def go():
+        out, into = os.pipe()
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "solitaire.cli.main", "race", "host", "--json", "--name", "ann",
+            stdin=asyncio.subprocess.PIPE, stdout=into, stderr=asyncio.subprocess.PIPE)
+        os.close(into)
+        opened = await asyncio.get_running_loop().run_in_executor(None, read_line, out)
+        bob = await RaceClient.join(opened["link"], "bob")
+        proc.stdin.write(b"quit\n")
+        await proc.stdin.drain()
+        with pytest.raises(ConnectionError):
+            await bob.wait("never", timeout=30)
+        assert (bob.ws.close_code, bob.ws.close_reason) == (1001, "the host (ann) quit")
+        assert await asyncio.wait_for(proc.wait(), 30) == 0
+        os.close(out)
+    run(go())
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command to make a certificate")
+def test_race_host_with_tls_races_a_join_subprocess(tmp_path):
+    cert, key = make_certificate(tmp_path)
+
+    async def go():
+        out, into = os.pipe()
+        host = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "solitaire.cli.main", "race", "host", "--json", "--name", "ann", "--cert", cert,
+            "--key", key, stdin=asyncio.subprocess.PIPE, stdout=into, stderr=asyncio.subprocess.PIPE)
+        os.close(into)
+        opened = await asyncio.get_running_loop().run_in_executor(None, read_line, out)
+        assert opened["link"].endswith("&tls=1")
+        guest = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "solitaire.cli.main", "race", "join", opened["link"], "--name", "bob",
+            "--cafile", cert, "--json", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE)
+        welcome = json.loads(await asyncio.wait_for(guest.stdout.readline(), 30))
+        assert welcome["event"] == "welcome" and welcome["seat"] == 1, welcome
+        guest.stdin.write(b"ready\n")
+        await guest.stdin.drain()
+        while "ok" not in (line := json.loads(await asyncio.wait_for(guest.stdout.readline(), 30))):
+            pass
+        assert line == {"ok": True, "error": None, "command": "ready"}
+        guest.stdin.write(b"quit\n")
+        await guest.stdin.drain()
+        assert await asyncio.wait_for(guest.wait(), 30) == 0
+        host.stdin.write(b"quit\n")
+        await host.stdin.drain()
+        assert await asyncio.wait_for(host.wait(), 30) == 0
+        os.close(out)
+    run(go())
+
+
+# --------------------------------------------------------------------------- leaving and coming back
+
+
+async def join_process(*args: str):
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "solitaire.cli.main", "race", "join", *args, "--json",
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+
+
+async def first_line_then_quit(proc) -> tuple[dict, str]:
+    welcome = json.loads(await asyncio.wait_for(proc.stdout.readline(), 30))
+    proc.stdin.write(b"quit\n")
+    await proc.stdin.drain()
+    _out, err = await asyncio.wait_for(proc.communicate(), 30)
+    return welcome, err.decode()
+
+
+def test_leaving_prints_the_command_that_takes_the_seat_back_and_a_new_join_offers_it():
+    async def go():
+        server, table, link = await open_table()
+        ann = await RaceClient.join(link, "ann", host_key=table.host_key)
+        welcome, err = await first_line_then_quit(await join_process(link, "--name", "bob"))
+        assert welcome["seat"] == 1
+        command = f"solitaire race join '{link}' --resume {welcome['seat_token']}"
+        assert err == f"solitaire: you left seat 1: within 60 s, {command} takes it back\n"
+        await ann.wait("disconnected", seat=1)
+        # joining again with the link alone: the seat is offered
+        welcome2, err2 = await first_line_then_quit(await join_process(link, "--name", "bob"))
+        assert re.fullmatch(rf"solitaire: you left seat 1 here \d+ s ago: add --resume {welcome['seat_token']} "
+                            rf"to take it back\n.*", err2, re.S), err2
+        # and the printed command takes it back
+        args = shlex.split(command)[3:]
+        back, _err = await first_line_then_quit(await join_process(*args))
+        assert (back["resumed"], back["seat"]) == (True, 1)
+        assert [p.name for p in table.players] == ["ann", "bob", "bob"]  # the second join sat apart
+        await server.close()
+    run(go())
+
+
+def test_a_seat_is_remembered_for_60_seconds_only():
+    from solitaire.cli.race.client import left_seat, remember_seat
+
+    link = "solitaire://127.0.0.1:9/T?token=x"
+    bob = RaceClient.__new__(RaceClient)
+    bob.welcome = {"role": "player", "seat": 2, "seat_token": "tok", "host": False}
+    assert remember_seat(link, bob, now=1000.0) == f"solitaire race join '{link}' --resume tok"
+    assert left_seat(link, now=1059.9) == {"token": "tok", "seat": 2, "left": 1000.0}
+    assert left_seat(link, now=1060.0) is None
+    assert left_seat(link.replace(":9/", ":10/"), now=1001.0) is None  # another table
+    host = RaceClient.__new__(RaceClient)
+    host.welcome = {"role": "player", "seat": 0, "seat_token": "h", "host": True}
+    watcher = RaceClient.__new__(RaceClient)
+    watcher.welcome = {"role": "spectator", "seat": None, "seat_token": None, "host": False}
+    assert remember_seat(link, host) is None and remember_seat(link, watcher) is None
+
+
+def test_the_table_asks_whether_to_take_the_seat_back(cli, monkeypatch):
+    from solitaire.cli.race import commands, ui
+    from solitaire.cli.race.client import remember_seat
+
+    link = "solitaire://127.0.0.1:9/T?token=x"
+    bob = RaceClient.__new__(RaceClient)
+    bob.welcome = {"role": "player", "seat": 1, "seat_token": "tok", "host": False}
+    remember_seat(link, bob)
+    joined = []
+    monkeypatch.setattr(commands, "on_terminal", lambda: True)
+    monkeypatch.setattr(ui, "run_join_ui", lambda link, name, resume, cafile=None: joined.append(resume) or 0)
+    for answer, resume in [("y\n", "tok"), ("n\n", None), ("\n", "tok")]:
+        result = cli("race", "join", link, input=answer)
+        assert result.code == 0 and re.match(r"You left seat 1 at this table \d+ s ago\. Take it back\?", result.out)
+        assert joined.pop() == resume

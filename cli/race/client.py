@@ -14,11 +14,15 @@ import socket
 import ssl
 import sys
 import threading
-from typing import IO, Any, AsyncIterator
+import time
+from pathlib import Path
+from typing import IO, Any, AsyncIterator, ClassVar
 
 import attrs
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+from solitaire.core.files import atomic_write
 
 from .messages import MAX_MESSAGE, VERSION, link_tls, parse_link
 
@@ -33,6 +37,8 @@ class RaceRefused(RaceError):
 
 class RaceClient:
     """One connection to a table: ``join``, then ``send`` and ``next``; keeps every message received."""
+
+    trusted: ClassVar[dict[tuple[str, int], str]] = {}  # (host, port) -> the certificate file trusted for it
 
     def __init__(self, ws: ClientConnection, *, keep: bool = True, queue_limit: int = 0) -> None:
         self.ws = ws
@@ -66,6 +72,7 @@ class RaceClient:
                             "is at most 24 characters")
         tls = link_tls(link)
         if tls:
+            cafile = cafile or cls.trusted.get((host, port))
             try:
                 kwargs.setdefault("ssl", ssl.create_default_context(cafile=cafile))
             except (OSError, ssl.SSLError) as exc:
@@ -81,6 +88,8 @@ class RaceClient:
             raise RaceError(f"cannot reach the table at {host}:{port}: {exc}") from None
         except Exception as exc:  # an HTTP refusal, a broken handshake
             raise RaceError(f"the table at {host}:{port} did not accept the connection: {exc}") from None
+        if tls and cafile is not None:
+            cls.trusted[(host, port)] = cafile  # coming back after a drop trusts it again
         client = cls(ws, keep=keep, queue_limit=queue_limit)
         await ws.send(text)
         try:
@@ -104,6 +113,8 @@ class RaceClient:
                 msg = json.loads(raw)
                 if self.keep:
                     self.messages.append(msg)
+                if msg.get("type") == "welcome":  # seated later (settings changed): its seat token counts
+                    self.welcome = msg
                 await self._queue.put(msg)
         except ConnectionClosed:
             pass
@@ -139,6 +150,64 @@ class RaceClient:
         await self.ws.close()
         if self._reader is not None:
             await self._reader
+
+
+# ---------------------------------------------------------------------- a seat left, to come back to
+
+SEAT_SECONDS = 60.0  # as long as the table keeps a seat for one who left
+
+
+def seats_file() -> Path:
+    from ..saves import data_dir
+
+    return data_dir() / "race-seats.json"
+
+
+def seat_key(link: str) -> str:
+    host, port, table, _token = parse_link(link)
+    return f"{host}:{port}/{table}"
+
+
+def _read_seats(now: float) -> dict[str, dict[str, Any]]:
+    try:
+        seats = json.loads(seats_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(seats, dict):
+        return {}
+    return {k: v for k, v in seats.items() if isinstance(v, dict) and isinstance(v.get("token"), str)
+            and isinstance(v.get("left"), (int, float)) and 0 <= now - v["left"] < SEAT_SECONDS}
+
+
+def remember_seat(link: str, client: RaceClient, now: float | None = None) -> str | None:
+    """On leaving a seat (not the host's): keep its seat token on this machine for 60 s, and
+    return the command that takes the seat back (None for a spectator or the host)."""
+    welcome = client.welcome
+    token, seat = welcome.get("seat_token"), welcome.get("seat")
+    if welcome.get("role") != "player" or welcome.get("host") or not isinstance(token, str):
+        return None
+    now = time.time() if now is None else now
+    seats = _read_seats(now)
+    seats[seat_key(link)] = {"token": token, "seat": seat, "left": now}
+    with contextlib.suppress(OSError):  # not being able to remember never stops leaving
+        atomic_write(seats_file(), json.dumps(seats).encode())
+    return f"solitaire race join {shlex.quote(link)} --resume {token}"
+
+
+def left_seat(link: str, now: float | None = None) -> dict[str, Any] | None:
+    """The seat left at this table from this machine less than 60 s ago: ``token``, ``seat``, ``left``."""
+    try:
+        return _read_seats(time.time() if now is None else now).get(seat_key(link))
+    except ValueError:
+        return None
+
+
+def leaving_notice(link: str, client: RaceClient) -> str | None:
+    """The line said on leaving a seat: how to take it back within the 60 s."""
+    command = remember_seat(link, client)
+    if command is None:
+        return None
+    return f"you left seat {client.welcome.get('seat')}: within 60 s, {command} takes it back"
 
 
 # ---------------------------------------------------------------------- the --json bridge
@@ -201,6 +270,8 @@ def as_line(msg: dict[str, Any]) -> dict[str, Any]:
     return {"event": kind, **body}
 
 
+LOOPBACK_HINT = ("the table is open to this machine only: --bind 0.0.0.0 opens it to your network "
+                 "(docs/race.md: across the internet)")
 OUT_LINES = 64  # lines the bridge holds for its stdout before it stops reading the table
 
 
@@ -342,6 +413,10 @@ async def run_bridge(link: str, name: str, stdin: IO[str], stdout: IO[str], *, h
         with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
             await asyncio.wait_for(out.put({"event": "closed", "code": code, "reason": reason or None}), 1)
     await out.drain(2)
+    if quitting:
+        notice = leaving_notice(link, client)
+        if notice is not None:
+            print(f"solitaire: {notice}", file=sys.stderr, flush=True)
     return 0 if quitting else 1
 
 
@@ -358,6 +433,15 @@ class Network:
     cert: str | None = None
     key: str | None = None
 
+    def link_host(self) -> tuple[str, int | None] | None:
+        """What the link names instead of the address listened on: ``--public``, or for
+        ``--bind 0.0.0.0`` (``::``) this machine's outward address; None: the address itself."""
+        if self.public is not None:
+            return self.public
+        if self.bind in ("0.0.0.0", "::", ""):
+            return (outward_address(self.bind == "::"), None)
+        return None
+
     def ssl_context(self) -> ssl.SSLContext | None:
         if self.cert is None:
             return None
@@ -366,7 +450,8 @@ class Network:
         try:
             context.load_cert_chain(self.cert, self.key)
         except (OSError, ssl.SSLError) as exc:
-            raise RaceError(f"cannot use the certificate {self.cert} with the key {self.key}: "
+            key = f" with the key {self.key}" if self.key else ""
+            raise RaceError(f"cannot use the certificate {self.cert}{key}: "
                             f"{getattr(exc, 'strerror', None) or exc}") from None
         return context
 
@@ -379,15 +464,14 @@ async def hosted_table(settings: Any, port: int, seconds_allowed: bool = False,
     from .server import RaceServer
 
     network = network or Network()
-    public = network.public
-    if public is None and network.bind in ("0.0.0.0", "::"):
-        public = (outward_address(network.bind == "::"), None)
     server = RaceServer(network.bind, port, allow_seconds=seconds_allowed, ssl=network.ssl_context(),
-                        public=public)
+                        public=network.link_host())
     try:
         await server.start()
     except OSError as exc:
         raise RaceError(f"cannot open a table on {network.bind} port {port}: {exc.strerror or exc}") from None
+    if network.bind in ("127.0.0.1", "::1", "localhost") and network.public is None:
+        print(f"solitaire: {LOOPBACK_HINT}", file=sys.stderr, flush=True)
     table = server.open_table(settings)
     try:
         yield server, table
@@ -395,9 +479,9 @@ async def hosted_table(settings: Any, port: int, seconds_allowed: bool = False,
         host = next((p for p in table.players if p.host), None)
         who = f"the host ({host.name})" if host is not None else "the host"
         if host is not None and host.cut_off:
-            reason = f"{who} was cut off ({host.cut_off}): the table is closed"
+            reason = f"{who} was cut off ({host.cut_off})"
         else:
-            reason = f"{who} quit: the table is closed"
+            reason = f"{who} quit"
         await server.close(reason)
 
 

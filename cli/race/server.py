@@ -744,8 +744,8 @@ class RaceServer:
                 self.kills["no-hello"] += 1
                 self.spawn(conn.flush_and_close(1008, "no hello"))
 
-    async def close(self, reason: str = "the table is closed") -> None:
-        """Close every connection (1001, with ``reason``), then the server."""
+    async def close(self, reason: str = "") -> None:
+        """Close every connection (1001, with ``reason``: one line for people), then the server."""
         if self._sweeper is not None:
             self._sweeper.cancel()
         for table in self.tables.values():
