@@ -396,6 +396,27 @@ def test_a_client_that_never_reads_is_cut_off_after_max_behind_messages_and_nobo
     run(go())
 
 
+def test_nothing_a_player_sends_after_being_cut_off_counts():
+    async def go():
+        server, table, link = await open_table(rate=10_000, burst=2_000, max_behind=8, close_timeout=0.5)
+        ann = (await seat(server, table, "ann"))[0]
+        ws = await mole(server, link, "bob")  # seated, never reads
+        for _ in range(20):
+            await ws.send('{"v":1,"type":"state"}')
+        await ann.wait("disconnected", seat=1)  # cut off
+        for _ in range(5):
+            await ws.send('{"v":1,"type":"ready"}')  # still arriving while the socket closes
+        for _ in range(100_000):
+            if len(server.connections) == 1:  # its handler has read all it will ever read
+                break
+            await asyncio.sleep(0)
+        assert len(server.connections) == 1 and server.kills == {"slow": 1}
+        assert table.players[1].ready is False
+        ws.transport.abort()
+        await server.close()
+    run(go())
+
+
 def test_a_client_that_reads_every_message_is_never_behind():
     async def go():
         server, table, link = await open_table(rate=10_000, burst=2_000, max_behind=64)

@@ -507,3 +507,25 @@ def test_the_table_asks_whether_to_take_the_seat_back(cli, monkeypatch):
         result = cli("race", "join", link, input=answer)
         assert result.code == 0 and re.match(r"You left seat 1 at this table \d+ s ago\. Take it back\?", result.out)
         assert joined.pop() == resume
+
+
+def test_the_hosts_lobby_says_how_to_open_a_loopback_table():
+    from solitaire.cli.race.ui import LobbyScreen, RaceApp
+
+    async def go():
+        server, table, link = await open_table()
+        host = await RaceClient.join(link, "ann", host_key=table.host_key)
+        friend = await RaceClient.join(link, "bob")
+        texts = []
+        for client in (host, friend):
+            app = RaceApp(client, link, tick=False)
+            async with app.run_test(size=(120, 30)) as pilot:
+                for _ in range(500):  # bounded in turns of the app
+                    if isinstance(app.screen, LobbyScreen):
+                        break
+                    await pilot.pause()
+                texts.append(app.screen.query_one("#lobby-link").render().plain)
+        assert link in texts[0] and "--bind 0.0.0.0 opens it to your network" in texts[0]
+        assert link in texts[1] and "--bind" not in texts[1]  # only the host can open it
+        await server.close()
+    run(go())

@@ -45,7 +45,7 @@ from .messages import (
 
 MAX_SEATS = 4
 NAME_LENGTH = 24
-PING_EVERY = 16  # messages written between two pings (and one ping whenever the queue runs dry)
+PING_EVERY = 16  # messages written between two pings
 
 
 @attrs.define
@@ -115,7 +115,7 @@ class Connection:
     """One WebSocket: a token bucket for what comes in, a bounded queue for what goes out.
 
     Everything sent goes through :meth:`send`, which never waits: the message joins the
-    connection's queue, and its own sender task writes it. Every so often the sender pings;
+    connection's queue, and its own sender task writes it. Every 16 messages the sender pings;
     a pong means the client has read everything sent before that ping. A client more than
     ``max_behind`` messages behind (queued, or written and not yet confirmed by a pong) is
     cut off (``slow``), whether the bytes sit in our queue or in the kernel's buffers."""
@@ -136,7 +136,6 @@ class Connection:
         self.written = 0  # messages written to the socket
         self.confirmed = 0  # messages the client has read: all written before its last pong
         self._pinged = 0  # self.written at the last ping
-        self._ping_out = False
         self.sender = asyncio.get_running_loop().create_task(self._send_loop())
 
     def allow(self) -> bool:
@@ -156,13 +155,18 @@ class Connection:
 
     def send(self, type_: str, **fields: Any) -> None:
         """Queue a message; never waits. Too far behind means the client is not reading: cut it off."""
+        if self.closed_reason is None:
+            self.send_text(encode(type_, **fields))
+
+    def send_text(self, text: str) -> None:
+        """Queue an encoded message (a broadcast encodes once for everyone)."""
         if self.closed_reason is not None:
             return
         if self.behind >= self.server.max_behind:
             self.kill("slow", f"more than {self.server.max_behind} messages unread")
             return
         self.queued += 1
-        self.queue.put_nowait(encode(type_, **fields))
+        self.queue.put_nowait(text)
 
     def kill(self, reason: str, why: str = "") -> None:
         """Drop the connection now, telling the client why in the close frame when it can."""
@@ -187,12 +191,10 @@ class Connection:
             transport.abort()
 
     def _ponged(self, written: int) -> None:
-        self._ping_out = False
         self.confirmed = max(self.confirmed, written)
 
     async def _ping(self) -> None:
         self._pinged = self.written
-        self._ping_out = True
         try:
             pong = await asyncio.wait_for(self.ws.ping(), self.server.send_timeout)
         except (asyncio.TimeoutError, TimeoutError):
@@ -204,8 +206,6 @@ class Connection:
     async def _send_loop(self) -> None:
         try:
             while True:
-                if self.queue.empty() and self.written > self._pinged and not self._ping_out:
-                    await self._ping()  # caught up for now: ask the client to confirm it has read it all
                 text = await self.queue.get()
                 if text is None:
                     return
@@ -297,8 +297,9 @@ class Table:
         return out + self.spectators
 
     def broadcast(self, type_: str, **fields: Any) -> None:
+        text = encode(type_, **fields)
         for conn in self.connections():
-            conn.send(type_, **fields)
+            conn.send_text(text)
 
     def score_list(self) -> list[dict[str, Any]]:
         return [{"id": pid, **s, "points": s["wins"] + s["draws"] / 2} for pid, s in self.score.items()]
@@ -831,6 +832,8 @@ class RaceServer:
             conn.send("error", re="hello", code=exc.code, error=str(exc))
             return await conn.flush_and_close(1008, exc.code)
         async for raw in ws:
+            if conn.closed_reason is not None:  # cut off: nothing more it sends counts
+                return
             if not conn.allow():
                 conn.send("error", code="flood", error=f"too many messages (more than {self.rate:g} a second): "
                           "disconnected")

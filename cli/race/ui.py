@@ -35,7 +35,8 @@ from solitaire.core.cards import parse_card
 
 from ..tui.app import TABLE_BINDINGS, TableControls, TableView, replay_escape
 from ..tui.table import View, movable
-from .client import RaceClient, RaceError, RaceRefused, hosted_table, leaving_notice, settings_command
+from .client import (LOOPBACK_HINT, RaceClient, RaceError, RaceRefused, hosted_table, leaving_notice,
+                     settings_command)
 
 HIDDEN_CARD = 52  # a face-down card: not a card (cards are 0..51); its value is never read
 REJOIN_SECONDS = 60.0  # after a dropped connection, how long to keep trying the seat (the table keeps it 60 s)
@@ -175,6 +176,8 @@ class LobbyScreen(Screen[None]):
             f"Race table — {settings_text(table['settings'])}", style="bold"))
         link = Text("Send this link to up to three friends:\n", style="dim")
         link.append(app.link, style="bold cyan")
+        if app.is_host and app.link.startswith(("solitaire://127.0.0.1:", "solitaire://[::1]:")):
+            link.append(f"\n{LOOPBACK_HINT[:1].upper()}{LOOPBACK_HINT[1:]}.", style="dim")
         self.query_one("#lobby-link", Static).update(link)
         lines = Text()
         for p in table["players"]:
