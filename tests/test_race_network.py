@@ -529,3 +529,13 @@ def test_the_hosts_lobby_says_how_to_open_a_loopback_table():
         assert link in texts[1] and "--bind" not in texts[1]  # only the host can open it
         await server.close()
     run(go())
+
+
+def test_a_name_too_long_for_a_hello_is_refused_by_the_client_naming_the_name():
+    async def go():
+        server, table, link = await open_table()
+        with pytest.raises(RaceError, match=r"the name is too long \(5000 characters\)"):
+            await RaceClient.join(link, "n" * 5000)
+        assert not server.connections and not table.players  # nothing was sent
+        await server.close()
+    run(go())
