@@ -106,7 +106,7 @@ async def bot(link: str, name: str, host_key: str | None, friends: int, moves: i
     await client.close()
 
 
-async def run_bots(opened: list, moves: int, think: float) -> list[float]:
+async def run_bots(opened: list[tuple[str, str]], moves: int, think: float) -> list[float]:
     latencies: list[float] = []
     rng = random.Random(1)
     tasks = []

@@ -11,8 +11,9 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
@@ -64,21 +65,23 @@ class Lines:
     def __init__(self, proc: asyncio.subprocess.Process) -> None:
         self.proc = proc
 
-    async def until(self, check) -> dict:
+    async def until(self, check: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         for _ in range(5_000):  # bounded in lines, not in time
+            assert self.proc.stdout is not None and self.proc.stderr is not None
             raw = await asyncio.wait_for(self.proc.stdout.readline(), 60)
             assert raw, (await self.proc.stderr.read()).decode()
-            line = json.loads(raw)
+            line: dict[str, Any] = json.loads(raw)
             if check(line):
                 return line
         raise AssertionError("never came")
 
     async def say(self, text: str) -> None:
+        assert self.proc.stdin is not None
         self.proc.stdin.write(text.encode() + b"\n")
         await self.proc.stdin.drain()
 
 
-def test_a_whole_race_between_two_network_namespaces():
+def test_a_whole_race_between_two_network_namespaces() -> None:
     with two_namespaces() as (host_ns, guest_ns):
         async def go() -> None:
             host = Lines(await start(host_ns, "host", "--bind", HOST_ADDRESS, "--draw", "1", "--name", "ann"))

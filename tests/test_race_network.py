@@ -16,25 +16,30 @@ import ssl
 import subprocess
 import sys
 
+from asyncio.subprocess import Process
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 
 from solitaire.cli.race.client import RaceClient, RaceError
 from solitaire.cli.race.messages import CLIENT_TYPES, BadMessage, decode, parse_link
-from solitaire.cli.race.server import RaceServer, Settings
+from solitaire.cli.race.server import RaceServer, Settings, Table
 
 OPTIONS = {"draw": 1}
 WIN_SEED = 1298
 F_SETPIPE_SZ = 1031  # Linux: set a pipe's capacity
 
 
-def run(coro, timeout: float = 60):
-    return asyncio.run(asyncio.wait_for(coro, timeout))
+def run(coro: Coroutine[Any, Any, None], timeout: float = 60) -> None:
+    asyncio.run(asyncio.wait_for(coro, timeout))
 
 
-async def open_table(**server_kw):
+async def open_table(**server_kw: Any) -> tuple[RaceServer, Table, str]:
     server = RaceServer(allow_seconds=True, **server_kw)
     await server.start()
     server.deal_seed = lambda _settings: WIN_SEED
@@ -42,17 +47,24 @@ async def open_table(**server_kw):
     return server, table, server.link(table)
 
 
-def read_line(fd: int) -> dict:
+def pipe(stream: Any) -> Any:
+    """A subprocess's pipe, which the process was started with."""
+    assert stream is not None
+    return stream
+
+
+def read_line(fd: int) -> dict[str, Any]:
     """One line from a pipe, a byte at a time (nothing after it is read)."""
     data = b""
     while not data.endswith(b"\n"):
         byte = os.read(fd, 1)
         assert byte, f"the pipe closed after {data!r}"
         data += byte
-    return json.loads(data)
+    line: dict[str, Any] = json.loads(data)
+    return line
 
 
-async def host_process(*args: str):
+async def host_process(*args: str) -> tuple[Process, int, dict[str, Any]]:
     """``solitaire race host --json ARGS`` in a subprocess whose stdout is a bare pipe, read
     only when the test says so: returns the process, the pipe's end and the opened line."""
     out, into = os.pipe()
@@ -67,11 +79,11 @@ async def host_process(*args: str):
 # --------------------------------------------------------------------------- nobody stalls the table
 
 
-def test_a_host_whose_output_is_never_read_stalls_nobody():
+def test_a_host_whose_output_is_never_read_stalls_nobody() -> None:
     """The host's bridge runs in the table's own event loop: its stdout, once nobody reads it,
     must not stop the table. The host is cut off like any client that falls behind; the
     friends play on, every move answered; the table closes when the host's input ends, saying why."""
-    async def go():
+    async def go() -> None:
         proc, out, opened = await host_process()
         fcntl.fcntl(out, F_SETPIPE_SZ, 4096)  # a one-page pipe: some 40 lines fill it
         assert read_line(out)["event"] == "welcome"
@@ -79,8 +91,8 @@ def test_a_host_whose_output_is_never_read_stalls_nobody():
         for friend in friends:
             await friend.send("ready")
             await friend.wait("ack", re="ready")
-        proc.stdin.write(b"start\n")
-        await proc.stdin.drain()
+        pipe(proc.stdin).write(b"start\n")
+        await pipe(proc.stdin).drain()
         for friend in friends:
             await friend.wait("start", timeout=30)
         # from here on nobody reads the host's stdout; each friend moves within its burst of 200
@@ -95,7 +107,7 @@ def test_a_host_whose_output_is_never_read_stalls_nobody():
         for friend in friends:  # and the friends race on
             await friend.send("move", move="draw")
             assert (await friend.wait("reply", timeout=10))["ok"]
-        proc.stdin.close()
+        pipe(proc.stdin).close()
         assert await asyncio.wait_for(proc.wait(), 30) == 0
         with pytest.raises(ConnectionError):
             await friends[0].wait("never", timeout=10)
@@ -109,7 +121,7 @@ def test_a_host_whose_output_is_never_read_stalls_nobody():
 # --------------------------------------------------------------------------- bounded input
 
 
-async def raw_socket(server, table_id: str):
+async def raw_socket(server: RaceServer, table_id: str) -> ClientConnection:
     return await connect(f"ws://127.0.0.1:{server.port}/{table_id}", proxy=None, compression=None)
 
 
@@ -121,8 +133,8 @@ HOSTILE = [DEEP, '{"v": 1, "type": "hello", "token": "\\ud800", "name": "eve"}',
 
 
 @pytest.mark.parametrize("raw", HOSTILE, ids=["deep", "surrogate", "long-number", "huge-float", "nan"])
-def test_hostile_json_before_the_hello_is_bad_json_not_a_crash(raw):
-    async def go():
+def test_hostile_json_before_the_hello_is_bad_json_not_a_crash(raw: str) -> None:
+    async def go() -> None:
         server, table, link = await open_table()
         ws = await raw_socket(server, table.id)
         await ws.send(raw)
@@ -136,8 +148,8 @@ def test_hostile_json_before_the_hello_is_bad_json_not_a_crash(raw):
     run(go())
 
 
-def test_hostile_json_after_the_hello_is_refused_and_the_connection_goes_on():
-    async def go():
+def test_hostile_json_after_the_hello_is_refused_and_the_connection_goes_on() -> None:
+    async def go() -> None:
         server, table, link = await open_table()
         bob = await RaceClient.join(link, "bob")
         for raw in HOSTILE + ['{"v": 1, "type": "ready", "id": "\\udfff"}', '{"v": 1, "type": "ready", "seat": [[[[[0]]]]]}']:
@@ -159,7 +171,7 @@ json_values = st.recursive(
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(st.text(max_size=300), json_values.map(lambda v: json.dumps({"v": 1, "type": "move", "move": v})),
                  json_values.map(json.dumps)))
-def test_decode_answers_anything_with_a_message_or_a_refusal(raw):
+def test_decode_answers_anything_with_a_message_or_a_refusal(raw: str) -> None:
     try:
         msg = decode(raw)
     except BadMessage as exc:
@@ -180,13 +192,14 @@ class FakeClock:
         return self.now
 
 
-async def hello(ws, token: str, name: str = "x") -> dict:
+async def hello(ws: ClientConnection, token: str, name: str = "x") -> dict[str, Any]:
     await ws.send(json.dumps({"v": 1, "type": "hello", "token": token, "name": name}))
-    return json.loads(await ws.recv())
+    answer: dict[str, Any] = json.loads(await ws.recv())
+    return answer
 
 
-def test_a_connection_that_never_says_hello_is_dropped_by_the_clock():
-    async def go():
+def test_a_connection_that_never_says_hello_is_dropped_by_the_clock() -> None:
+    async def go() -> None:
         clock = FakeClock()
         server, table, link = await open_table(clock=clock, hello_timeout=10)
         token = parse_link(link)[3]
@@ -207,8 +220,8 @@ def test_a_connection_that_never_says_hello_is_dropped_by_the_clock():
     run(go())
 
 
-def test_the_message_rate_is_timed_by_the_clock_and_honest_players_never_hit_it():
-    async def go():
+def test_the_message_rate_is_timed_by_the_clock_and_honest_players_never_hit_it() -> None:
+    async def go() -> None:
         clock = FakeClock()
         server, table, link = await open_table(clock=clock, rate=10, burst=20)
         ann = await RaceClient.join(link, "ann", host_key=table.host_key)
@@ -231,8 +244,8 @@ def test_the_message_rate_is_timed_by_the_clock_and_honest_players_never_hit_it(
     run(go())
 
 
-def test_connections_per_address_are_limited():
-    async def go():
+def test_connections_per_address_are_limited() -> None:
+    async def go() -> None:
         server, table, link = await open_table(per_address=3)
         token = parse_link(link)[3]
         first = [await raw_socket(server, table.id) for _ in range(3)]
@@ -256,8 +269,8 @@ def test_connections_per_address_are_limited():
     run(go())
 
 
-def test_a_seat_token_takes_the_seat_back_once_and_never_from_a_live_connection():
-    async def go():
+def test_a_seat_token_takes_the_seat_back_once_and_never_from_a_live_connection() -> None:
+    async def go() -> None:
         server, table, link = await open_table(probe_timeout=5)
         ann = await RaceClient.join(link, "ann", host_key=table.host_key)
         bob = await RaceClient.join(link, "bob")
@@ -280,8 +293,8 @@ def test_a_seat_token_takes_the_seat_back_once_and_never_from_a_live_connection(
     run(go())
 
 
-def test_a_seat_token_replaces_a_half_open_connection_that_does_not_answer():
-    async def go():
+def test_a_seat_token_replaces_a_half_open_connection_that_does_not_answer() -> None:
+    async def go() -> None:
         server, table, link = await open_table(probe_timeout=0.5)
         ann = await RaceClient.join(link, "ann", host_key=table.host_key)
         bob = await RaceClient.join(link, "bob")
@@ -294,7 +307,7 @@ def test_a_seat_token_replaces_a_half_open_connection_that_does_not_answer():
     run(go())
 
 
-def make_certificate(folder) -> tuple[str, str]:
+def make_certificate(folder: Path) -> tuple[str, str]:
     cert, key = str(folder / "cert.pem"), str(folder / "key.pem")
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
                     "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key, "-out", cert],
@@ -303,12 +316,12 @@ def make_certificate(folder) -> tuple[str, str]:
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command to make a certificate")
-def test_tls_with_a_certificate_and_key(tmp_path):
+def test_tls_with_a_certificate_and_key(tmp_path: Path) -> None:
     cert, key = make_certificate(tmp_path)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
 
-    async def go():
+    async def go() -> None:
         server, table, link = await open_table(ssl=context)
         assert link.endswith("&tls=1")
         with pytest.raises(RaceError, match="certificate we cannot trust.*--cafile"):
@@ -334,18 +347,18 @@ def test_tls_with_a_certificate_and_key(tmp_path):
     (["--cert", "/nonexistent.pem"], "cannot use the certificate /nonexistent.pem"),
     (["--bind", "256.0.0.1"], "cannot open a table on 256.0.0.1 port 0"),
 ])
-def test_race_host_refuses_bad_options_in_one_line(cli, args, error):
+def test_race_host_refuses_bad_options_in_one_line(cli: Any, args: list[str], error: str) -> None:
     result = cli("race", "host", "--json", *args, input="quit\n")
     assert result.code == 2 and result.out == ""
     assert result.err.startswith(f"solitaire: {error}") and result.err.count("\n") == 1, result.err
 
 
-def test_race_join_refuses_a_long_name(cli):
+def test_race_join_refuses_a_long_name(cli: Any) -> None:
     result = cli("race", "join", "solitaire://127.0.0.1:9/T?token=x", "--name", "n" * 5000, "--json")
     assert (result.code, result.err) == (2, "solitaire: --name is at most 24 characters, got 5000\n")
 
 
-def test_race_host_on_loopback_says_how_to_open_the_table(cli):
+def test_race_host_on_loopback_says_how_to_open_the_table(cli: Any) -> None:
     result = cli("race", "host", "--json", input="quit\n")
     assert result.code == 0
     assert result.err == ("solitaire: the table is open to this machine only: --bind 0.0.0.0 opens it to your "
@@ -354,14 +367,14 @@ def test_race_host_on_loopback_says_how_to_open_the_table(cli):
     assert opened["link"].startswith(f"solitaire://127.0.0.1:{opened['port']}/")
 
 
-def test_race_host_public_names_the_link_and_the_host_still_sits_down(cli):
+def test_race_host_public_names_the_link_and_the_host_still_sits_down(cli: Any) -> None:
     result = cli("race", "host", "--json", "--public", "example.org:9000", input="quit\n")
     opened, welcome = result.json_lines()[:2]
     assert parse_link(opened["link"])[:2] == ("example.org", 9000) and opened["port"] != 9000
     assert welcome["event"] == "welcome" and welcome["host"] is True and result.err == ""
 
 
-def test_bind_all_names_the_outward_address_unless_public(monkeypatch):
+def test_bind_all_names_the_outward_address_unless_public(monkeypatch: pytest.MonkeyPatch) -> None:
     from solitaire.cli.race import client
 
     monkeypatch.setattr(client, "outward_address", lambda ipv6=False: "2001:db8::7" if ipv6 else "192.0.2.7")
@@ -376,7 +389,7 @@ def test_bind_all_names_the_outward_address_unless_public(monkeypatch):
     assert server.link(table).startswith("solitaire://[2001:db8::7]:8765/")
 
 
-def test_outward_address_is_an_address_of_this_machine():
+def test_outward_address_is_an_address_of_this_machine() -> None:
     from solitaire.cli.race.client import outward_address
 
     address = outward_address()
@@ -384,8 +397,8 @@ def test_outward_address_is_an_address_of_this_machine():
         sock.bind((address, 0))  # only an address of this machine can be bound
 
 
-def test_a_joiner_is_told_the_host_quit():
-    async def go():
+def test_a_joiner_is_told_the_host_quit() -> None:
+    async def go() -> None:
         out, into = os.pipe()
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "solitaire.cli.main", "race", "host", "--json", "--name", "ann",
@@ -393,8 +406,8 @@ def test_a_joiner_is_told_the_host_quit():
         os.close(into)
         opened = await asyncio.get_running_loop().run_in_executor(None, read_line, out)
         bob = await RaceClient.join(opened["link"], "bob")
-        proc.stdin.write(b"quit\n")
-        await proc.stdin.drain()
+        pipe(proc.stdin).write(b"quit\n")
+        await pipe(proc.stdin).drain()
         with pytest.raises(ConnectionError):
             await bob.wait("never", timeout=30)
         assert (bob.ws.close_code, bob.ws.close_reason) == (1001, "the host (ann) quit")
@@ -404,10 +417,10 @@ def test_a_joiner_is_told_the_host_quit():
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command to make a certificate")
-def test_race_host_with_tls_races_a_join_subprocess(tmp_path):
+def test_race_host_with_tls_races_a_join_subprocess(tmp_path: Path) -> None:
     cert, key = make_certificate(tmp_path)
 
-    async def go():
+    async def go() -> None:
         out, into = os.pipe()
         host = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "solitaire.cli.main", "race", "host", "--json", "--name", "ann", "--cert", cert,
@@ -419,18 +432,18 @@ def test_race_host_with_tls_races_a_join_subprocess(tmp_path):
             sys.executable, "-m", "solitaire.cli.main", "race", "join", opened["link"], "--name", "bob",
             "--cafile", cert, "--json", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE)
-        welcome = json.loads(await asyncio.wait_for(guest.stdout.readline(), 30))
+        welcome = json.loads(await asyncio.wait_for(pipe(guest.stdout).readline(), 30))
         assert welcome["event"] == "welcome" and welcome["seat"] == 1, welcome
-        guest.stdin.write(b"ready\n")
-        await guest.stdin.drain()
-        while "ok" not in (line := json.loads(await asyncio.wait_for(guest.stdout.readline(), 30))):
+        pipe(guest.stdin).write(b"ready\n")
+        await pipe(guest.stdin).drain()
+        while "ok" not in (line := json.loads(await asyncio.wait_for(pipe(guest.stdout).readline(), 30))):
             pass
         assert line == {"ok": True, "error": None, "command": "ready"}
-        guest.stdin.write(b"quit\n")
-        await guest.stdin.drain()
+        pipe(guest.stdin).write(b"quit\n")
+        await pipe(guest.stdin).drain()
         assert await asyncio.wait_for(guest.wait(), 30) == 0
-        host.stdin.write(b"quit\n")
-        await host.stdin.drain()
+        pipe(host.stdin).write(b"quit\n")
+        await pipe(host.stdin).drain()
         assert await asyncio.wait_for(host.wait(), 30) == 0
         os.close(out)
     run(go())
@@ -439,22 +452,22 @@ def test_race_host_with_tls_races_a_join_subprocess(tmp_path):
 # --------------------------------------------------------------------------- leaving and coming back
 
 
-async def join_process(*args: str):
+async def join_process(*args: str) -> Process:
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "solitaire.cli.main", "race", "join", *args, "--json",
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
 
 
-async def first_line_then_quit(proc) -> tuple[dict, str]:
-    welcome = json.loads(await asyncio.wait_for(proc.stdout.readline(), 30))
-    proc.stdin.write(b"quit\n")
-    await proc.stdin.drain()
+async def first_line_then_quit(proc: Process) -> tuple[dict[str, Any], str]:
+    welcome = json.loads(await asyncio.wait_for(pipe(proc.stdout).readline(), 30))
+    pipe(proc.stdin).write(b"quit\n")
+    await pipe(proc.stdin).drain()
     _out, err = await asyncio.wait_for(proc.communicate(), 30)
     return welcome, err.decode()
 
 
-def test_leaving_prints_the_command_that_takes_the_seat_back_and_a_new_join_offers_it():
-    async def go():
+def test_leaving_prints_the_command_that_takes_the_seat_back_and_a_new_join_offers_it() -> None:
+    async def go() -> None:
         server, table, link = await open_table()
         ann = await RaceClient.join(link, "ann", host_key=table.host_key)
         welcome, err = await first_line_then_quit(await join_process(link, "--name", "bob"))
@@ -475,7 +488,7 @@ def test_leaving_prints_the_command_that_takes_the_seat_back_and_a_new_join_offe
     run(go())
 
 
-def test_a_seat_is_remembered_for_60_seconds_only():
+def test_a_seat_is_remembered_for_60_seconds_only() -> None:
     from solitaire.cli.race.client import left_seat, remember_seat
 
     link = "solitaire://127.0.0.1:9/T?token=x"
@@ -492,7 +505,7 @@ def test_a_seat_is_remembered_for_60_seconds_only():
     assert remember_seat(link, host) is None and remember_seat(link, watcher) is None
 
 
-def test_the_table_asks_whether_to_take_the_seat_back(cli, monkeypatch):
+def test_the_table_asks_whether_to_take_the_seat_back(cli: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from solitaire.cli.race import commands, ui
     from solitaire.cli.race.client import remember_seat
 
@@ -500,19 +513,23 @@ def test_the_table_asks_whether_to_take_the_seat_back(cli, monkeypatch):
     bob = RaceClient.__new__(RaceClient)
     bob.welcome = {"role": "player", "seat": 1, "seat_token": "tok", "host": False}
     remember_seat(link, bob)
-    joined = []
+    joined: list[str | None] = []
     monkeypatch.setattr(commands, "on_terminal", lambda: True)
-    monkeypatch.setattr(ui, "run_join_ui", lambda link, name, resume, cafile=None: joined.append(resume) or 0)
+    def run_join_ui(link: str, name: str, resume: str | None, cafile: str | None = None) -> int:
+        joined.append(resume)
+        return 0
+
+    monkeypatch.setattr(ui, "run_join_ui", run_join_ui)
     for answer, resume in [("y\n", "tok"), ("n\n", None), ("\n", "tok")]:
         result = cli("race", "join", link, input=answer)
         assert result.code == 0 and re.match(r"You left seat 1 at this table \d+ s ago\. Take it back\?", result.out)
         assert joined.pop() == resume
 
 
-def test_the_hosts_lobby_says_how_to_open_a_loopback_table():
+def test_the_hosts_lobby_says_how_to_open_a_loopback_table() -> None:
     from solitaire.cli.race.ui import LobbyScreen, RaceApp
 
-    async def go():
+    async def go() -> None:
         server, table, link = await open_table()
         host = await RaceClient.join(link, "ann", host_key=table.host_key)
         friend = await RaceClient.join(link, "bob")
@@ -531,8 +548,8 @@ def test_the_hosts_lobby_says_how_to_open_a_loopback_table():
     run(go())
 
 
-def test_a_name_too_long_for_a_hello_is_refused_by_the_client_naming_the_name():
-    async def go():
+def test_a_name_too_long_for_a_hello_is_refused_by_the_client_naming_the_name() -> None:
+    async def go() -> None:
         server, table, link = await open_table()
         with pytest.raises(RaceError, match=r"the name is too long \(5000 characters\)"):
             await RaceClient.join(link, "n" * 5000)

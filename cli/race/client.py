@@ -48,7 +48,7 @@ class RaceClient:
         # queue_limit > 0 bounds what is read ahead: once full, reading the socket waits (the
         # server then sees this client fall behind, and may cut it off, rather than wait for it)
         self._queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(queue_limit)
-        self._reader: asyncio.Task | None = None
+        self._reader: asyncio.Task[None] | None = None
 
     @classmethod
     async def join(cls, link: str, name: str = "player", *, seat_token: str | None = None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -40,6 +40,7 @@ def parse_public(text: str) -> tuple[str, int | None]:
         raise  # unreachable
     if not host or parts.path or parts.query or parts.fragment or "@" in text:
         fail(shape)
+        raise  # unreachable
     if port == 0:
         fail("--public's port must be a whole number from 1 to 65535, got 0")
     return host, port
@@ -80,7 +81,7 @@ def host(
     if key is not None and cert is None:
         fail("--key goes with --cert (the certificate it is the key of)")
     network = Network(bind.strip(), parse_public(public) if public is not None else None, cert, key)
-    data: dict = {"variant": variant, "race": race, "options": {} if draw is None else {"draw": draw}}
+    data: dict[str, Any] = {"variant": variant, "race": race, "options": {} if draw is None else {"draw": draw}}
     if minutes is not None:
         data["minutes"] = minutes
     if seconds is not None:

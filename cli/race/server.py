@@ -190,9 +190,6 @@ class Connection:
         if transport is not None and not transport.is_closing():
             transport.abort()
 
-    def _ponged(self, written: int) -> None:
-        self.confirmed = max(self.confirmed, written)
-
     async def _ping(self) -> None:
         self._pinged = self.written
         try:
@@ -200,8 +197,13 @@ class Connection:
         except (asyncio.TimeoutError, TimeoutError):
             self.kill("slow", f"a send blocked for {self.server.send_timeout:g} s")
             return
-        pong.add_done_callback(lambda f, n=self.written: None if f.cancelled() or f.exception()
-                               else self._ponged(n))
+        written = self.written
+
+        def ponged(future: asyncio.Future[float]) -> None:
+            if not future.cancelled() and future.exception() is None:
+                self.confirmed = max(self.confirmed, written)
+
+        asyncio.ensure_future(pong).add_done_callback(ponged)
 
     async def _send_loop(self) -> None:
         try:
@@ -444,21 +446,21 @@ class Table:
         elif kind != "move":
             ack()
 
-    def _cmd_ready(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_ready(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "lobby":
             return ("not-lobby", "ready is for the lobby, before the start")
         player.ready = True
         self.announce()
         return None
 
-    def _cmd_unready(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_unready(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "lobby":
             return ("not-lobby", "unready is for the lobby, before the start")
         player.ready = False
         self.announce()
         return None
 
-    def _cmd_start(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_start(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if not player.host:
             return ("not-host", "only the host starts the race")
         if self.state != "lobby":
@@ -473,7 +475,7 @@ class Table:
         self._deal()
         return None
 
-    def _cmd_move(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_move(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "racing" or player.status != "racing" or player.game is None:
             return ("not-racing", "you are not racing now" if self.state == "racing"
                     else "there is no race on: moves wait for the start")
@@ -483,7 +485,7 @@ class Table:
         game = player.game
         word = " ".join(text.lower().split())
         error = None
-        records = []
+        records: list[Any] = []
         if word in ("undo", "redo"):
             error = "no undo in a race"
         elif word in ("hint", "?"):
@@ -504,7 +506,7 @@ class Table:
             self._end("won", [player])
         return None
 
-    def _cmd_offer_draw(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_offer_draw(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "racing" or player.status != "racing":
             return ("not-racing", "only a player still racing may offer a draw")
         if self.offer is not None:
@@ -514,7 +516,7 @@ class Table:
         self._check_offer()
         return None
 
-    def _cmd_accept_draw(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_accept_draw(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.offer is None:
             return ("no-offer", "no draw is offered")
         if player.status != "racing":
@@ -524,7 +526,7 @@ class Table:
         self._check_offer()
         return None
 
-    def _cmd_decline_draw(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_decline_draw(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.offer is None:
             return ("no-offer", "no draw is offered")
         if player.status != "racing":
@@ -532,13 +534,13 @@ class Table:
         self._cancel_offer("declined", player)
         return None
 
-    def _cmd_resign(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_resign(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "racing" or player.status != "racing":
             return ("not-racing", "only a player still racing may resign")
         self._resign(player, "resigned")
         return None
 
-    def _cmd_again(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_again(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if not player.host:
             return ("not-host", "only the host deals again")
         if self.state != "ended":
@@ -549,7 +551,7 @@ class Table:
         self._deal()
         return None
 
-    def _cmd_settings(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_settings(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if not player.host:
             return ("not-host", "only the host changes the settings")
         if self.state == "racing":
