@@ -178,7 +178,7 @@ async def attack(kind: str, n: int, link: str, until: float, outcomes: Counter[s
                     await asyncio.sleep(1)  # the welcomed stay a while, holding their places
             except ConnectionClosed as exc:
                 outcomes[f"crowd-{exc.rcvd.code if exc.rcvd else 1006}"] += 1
-            except (OSError, InvalidHandshake, asyncio.TimeoutError, TimeoutError):
+            except (OSError, InvalidHandshake, TimeoutError):
                 outcomes["crowd-refused"] += 1
         await asyncio.gather(*(member() for _ in range(100)))
 
@@ -191,14 +191,14 @@ async def attack(kind: str, n: int, link: str, until: float, outcomes: Counter[s
                                open_timeout=15) as ws:
                 try:
                     await asyncio.wait_for(one(ws), max(0.1, until - time.monotonic()))
-                except (asyncio.TimeoutError, TimeoutError):
+                except TimeoutError:
                     outcomes[f"{kind}-still-open"] += 1
                     ws.transport.abort()
                     continue
                 outcomes[f"{kind}-{ws.close_code}"] += 1
         except ConnectionClosed as exc:
             outcomes[f"{kind}-{exc.rcvd.code if exc.rcvd else 1006}"] += 1
-        except (OSError, InvalidHandshake, asyncio.TimeoutError, TimeoutError):
+        except (OSError, InvalidHandshake, TimeoutError):
             outcomes[f"{kind}-refused"] += 1
 
 

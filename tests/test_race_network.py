@@ -15,7 +15,6 @@ import socket
 import ssl
 import subprocess
 import sys
-
 from asyncio.subprocess import Process
 from collections.abc import Coroutine
 from pathlib import Path
@@ -150,9 +149,10 @@ def test_hostile_json_before_the_hello_is_bad_json_not_a_crash(raw: str) -> None
 
 def test_hostile_json_after_the_hello_is_refused_and_the_connection_goes_on() -> None:
     async def go() -> None:
-        server, table, link = await open_table()
+        server, _table, link = await open_table()
         bob = await RaceClient.join(link, "bob")
-        for raw in HOSTILE + ['{"v": 1, "type": "ready", "id": "\\udfff"}', '{"v": 1, "type": "ready", "seat": [[[[[0]]]]]}']:
+        late = ['{"v": 1, "type": "ready", "id": "\\udfff"}', '{"v": 1, "type": "ready", "seat": [[[[[0]]]]]}']
+        for raw in [*HOSTILE, *late]:
             await bob.ws.send(raw)
             assert (await bob.wait("error"))["code"] == "bad-json"
         await bob.send("ready", id=7)
@@ -275,7 +275,7 @@ def test_a_seat_token_takes_the_seat_back_once_and_never_from_a_live_connection(
         ann = await RaceClient.join(link, "ann", host_key=table.host_key)
         bob = await RaceClient.join(link, "bob")
         token = bob.seat_token
-        with pytest.raises(RaceError, match="seat-taken|connected and answering"):
+        with pytest.raises(RaceError, match=r"seat-taken|connected and answering"):
             await RaceClient.join(link, "eve", seat_token=token)  # bob is there and answers
         await bob.send("ready")
         assert (await bob.wait("ack"))["re"] == "ready"  # bob kept his seat
@@ -322,13 +322,13 @@ def test_tls_with_a_certificate_and_key(tmp_path: Path) -> None:
     context.load_cert_chain(cert, key)
 
     async def go() -> None:
-        server, table, link = await open_table(ssl=context)
+        server, _table, link = await open_table(ssl=context)
         assert link.endswith("&tls=1")
-        with pytest.raises(RaceError, match="certificate we cannot trust.*--cafile"):
+        with pytest.raises(RaceError, match=r"certificate we cannot trust.*--cafile"):
             await RaceClient.join(link, "eve")  # self-signed: not trusted without the host's certificate
         bob = await RaceClient.join(link, "bob", cafile=cert)
         assert bob.welcome["role"] == "player"
-        with pytest.raises(RaceError, match="did not accept|cannot reach"):
+        with pytest.raises(RaceError, match=r"did not accept|cannot reach"):
             await RaceClient.join(link.replace("&tls=1", ""), "eve")  # plain ws:// to a wss:// table
         await server.close()
     run(go())
@@ -341,7 +341,8 @@ def test_tls_with_a_certificate_and_key(tmp_path: Path) -> None:
     (["--port", "70000"], "--port must be a whole number from 0 to 65535, got '70000'"),
     (["--race", "fast"], "--race must be one of finish, timed, got 'fast'"),
     (["--name", "n" * 5000], "--name is at most 24 characters, got 5000"),
-    (["--public", "example.org:99999"], "--public's port must be a whole number from 1 to 65535, got 'example.org:99999'"),
+    (["--public", "example.org:99999"],
+     "--public's port must be a whole number from 1 to 65535, got 'example.org:99999'"),
     (["--public", "example.org/x"], "--public is HOST or HOST:PORT"),
     (["--key", "key.pem"], "--key goes with --cert"),
     (["--cert", "/nonexistent.pem"], "cannot use the certificate /nonexistent.pem"),
@@ -476,7 +477,7 @@ def test_leaving_prints_the_command_that_takes_the_seat_back_and_a_new_join_offe
         assert err == f"solitaire: you left seat 1: within 60 s, {command} takes it back\n"
         await ann.wait("disconnected", seat=1)
         # joining again with the link alone: the seat is offered
-        welcome2, err2 = await first_line_then_quit(await join_process(link, "--name", "bob"))
+        _welcome2, err2 = await first_line_then_quit(await join_process(link, "--name", "bob"))
         assert re.fullmatch(rf"solitaire: you left seat 1 here \d+ s ago: add --resume {welcome['seat_token']} "
                             rf"to take it back\n.*", err2, re.S), err2
         # and the printed command takes it back
