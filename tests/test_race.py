@@ -181,19 +181,23 @@ def first_home() -> list[str]:
 
 
 @pytest.mark.parametrize("case", ["foundation", "face-up", "draw"])
-def test_timed_race_ends_by_itself_with_each_tie_break(case):
+def test_timed_race_tie_breaks_when_the_time_is_up(case):
     async def go():
-        server, table, link = await open_table(TIMED_SEED, settings=Settings("klondike", dict(OPTIONS), "timed", 1))
+        # an hour's race whose clock the test runs out once the moves are made: the result
+        # never depends on how fast a loaded machine plays them
+        server, table, link = await open_table(TIMED_SEED, settings=Settings("klondike", dict(OPTIONS), "timed", 3600))
         ann, bob, cid = await seat(server, table, "ann", "bob", "cid")
         starts = await start([ann, bob, cid])
-        assert starts[0]["settings"]["race"] == "timed" and starts[0]["seconds_left"] <= 1
+        assert starts[0]["settings"]["race"] == "timed" and 3500 < starts[0]["seconds_left"] <= 3600
         if case == "foundation":
             await play(bob, first_home())
             await play(cid, [tableau_flip_move()])
         elif case == "face-up":
             await play(bob, [tableau_flip_move()])
             await play(cid, ["draw"])
-        end = await ann.wait("end", timeout=5)
+        table.clock.cancel()
+        table._time_up()  # what the race's timer calls when the hour is over
+        end = await ann.wait("end")
         assert end["reason"] == "time"
         if case == "draw":
             assert end["draw"] is True and end["winners"] == [0, 1, 2]
@@ -203,6 +207,18 @@ def test_timed_race_ends_by_itself_with_each_tie_break(case):
             assert [t["result"] for t in end["tables"]] == ["lost", "won", "lost"]
         for c in (ann, bob, cid):
             assert_no_leaks(c)
+        await server.close()
+    run(go())
+
+
+def test_a_timed_race_ends_by_itself():
+    async def go():
+        server, table, link = await open_table(TIMED_SEED, settings=Settings("klondike", dict(OPTIONS), "timed", 1))
+        ann, bob = await seat(server, table, "ann", "bob")
+        await start([ann, bob])
+        end = await ann.wait("end", timeout=30)  # the timer fires however loaded the machine is
+        assert (end["reason"], end["draw"], end["winners"]) == ("time", True, [0, 1])
+        assert table.clock is None and table.state == "ended"
         await server.close()
     run(go())
 
@@ -360,30 +376,72 @@ def test_a_flood_disconnects_only_the_flooder():
     run(go())
 
 
-def test_a_client_that_never_reads_is_cut_off_and_nobody_waits():
+async def mole(server, link: str, name: str = "mole"):
+    """A client that says hello and then never reads a byte: its transport is paused, so
+    nothing sent to it is read and no ping of the server's is answered."""
+    host, port, table_id, token = parse_link(link)
+    ws = await connect(f"ws://127.0.0.1:{port}/{table_id}", proxy=None, compression=None)
+    await ws.send(json.dumps({"v": 1, "type": "hello", "token": token, "name": name}))
+    json.loads(await ws.recv())  # the welcome
+    ws.transport.pause_reading()
+    return ws
+
+
+def test_a_client_that_never_reads_is_cut_off_after_max_behind_messages_and_nobody_waits():
     async def go():
-        server, table, link = await open_table(rate=10_000, burst=2_000, queue_limit=32, send_timeout=0.5)
+        server, table, link = await open_table(rate=10_000, burst=2_000, max_behind=64)
         ann, bob = await seat(server, table, "ann", "bob")
         await start([ann, bob])
-        sock = socket.socket()
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
-        sock.connect(("127.0.0.1", server.port))
-        host, port, table_id, token = parse_link(link)
-        ws = await connect(f"ws://127.0.0.1:{port}/{table_id}", sock=sock, proxy=None, max_queue=1,
-                           compression=None)
-        await ws.send(json.dumps({"v": 1, "type": "hello", "token": token, "name": "mole"}))
-        for _ in range(1500):  # asks and asks, never reads a reply
+        ws = await mole(server, link)
+        asked = 0
+        while "slow" not in server.kills and asked < 1_000:  # asks and asks, never reads a reply
             await ws.send('{"v":1,"type":"state"}')
-        for _ in range(50):
-            if "slow" in server.kills:
-                break
-            await ann.send("move", move="draw")
-            assert (await ann.wait("reply", timeout=2))["ok"]
-        assert "slow" in server.kills
+            asked += 1
+            if asked % 10 == 0:
+                await ann.send("move", move="draw")
+                assert (await ann.wait("reply"))["ok"]  # the others play on meanwhile
+        assert server.kills["slow"] == 1
+        sent = asked + asked // 10 + 2  # its answers, ann's progress, and the welcome and table
+        assert 64 <= sent <= 64 + 16  # cut off once 64 behind (give or take a ping): not thousands later
         assert len(table.spectators) == 0
         await bob.send("state")
         assert (await bob.wait("ack"))["re"] == "state"
         ws.transport.abort()
+        await server.close()
+    run(go())
+
+
+def test_nothing_a_player_sends_after_being_cut_off_counts():
+    async def go():
+        server, table, link = await open_table(rate=10_000, burst=2_000, max_behind=8, close_timeout=0.5)
+        ann = (await seat(server, table, "ann"))[0]
+        ws = await mole(server, link, "bob")  # seated, never reads
+        for _ in range(20):
+            await ws.send('{"v":1,"type":"state"}')
+        await ann.wait("disconnected", seat=1)  # cut off
+        for _ in range(5):
+            await ws.send('{"v":1,"type":"ready"}')  # still arriving while the socket closes
+        for _ in range(100_000):
+            if len(server.connections) == 1:  # its handler has read all it will ever read
+                break
+            await asyncio.sleep(0)
+        assert len(server.connections) == 1 and server.kills == {"slow": 1}
+        assert table.players[1].ready is False
+        ws.transport.abort()
+        await server.close()
+    run(go())
+
+
+def test_a_client_that_reads_every_message_is_never_behind():
+    async def go():
+        server, table, link = await open_table(rate=10_000, burst=2_000, max_behind=64)
+        ann, bob = await seat(server, table, "ann", "bob")
+        await start([ann, bob])
+        for _ in range(300):  # 900 messages to the two of them, far more than 64
+            await bob.send("move", move="draw")
+            await bob.wait("reply")
+        await ann.wait("progress", seat=1, moves=300)
+        assert not server.kills
         await server.close()
     run(go())
 

@@ -7,15 +7,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import queue
 import shlex
+import socket
+import ssl
 import sys
 import threading
-from typing import IO, Any, AsyncIterator
+import time
+from pathlib import Path
+from typing import IO, Any, AsyncIterator, ClassVar
 
+import attrs
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from .messages import VERSION, parse_link
+from solitaire.core.files import atomic_write
+
+from .messages import MAX_MESSAGE, VERSION, link_tls, parse_link
 
 
 class RaceError(Exception):
@@ -29,39 +38,68 @@ class RaceRefused(RaceError):
 class RaceClient:
     """One connection to a table: ``join``, then ``send`` and ``next``; keeps every message received."""
 
-    def __init__(self, ws: ClientConnection) -> None:
+    trusted: ClassVar[dict[tuple[str, int], str]] = {}  # (host, port) -> the certificate file trusted for it
+
+    def __init__(self, ws: ClientConnection, *, keep: bool = True, queue_limit: int = 0) -> None:
         self.ws = ws
-        self.messages: list[dict[str, Any]] = []  # everything received, in order
+        self.keep = keep
+        self.messages: list[dict[str, Any]] = []  # everything received, in order (when ``keep``)
         self.welcome: dict[str, Any] = {}
-        self._queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        self._reader: asyncio.Task | None = None
+        # queue_limit > 0 bounds what is read ahead: once full, reading the socket waits (the
+        # server then sees this client fall behind, and may cut it off, rather than wait for it)
+        self._queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(queue_limit)
+        self._reader: asyncio.Task[None] | None = None
 
     @classmethod
     async def join(cls, link: str, name: str = "player", *, seat_token: str | None = None,
-                   host_key: str | None = None, **kwargs: Any) -> "RaceClient":
-        """Connect and say hello; raise RaceError when refused."""
+                   host_key: str | None = None, cafile: str | None = None, keep: bool = True,
+                   queue_limit: int = 0, **kwargs: Any) -> "RaceClient":
+        """Connect and say hello; raise RaceError when refused. A link with ``tls=1`` connects
+        with ``wss://``, checking the table's certificate against the system's authorities, or
+        against ``cafile`` (a self-signed certificate the host sent)."""
         try:
             host, port, table, token = parse_link(link)
         except ValueError as exc:
             raise RaceError(str(exc)) from None
-        try:
-            ws = await connect(f"ws://{host}:{port}/{table}", proxy=None, compression=None,
-                               open_timeout=10, **kwargs)
-        except (OSError, asyncio.TimeoutError, TimeoutError) as exc:
-            raise RaceError(f"cannot reach the table at {host}:{port}: {exc}") from None
-        client = cls(ws)
         hello: dict[str, Any] = {"v": VERSION, "type": "hello", "token": token, "name": name}
         if seat_token is not None:
             hello["seat_token"] = seat_token
         if host_key is not None:
             hello["host_key"] = host_key
-        await ws.send(json.dumps(hello))
+        text = json.dumps(hello)
+        if len(text.encode("utf-8", "replace")) > MAX_MESSAGE:
+            raise RaceError(f"the name is too long ({len(name)} characters): a name at the table "
+                            "is at most 24 characters")
+        tls = link_tls(link)
+        if tls:
+            cafile = cafile or cls.trusted.get((host, port))
+            try:
+                kwargs.setdefault("ssl", ssl.create_default_context(cafile=cafile))
+            except (OSError, ssl.SSLError) as exc:
+                raise RaceError(f"cannot read the certificate {cafile}: {exc}") from None
+        where = f"[{host}]" if ":" in host else host
+        try:
+            ws = await connect(f"{'wss' if tls else 'ws'}://{where}:{port}/{table}", proxy=None,
+                               compression=None, open_timeout=10, **kwargs)
+        except ssl.SSLCertVerificationError as exc:
+            raise RaceError(f"the table at {host}:{port} has a certificate we cannot trust "
+                            f"({exc.verify_message}); if the host sent you theirs, give it with --cafile") from None
+        except (OSError, asyncio.TimeoutError, TimeoutError) as exc:
+            raise RaceError(f"cannot reach the table at {host}:{port}: {exc}") from None
+        except Exception as exc:  # an HTTP refusal, a broken handshake
+            raise RaceError(f"the table at {host}:{port} did not accept the connection: {exc}") from None
+        if tls and cafile is not None:
+            cls.trusted[(host, port)] = cafile  # coming back after a drop trusts it again
+        client = cls(ws, keep=keep, queue_limit=queue_limit)
+        await ws.send(text)
         try:
             first = json.loads(await asyncio.wait_for(ws.recv(), 10))
         except (ConnectionClosed, asyncio.TimeoutError, TimeoutError):
+            why = f" ({ws.close_code} {ws.close_reason})" if ws.close_code not in (None, 1006) else ""
             await ws.close()
-            raise RaceError("the table closed the connection before welcoming us") from None
-        client.messages.append(first)
+            raise RaceError(f"the table closed the connection before welcoming us{why}") from None
+        if keep:
+            client.messages.append(first)
         if first.get("type") != "welcome":
             await ws.close()
             raise RaceRefused(f"the table refused: {first.get('error', first)}")
@@ -73,12 +111,18 @@ class RaceClient:
         try:
             async for raw in self.ws:
                 msg = json.loads(raw)
-                self.messages.append(msg)
-                self._queue.put_nowait(msg)
+                if self.keep:
+                    self.messages.append(msg)
+                if msg.get("type") == "welcome":  # seated later (settings changed): its seat token counts
+                    self.welcome = msg
+                await self._queue.put(msg)
         except ConnectionClosed:
             pass
-        finally:
-            self._queue.put_nowait(None)
+        except asyncio.CancelledError:
+            if not self._queue.full():
+                self._queue.put_nowait(None)
+            raise  # shut down: nobody may be left to make room
+        await self._queue.put(None)  # the end, once the reader has made room
 
     @property
     def seat_token(self) -> str | None:
@@ -106,6 +150,64 @@ class RaceClient:
         await self.ws.close()
         if self._reader is not None:
             await self._reader
+
+
+# ---------------------------------------------------------------------- a seat left, to come back to
+
+SEAT_SECONDS = 60.0  # as long as the table keeps a seat for one who left
+
+
+def seats_file() -> Path:
+    from ..saves import data_dir
+
+    return data_dir() / "race-seats.json"
+
+
+def seat_key(link: str) -> str:
+    host, port, table, _token = parse_link(link)
+    return f"{host}:{port}/{table}"
+
+
+def _read_seats(now: float) -> dict[str, dict[str, Any]]:
+    try:
+        seats = json.loads(seats_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(seats, dict):
+        return {}
+    return {k: v for k, v in seats.items() if isinstance(v, dict) and isinstance(v.get("token"), str)
+            and isinstance(v.get("left"), (int, float)) and 0 <= now - v["left"] < SEAT_SECONDS}
+
+
+def remember_seat(link: str, client: RaceClient, now: float | None = None) -> str | None:
+    """On leaving a seat (not the host's): keep its seat token on this machine for 60 s, and
+    return the command that takes the seat back (None for a spectator or the host)."""
+    welcome = client.welcome
+    token, seat = welcome.get("seat_token"), welcome.get("seat")
+    if welcome.get("role") != "player" or welcome.get("host") or not isinstance(token, str):
+        return None
+    now = time.time() if now is None else now
+    seats = _read_seats(now)
+    seats[seat_key(link)] = {"token": token, "seat": seat, "left": now}
+    with contextlib.suppress(OSError):  # not being able to remember never stops leaving
+        atomic_write(seats_file(), json.dumps(seats).encode())
+    return f"solitaire race join {shlex.quote(link)} --resume {token}"
+
+
+def left_seat(link: str, now: float | None = None) -> dict[str, Any] | None:
+    """The seat left at this table from this machine less than 60 s ago: ``token``, ``seat``, ``left``."""
+    try:
+        return _read_seats(time.time() if now is None else now).get(seat_key(link))
+    except ValueError:
+        return None
+
+
+def leaving_notice(link: str, client: RaceClient) -> str | None:
+    """The line said on leaving a seat: how to take it back within the 60 s."""
+    command = remember_seat(link, client)
+    if command is None:
+        return None
+    return f"you left seat {client.welcome.get('seat')}: within 60 s, {command} takes it back"
 
 
 # ---------------------------------------------------------------------- the --json bridge
@@ -168,16 +270,74 @@ def as_line(msg: dict[str, Any]) -> dict[str, Any]:
     return {"event": kind, **body}
 
 
+LOOPBACK_HINT = ("the table is open to this machine only: --bind 0.0.0.0 opens it to your network "
+                 "(docs/race.md: across the internet)")
+OUT_LINES = 64  # lines the bridge holds for its stdout before it stops reading the table
+
+
+class Output:
+    """The bridge's stdout, written by a thread of its own so that the event loop (which in
+    ``race host`` also runs the table) never waits on a pipe nobody reads. At most ``limit``
+    lines wait: :meth:`put` then waits for room, the bridge stops reading its connection, and
+    the table sees this client fall behind (and cuts it off) instead of stalling."""
+
+    def __init__(self, stream: IO[str], limit: int = OUT_LINES) -> None:
+        self.stream = stream
+        self.limit = limit
+        self.waiting = 0
+        self._loop = asyncio.get_running_loop()
+        self._room = asyncio.Event()
+        self._lines: queue.SimpleQueue[str] = queue.SimpleQueue()
+        try:  # a real file: write its descriptor directly, so that a write blocked for good
+            self._fd: int | None = stream.fileno()  # never holds the buffer's lock at exit
+            stream.flush()
+        except (AttributeError, OSError, ValueError):
+            self._fd = None
+        threading.Thread(target=self._write, daemon=True).start()
+
+    def _write(self) -> None:
+        while True:
+            line = self._lines.get()
+            try:
+                if self._fd is not None:
+                    data = line.encode()
+                    while data:
+                        data = data[os.write(self._fd, data):]
+                else:
+                    self.stream.write(line)
+                    self.stream.flush()
+            except (OSError, ValueError):
+                pass
+            self._loop.call_soon_threadsafe(self._written)
+
+    def _written(self) -> None:
+        self.waiting -= 1
+        self._room.set()
+
+    async def put(self, obj: dict[str, Any]) -> None:
+        while self.waiting >= self.limit:
+            self._room.clear()
+            await self._room.wait()
+        self.waiting += 1
+        self._lines.put(json.dumps(obj, separators=(",", ":")) + "\n")
+
+    async def drain(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) until every line is written."""
+        with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+            async with asyncio.timeout(timeout):
+                while self.waiting:
+                    self._room.clear()
+                    await self._room.wait()
+
+
 async def run_bridge(link: str, name: str, stdin: IO[str], stdout: IO[str], *, host_key: str | None = None,
-                     seat_token: str | None = None) -> int:
+                     seat_token: str | None = None, cafile: str | None = None, **connect: Any) -> int:
     """Play a race a line at a time: returns the exit status. stdin is read in a thread, so the
-    table's events are printed as they come while the program thinks."""
-
-    def emit(obj: dict[str, Any]) -> None:
-        stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
-        stdout.flush()
-
-    client = await RaceClient.join(link, name, host_key=host_key, seat_token=seat_token)
+    table's events are printed as they come while the program thinks; stdout is written by
+    :class:`Output`, so a program that stops reading never holds up the table."""
+    client = await RaceClient.join(link, name, host_key=host_key, seat_token=seat_token, cafile=cafile,
+                                   keep=False, queue_limit=16, **connect)
+    out = Output(stdout)
     loop = asyncio.get_running_loop()
     lines: asyncio.Queue[str | None] = asyncio.Queue()
 
@@ -189,7 +349,7 @@ async def run_bridge(link: str, name: str, stdin: IO[str], stdout: IO[str], *, h
             pass
         loop.call_soon_threadsafe(lines.put_nowait, None)
 
-    emit(as_line(client.welcome))
+    await out.put(as_line(client.welcome))
     threading.Thread(target=read_stdin, daemon=True).start()
 
     pending = 0  # commands sent whose reply has not come yet
@@ -203,7 +363,7 @@ async def run_bridge(link: str, name: str, stdin: IO[str], stdout: IO[str], *, h
                 answered.set()
                 return
             line = as_line(msg)
-            emit(line)
+            await out.put(line)
             if "event" not in line:
                 pending -= 1
                 if pending <= 0:
@@ -225,11 +385,11 @@ async def run_bridge(link: str, name: str, stdin: IO[str], stdout: IO[str], *, h
             if not line.strip():
                 continue
             if len(line) > 1000:
-                emit({"ok": False, "error": f"command too long ({len(line)} characters; at most 1000)"})
+                await out.put({"ok": False, "error": f"command too long ({len(line)} characters; at most 1000)"})
                 continue
             msg = line_message(line)
             if isinstance(msg, str):
-                emit({"ok": False, "error": msg})
+                await out.put({"ok": False, "error": msg})
                 continue
             try:
                 pending += 1
@@ -244,44 +404,134 @@ async def run_bridge(link: str, name: str, stdin: IO[str], stdout: IO[str], *, h
                     await asyncio.wait_for(answered.wait(), 5)
                 except (asyncio.TimeoutError, TimeoutError):
                     pass
-            await client.ws.close()
-        await printer
+            with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+                await asyncio.wait_for(client.ws.close(), 3)
+        await asyncio.wait({printer}, timeout=3)  # the last events (unless stdout is not read)
+        printer.cancel()
     code, reason = client.ws.close_code, client.ws.close_reason
     if not quitting:
-        emit({"event": "closed", "code": code, "reason": reason or None})
-        return 1
-    return 0
+        with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+            await asyncio.wait_for(out.put({"event": "closed", "code": code, "reason": reason or None}), 1)
+    await out.drain(2)
+    if quitting:
+        notice = leaving_notice(link, client)
+        if notice is not None:
+            print(f"solitaire: {notice}", file=sys.stderr, flush=True)
+    return 0 if quitting else 1
 
 
-def run_join(link: str, name: str, seat_token: str | None = None) -> int:
-    return asyncio.run(run_bridge(link, name, sys.stdin, sys.stdout, seat_token=seat_token))
+def run_join(link: str, name: str, seat_token: str | None = None, cafile: str | None = None) -> int:
+    return asyncio.run(run_bridge(link, name, sys.stdin, sys.stdout, seat_token=seat_token, cafile=cafile))
+
+
+@attrs.define
+class Network:
+    """Where ``race host`` listens and what its link names (see docs/race.md)."""
+
+    bind: str = "127.0.0.1"
+    public: tuple[str, int | None] | None = None  # --public HOST[:PORT]
+    cert: str | None = None
+    key: str | None = None
+
+    def link_host(self) -> tuple[str, int | None] | None:
+        """What the link names instead of the address listened on: ``--public``, or for
+        ``--bind 0.0.0.0`` (``::``) this machine's outward address; None: the address itself."""
+        if self.public is not None:
+            return self.public
+        if self.bind in ("0.0.0.0", "::", ""):
+            return (outward_address(self.bind == "::"), None)
+        return None
+
+    def ssl_context(self) -> ssl.SSLContext | None:
+        if self.cert is None:
+            return None
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.minimum_version = ssl.TLSVersion.TLSv1_2
+        try:
+            context.load_cert_chain(self.cert, self.key)
+        except (OSError, ssl.SSLError) as exc:
+            key = f" with the key {self.key}" if self.key else ""
+            raise RaceError(f"cannot use the certificate {self.cert}{key}: "
+                            f"{getattr(exc, 'strerror', None) or exc}") from None
+        return context
 
 
 @contextlib.asynccontextmanager
-async def hosted_table(settings: Any, port: int, seconds_allowed: bool = False) -> AsyncIterator[tuple[Any, Any]]:
+async def hosted_table(settings: Any, port: int, seconds_allowed: bool = False,
+                       network: Network | None = None) -> AsyncIterator[tuple[Any, Any]]:
     """A race server on this machine with one table open (``race host``): yields the server and
-    the table, and closes the server after."""
+    the table, and closes the server after, telling everyone why (the host quit, or was cut off)."""
     from .server import RaceServer
 
-    server = RaceServer(port=port, allow_seconds=seconds_allowed)
+    network = network or Network()
+    server = RaceServer(network.bind, port, allow_seconds=seconds_allowed, ssl=network.ssl_context(),
+                        public=network.link_host())
     try:
         await server.start()
     except OSError as exc:
-        raise RaceError(f"cannot open a table on port {port}: {exc.strerror or exc}") from None
+        raise RaceError(f"cannot open a table on {network.bind} port {port}: {exc.strerror or exc}") from None
+    if network.bind in ("127.0.0.1", "::1", "localhost") and network.public is None:
+        print(f"solitaire: {LOOPBACK_HINT}", file=sys.stderr, flush=True)
+    table = server.open_table(settings)
     try:
-        yield server, server.open_table(settings)
+        yield server, table
     finally:
-        await server.close()
+        host = next((p for p in table.players if p.host), None)
+        who = f"the host ({host.name})" if host is not None else "the host"
+        if host is not None and host.cut_off:
+            reason = f"{who} was cut off ({host.cut_off})"
+        else:
+            reason = f"{who} quit"
+        await server.close(reason)
 
 
-def run_host(settings: Any, name: str, port: int, seconds_allowed: bool = False) -> int:
+def outward_address(ipv6: bool = False) -> str:
+    """This machine's address on the network it would reach the internet by (no packet is sent:
+    a UDP socket is only pointed at a public address), or loopback when there is none."""
+    family, probe, fallback = ((socket.AF_INET6, "2001:4860:4860::8888", "::1") if ipv6
+                               else (socket.AF_INET, "192.0.2.1", "127.0.0.1"))
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as sock:
+            sock.connect((probe, 9))
+            return str(sock.getsockname()[0])
+    except OSError:
+        return fallback
+
+
+def run_host(settings: Any, name: str, port: int, seconds_allowed: bool = False,
+             network: Network | None = None) -> int:
     async def main() -> int:
-        async with hosted_table(settings, port, seconds_allowed) as (server, table):
+        async with hosted_table(settings, port, seconds_allowed, network) as (server, table):
             link = server.link(table)
             sys.stdout.write(json.dumps({"event": "opened", "table": table.id, "link": link,
                                          "port": server.port, "settings": settings.as_json()},
                                         separators=(",", ":")) + "\n")
             sys.stdout.flush()
-            return await run_bridge(link, name, sys.stdin, sys.stdout, host_key=table.host_key)
+            return await run_bridge(link_for_host(server, table), name, sys.stdin, sys.stdout,
+                                    host_key=table.host_key, **own_connection(server))
 
     return asyncio.run(main())
+
+
+def own_connection(server: Any) -> dict[str, Any]:
+    """How the host's client connects to its own server over TLS: on loopback, to this very
+    process, whose certificate may name another host (the public one), so it is not checked."""
+    if server.ssl is None:
+        return {}
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return {"ssl": context}
+
+
+def link_for_host(server: Any, table: Any) -> str:
+    """The link the host's own client uses: the address the server listens on, not the public one
+    (a router's forwarded port is seldom reachable from inside)."""
+    from .messages import make_link
+
+    host = server.host
+    if host in ("0.0.0.0", ""):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+    return make_link(host, server.port, table.id, table.token, tls=server.ssl is not None)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -18,6 +18,39 @@ race_app = typer.Typer(
 NO_TABLE_UI = "the race table needs a terminal: run it on one, or add --json to race from the command line"
 
 
+NAME_LENGTH = 24  # as the server keeps it
+
+
+def parse_port(text: str, flag: str = "--port") -> int:
+    if not text.strip().isdigit() or not 0 <= int(text) <= 65535:
+        fail(f"{flag} must be a whole number from 0 to 65535, got {text[:20]!r}")
+    return int(text)
+
+
+def parse_public(text: str) -> tuple[str, int | None]:
+    """``--public HOST[:PORT]`` (``[IPv6]:PORT`` for an IPv6 address)."""
+    from urllib.parse import urlsplit
+
+    shape = f"--public is HOST or HOST:PORT (e.g. example.org:8765 or [2001:db8::1]:8765), got {text[:60]!r}"
+    try:
+        parts = urlsplit(f"//{text.strip()}")
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        fail(f"--public's port must be a whole number from 1 to 65535, got {text[:60]!r}")
+        raise  # unreachable
+    if not host or parts.path or parts.query or parts.fragment or "@" in text:
+        fail(shape)
+        raise  # unreachable
+    if port == 0:
+        fail("--public's port must be a whole number from 1 to 65535, got 0")
+    return host, port
+
+
+def check_name(name: str) -> None:
+    if len(name) > NAME_LENGTH:
+        fail(f"--name is at most {NAME_LENGTH} characters, got {len(name)}")
+
+
 @race_app.command()
 def host(
     variant: str = typer.Option("klondike", "--variant", help="The game, e.g. klondike."),
@@ -27,16 +60,28 @@ def host(
     minutes: Optional[int] = typer.Option(None, "--minutes", metavar="5|10|15", help="Length of a timed race."),
     seconds: Optional[int] = typer.Option(None, "--seconds", hidden=True,
                                           help="Tests only: a timed race of N seconds."),
-    port: int = typer.Option(0, "--port", min=0, max=65535, help="The port to listen on (0: any free port)."),
+    port: str = typer.Option("0", "--port", metavar="PORT", help="The port to listen on (0: any free port)."),
+    bind: str = typer.Option("127.0.0.1", "--bind", metavar="ADDRESS",
+                             help="The address to listen on: 0.0.0.0 (or ::) for every network of this machine."),
+    public: Optional[str] = typer.Option(None, "--public", metavar="HOST[:PORT]",
+                                         help="What the link names: a router's forwarded port, a tunnel's end."),
+    cert: Optional[str] = typer.Option(None, "--cert", metavar="FILE",
+                                       help="A TLS certificate (PEM): the table speaks wss://."),
+    key: Optional[str] = typer.Option(None, "--key", metavar="FILE", help="The certificate's private key (PEM)."),
     name: str = typer.Option("host", "--name", help="Your name at the table."),
     json_mode: bool = typer.Option(False, "--json", help="Race with the machine protocol (bots and tests)."),
 ) -> None:
-    """Open a race table on this machine (127.0.0.1), sit down at it and show its link for up to three friends."""
-    from .client import RaceError, run_host
+    """Open a race table on this machine (127.0.0.1 unless --bind), sit down at it and show its link for up to three friends."""
+    from .client import Network, RaceError, run_host
     from .messages import BadMessage
     from .server import Settings
 
-    data: dict = {"variant": variant, "race": race, "options": {} if draw is None else {"draw": draw}}
+    port_number = parse_port(port)
+    check_name(name)
+    if key is not None and cert is None:
+        fail("--key goes with --cert (the certificate it is the key of)")
+    network = Network(bind.strip(), parse_public(public) if public is not None else None, cert, key)
+    data: dict[str, Any] = {"variant": variant, "race": race, "options": {} if draw is None else {"draw": draw}}
     if minutes is not None:
         data["minutes"] = minutes
     if seconds is not None:
@@ -46,15 +91,20 @@ def host(
     try:
         settings = Settings.parse(data, allow_seconds=True)
     except BadMessage as exc:
-        fail(str(exc).replace("minutes are for", "--minutes is for").replace("minutes must", "--minutes must"))
+        text = str(exc)
+        for word in ("minutes", "race", "seconds"):
+            if text.startswith(word + " "):
+                text = "--" + text
+        fail(text.replace("minutes are for", "--minutes is for"))
     if not json_mode and not on_terminal():
         fail(NO_TABLE_UI)
     try:
         if not json_mode:
             from .ui import run_host_ui  # only here: --json never loads Textual
 
-            raise typer.Exit(run_host_ui(settings, name, port, seconds_allowed=seconds is not None))
-        raise typer.Exit(run_host(settings, name, port, seconds_allowed=seconds is not None))
+            raise typer.Exit(run_host_ui(settings, name, port_number, seconds_allowed=seconds is not None,
+                                         network=network))
+        raise typer.Exit(run_host(settings, name, port_number, seconds_allowed=seconds is not None, network=network))
     except RaceError as exc:
         fail(str(exc))
 
@@ -65,23 +115,37 @@ def join(
     name: str = typer.Option("player", "--name", help="Your name at the table."),
     resume: Optional[str] = typer.Option(None, "--resume", metavar="SEAT_TOKEN",
                                          help="Come back to your seat (the seat_token of the welcome)."),
+    cafile: Optional[str] = typer.Option(None, "--cafile", metavar="FILE",
+                                         help="Trust this certificate (PEM) for a wss:// table: the host's own."),
     json_mode: bool = typer.Option(False, "--json", help="Race with the machine protocol (bots and tests)."),
 ) -> None:
     """Sit down at a race table (or watch, when it is full or the race has started)."""
-    from .client import RaceError, run_join
+    import sys
+    import time
+
+    from .client import RaceError, left_seat, run_join
     from .messages import parse_link
 
     try:
         parse_link(link)
     except ValueError as exc:
         fail(str(exc))
+    check_name(name)
     if not json_mode and not on_terminal():
         fail(NO_TABLE_UI)
+    left = left_seat(link) if resume is None else None
+    if left is not None:  # this machine left a seat at this table less than 60 s ago
+        ago = max(0, round(time.time() - left["left"]))
+        if json_mode:
+            print(f"solitaire: you left seat {left['seat']} here {ago} s ago: add --resume {left['token']} "
+                  "to take it back", file=sys.stderr, flush=True)
+        elif typer.confirm(f"You left seat {left['seat']} at this table {ago} s ago. Take it back?", default=True):
+            resume = left["token"]
     try:
         if not json_mode:
             from .ui import run_join_ui  # only here: --json never loads Textual
 
-            raise typer.Exit(run_join_ui(link, name, resume))
-        raise typer.Exit(run_join(link, name, resume))
+            raise typer.Exit(run_join_ui(link, name, resume, cafile=cafile))
+        raise typer.Exit(run_join(link, name, resume, cafile=cafile))
     except RaceError as exc:
         fail(str(exc))

@@ -8,6 +8,7 @@ and what one player may see of a game.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -15,6 +16,8 @@ from solitaire.core import Game
 
 VERSION = 1
 MAX_MESSAGE = 4096  # bytes: the largest message a client may send (the server's max_size)
+MAX_DEPTH = 4  # objects and arrays nested in a message, the message itself counted
+MAX_NUMBER = 20  # characters of one number (a seat, an id, minutes)
 SCHEME = "solitaire"
 
 # what a client may send; every other type is refused with "unknown-type"
@@ -38,14 +41,75 @@ def encode(type_: str, **fields: Any) -> str:
     return json.dumps({"v": VERSION, "type": type_, **fields}, separators=(",", ":"))
 
 
+def _depth(text: str) -> int:
+    """How deeply objects and arrays nest in ``text`` (brackets inside strings do not count)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _number(text: str) -> int | float:
+    if len(text) > MAX_NUMBER:
+        raise ValueError(f"a number of {len(text)} characters (at most {MAX_NUMBER})")
+    if not any(c in text for c in ".eE"):
+        return int(text)
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{text} is too large")
+    return number
+
+
+def _constant(text: str) -> Any:
+    raise ValueError(f"{text} is not JSON")
+
+
+def _lone_surrogate(obj: Any) -> bool:
+    """A string in ``obj`` holds half of a UTF-16 pair (``"\\ud800"``): it has no UTF-8."""
+    if isinstance(obj, str):
+        try:
+            obj.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+    if isinstance(obj, dict):
+        return any(_lone_surrogate(k) or _lone_surrogate(v) for k, v in obj.items())
+    if isinstance(obj, list):
+        return any(_lone_surrogate(v) for v in obj)
+    return False
+
+
 def decode(raw: str | bytes) -> dict[str, Any]:
-    """One client message as a dict with a known ``type``; raise :class:`BadMessage`."""
+    """One client message as a dict with a known ``type``; raise :class:`BadMessage`.
+
+    Bounded before it is parsed: at most :data:`MAX_DEPTH` levels of objects and arrays,
+    numbers of at most :data:`MAX_NUMBER` characters, no NaN or Infinity, and every string
+    valid Unicode (no lone surrogate), so nothing a client sends can exhaust the parser or
+    break a comparison or an echo further on."""
     if isinstance(raw, bytes):
         raise BadMessage("bad-json", "send JSON in text frames, not binary ones")
+    if _depth(raw) > MAX_DEPTH:
+        raise BadMessage("bad-json", f"objects and arrays nested more than {MAX_DEPTH} deep")
     try:
-        obj = json.loads(raw)
+        obj = json.loads(raw, parse_int=_number, parse_float=_number, parse_constant=_constant)
     except ValueError as exc:
         raise BadMessage("bad-json", f"not valid JSON: {exc}") from None
+    if _lone_surrogate(obj):
+        raise BadMessage("bad-json", "a string holds a lone surrogate (half of a \\uD800-\\uDFFF pair)")
     if not isinstance(obj, dict):
         raise BadMessage("bad-message", 'a message is a JSON object like {"v": 1, "type": "ready"}')
     if obj.get("v") != VERSION:
@@ -58,8 +122,11 @@ def decode(raw: str | bytes) -> dict[str, Any]:
     return obj
 
 
-def make_link(host: str, port: int, table: str, token: str) -> str:
-    return f"{SCHEME}://{host}:{port}/{table}?token={token}"
+def make_link(host: str, port: int, table: str, token: str, tls: bool = False) -> str:
+    """The table's link; ``tls`` adds ``&tls=1`` (the client then connects with ``wss://``)."""
+    if ":" in host and not host.startswith("["):  # an IPv6 address
+        host = f"[{host}]"
+    return f"{SCHEME}://{host}:{port}/{table}?token={token}" + ("&tls=1" if tls else "")
 
 
 def parse_link(link: str) -> tuple[str, int, str, str]:
@@ -78,6 +145,11 @@ def parse_link(link: str) -> tuple[str, int, str, str]:
     if not table or not token:
         raise ValueError("the link needs a table and a token, e.g. solitaire://127.0.0.1:8765/TABLE?token=...")
     return parts.hostname, port, table, token
+
+
+def link_tls(link: str) -> bool:
+    """Whether the table's link asks for TLS (``&tls=1``: connect with ``wss://``)."""
+    return parse_qs(urlsplit(link.strip()).query).get("tls", ["0"])[0] == "1"
 
 
 # ---------------------------------------------------------------------- what a player may see

@@ -18,8 +18,10 @@ import asyncio
 import hmac
 import itertools
 import secrets
+import ssl as ssl_module
 import time
-from typing import Any, Callable
+from collections import Counter
+from typing import Any, Callable, Coroutine
 
 import attrs
 from websockets.asyncio.server import ServerConnection, serve
@@ -44,6 +46,7 @@ from .messages import (
 
 MAX_SEATS = 4
 NAME_LENGTH = 24
+PING_EVERY = 16  # messages written between two pings
 
 
 @attrs.define
@@ -110,23 +113,35 @@ def clean_name(name: Any) -> str:
 
 
 class Connection:
-    """One WebSocket: a token bucket for what comes in, a bounded queue for what goes out."""
+    """One WebSocket: a token bucket for what comes in, a bounded queue for what goes out.
+
+    Everything sent goes through :meth:`send`, which never waits: the message joins the
+    connection's queue, and its own sender task writes it. Every 16 messages the sender pings;
+    a pong means the client has read everything sent before that ping. A client more than
+    ``max_behind`` messages behind (queued, or written and not yet confirmed by a pong) is
+    cut off (``slow``), whether the bytes sit in our queue or in the kernel's buffers."""
 
     def __init__(self, server: "RaceServer", ws: ServerConnection) -> None:
         self.server = server
         self.ws = ws
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=server.queue_limit)
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.tokens = float(server.burst)
-        self.stamp = time.monotonic()
+        self.opened = self.stamp = server.clock()
+        self.address: str = ws.remote_address[0] if ws.remote_address else "?"
+        self.hello = False  # said hello and was welcomed
         self.player: Player | None = None
         self.table: Table | None = None
         self.closed_reason: str | None = None
         self.name = "player"  # from the hello; seats a spectator when the lobby opens again
+        self.queued = 0  # messages given to send()
+        self.written = 0  # messages written to the socket
+        self.confirmed = 0  # messages the client has read: all written before its last pong
+        self._pinged = 0  # self.written at the last ping
         self.sender = asyncio.get_running_loop().create_task(self._send_loop())
 
     def allow(self) -> bool:
         """Take a token for one incoming message; False when the client floods."""
-        now = time.monotonic()
+        now = self.server.clock()
         self.tokens = min(float(self.server.burst), self.tokens + (now - self.stamp) * self.server.rate)
         self.stamp = now
         if self.tokens < 1:
@@ -134,23 +149,62 @@ class Connection:
         self.tokens -= 1
         return True
 
+    @property
+    def behind(self) -> int:
+        """Messages sent to this client that it has not been seen to read."""
+        return self.queued - self.confirmed
+
     def send(self, type_: str, **fields: Any) -> None:
-        """Queue a message; never waits. A full queue means the client is not reading: cut it off."""
+        """Queue a message; never waits. Too far behind means the client is not reading: cut it off."""
+        if self.closed_reason is None:
+            self.send_text(encode(type_, **fields))
+
+    def send_text(self, text: str) -> None:
+        """Queue an encoded message (a broadcast encodes once for everyone)."""
         if self.closed_reason is not None:
             return
-        try:
-            self.queue.put_nowait(encode(type_, **fields))
-        except asyncio.QueueFull:
-            self.kill("slow")
+        if self.behind >= self.server.max_behind:
+            self.kill("slow", f"more than {self.server.max_behind} messages unread")
+            return
+        self.queued += 1
+        self.queue.put_nowait(text)
 
-    def kill(self, reason: str) -> None:
-        """Drop the connection at once (the client stopped reading)."""
-        if self.closed_reason is None:
-            self.closed_reason = reason
-            self.server.kills.append(reason)
+    def kill(self, reason: str, why: str = "") -> None:
+        """Drop the connection now, telling the client why in the close frame when it can."""
+        if self.closed_reason is not None:
+            return
+        self.closed_reason = reason
+        self.server.kills[reason] += 1
+        self.sender.cancel()
+        if self.player is not None:
+            self.player.cut_off = f"{reason}: {why}" if why else reason
+        if self.table is not None:  # gone from the table at once; the socket closes meanwhile
+            self.table.disconnect(self)
+        self.server.spawn(self._close(1008, f"{reason}: {why}"[:120] if why else reason))
+
+    async def _close(self, code: int, reason: str) -> None:
+        try:
+            await asyncio.wait_for(self.ws.close(code, reason), self.server.close_timeout)
+        except (asyncio.TimeoutError, TimeoutError, ConnectionClosed, OSError):
+            pass
         transport = getattr(self.ws, "transport", None)
-        if transport is not None:
+        if transport is not None and not transport.is_closing():
             transport.abort()
+
+    async def _ping(self) -> None:
+        self._pinged = self.written
+        try:
+            pong = await asyncio.wait_for(self.ws.ping(), self.server.send_timeout)
+        except (asyncio.TimeoutError, TimeoutError):
+            self.kill("slow", f"a send blocked for {self.server.send_timeout:g} s")
+            return
+        written = self.written
+
+        def ponged(future: asyncio.Future[float]) -> None:
+            if not future.cancelled() and future.exception() is None:
+                self.confirmed = max(self.confirmed, written)
+
+        asyncio.ensure_future(pong).add_done_callback(ponged)
 
     async def _send_loop(self) -> None:
         try:
@@ -161,22 +215,36 @@ class Connection:
                 try:
                     await asyncio.wait_for(self.ws.send(text), self.server.send_timeout)
                 except (asyncio.TimeoutError, TimeoutError):
-                    self.kill("slow")
+                    self.kill("slow", f"a send blocked for {self.server.send_timeout:g} s")
                     return
+                self.written += 1
+                if self.written - self._pinged >= PING_EVERY:
+                    await self._ping()
         except ConnectionClosed:
             return
 
     async def flush_and_close(self, code: int, reason: str) -> None:
         """Send what is queued (briefly), then close with ``code``."""
+        self.queue.put_nowait(None)
+        if not self.sender.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(self.sender), self.server.close_timeout)
+            except (asyncio.TimeoutError, TimeoutError, ConnectionClosed):
+                pass
+        if self.closed_reason is None:
+            self.closed_reason = reason
+        await self._close(code, reason)
+
+    async def alive(self) -> bool:
+        """Whether the client answers a ping within ``probe_timeout`` (a half-open connection does not)."""
+        if self.closed_reason is not None:
+            return False
         try:
-            self.queue.put_nowait(None)
-        except asyncio.QueueFull:
-            pass
-        try:
-            await asyncio.wait_for(asyncio.shield(self.sender), 1.0)
-        except (asyncio.TimeoutError, TimeoutError, ConnectionClosed):
-            pass
-        await self.ws.close(code, reason)
+            pong = await asyncio.wait_for(self.ws.ping(), self.server.probe_timeout)
+            await asyncio.wait_for(pong, self.server.probe_timeout)
+        except (asyncio.TimeoutError, TimeoutError, ConnectionClosed, OSError):
+            return False
+        return True
 
     def stop(self) -> None:
         self.sender.cancel()
@@ -193,6 +261,7 @@ class Player:
     game: Game | None = None
     status: str = "waiting"  # waiting, racing, won, lost, drawn, resigned
     gone: bool = False  # the reconnection window ran out
+    cut_off: str | None = None  # why the server last cut this seat's connection off
     timer: asyncio.TimerHandle | None = None
 
     def progress(self) -> dict[str, Any]:
@@ -231,8 +300,9 @@ class Table:
         return out + self.spectators
 
     def broadcast(self, type_: str, **fields: Any) -> None:
+        text = encode(type_, **fields)
         for conn in self.connections():
-            conn.send(type_, **fields)
+            conn.send_text(text)
 
     def score_list(self) -> list[dict[str, Any]]:
         return [{"id": pid, **s, "points": s["wins"] + s["draws"] / 2} for pid, s in self.score.items()]
@@ -256,15 +326,24 @@ class Table:
 
     # ------------------------------------------------------------------ joining
 
-    def join(self, conn: Connection, hello: dict[str, Any]) -> None:
+    def find_seat(self, seat_token: str) -> Player:
+        """The seat this seat token holds; raise BadMessage (``bad-seat-token``)."""
+        given = seat_token.encode()
+        found = None
+        for p in self.players:  # every seat compared, in constant time each
+            if hmac.compare_digest(p.token.encode(), given) and not p.gone:
+                found = p
+        if found is None:
+            raise BadMessage("bad-seat-token", "no seat at this table has that seat token (it is used up "
+                             "once the seat is taken back, and its 60 s may be over)")
+        return found
+
+    def join(self, conn: Connection, hello: dict[str, Any], resume: Player | None = None) -> None:
         name = conn.name
-        resume = hello.get("seat_token")
-        if isinstance(resume, str):
-            for p in self.players:
-                if hmac.compare_digest(p.token.encode(), resume.encode()) and not p.gone:
-                    self._resume(conn, p)
-                    return
-            raise BadMessage("bad-seat-token", "no seat at this table has that seat token (its 60 s may be over)")
+        conn.hello = True
+        if resume is not None:
+            self._resume(conn, resume)
+            return
         host = isinstance(hello.get("host_key"), str) and hmac.compare_digest(
             hello["host_key"].encode(), self.host_key.encode())
         if host and any(p.host for p in self.players):
@@ -295,6 +374,7 @@ class Table:
         if player.timer is not None:
             player.timer.cancel()
             player.timer = None
+        player.token = secrets.token_urlsafe(24)  # a seat token takes the seat back once: a copy is stale
         player.conn = conn
         conn.player = player
         conn.table = self
@@ -367,21 +447,21 @@ class Table:
         elif kind != "move":
             ack()
 
-    def _cmd_ready(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_ready(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "lobby":
             return ("not-lobby", "ready is for the lobby, before the start")
         player.ready = True
         self.announce()
         return None
 
-    def _cmd_unready(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_unready(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "lobby":
             return ("not-lobby", "unready is for the lobby, before the start")
         player.ready = False
         self.announce()
         return None
 
-    def _cmd_start(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_start(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if not player.host:
             return ("not-host", "only the host starts the race")
         if self.state != "lobby":
@@ -396,7 +476,7 @@ class Table:
         self._deal()
         return None
 
-    def _cmd_move(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_move(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "racing" or player.status != "racing" or player.game is None:
             return ("not-racing", "you are not racing now" if self.state == "racing"
                     else "there is no race on: moves wait for the start")
@@ -418,7 +498,7 @@ class Table:
             self._end("won", [player])
         return None
 
-    def _cmd_offer_draw(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_offer_draw(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "racing" or player.status != "racing":
             return ("not-racing", "only a player still racing may offer a draw")
         if self.offer is not None:
@@ -428,7 +508,7 @@ class Table:
         self._check_offer()
         return None
 
-    def _cmd_accept_draw(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_accept_draw(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.offer is None:
             return ("no-offer", "no draw is offered")
         if player.status != "racing":
@@ -438,7 +518,7 @@ class Table:
         self._check_offer()
         return None
 
-    def _cmd_decline_draw(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_decline_draw(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.offer is None:
             return ("no-offer", "no draw is offered")
         if player.status != "racing":
@@ -446,13 +526,13 @@ class Table:
         self._cancel_offer("declined", player)
         return None
 
-    def _cmd_resign(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_resign(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "racing" or player.status != "racing":
             return ("not-racing", "only a player still racing may resign")
         self._resign(player, "resigned")
         return None
 
-    def _cmd_again(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_again(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if not player.host:
             return ("not-host", "only the host deals again")
         if self.state != "ended":
@@ -463,7 +543,7 @@ class Table:
         self._deal()
         return None
 
-    def _cmd_settings(self, player: Player, msg: dict, conn: Connection, extra: dict) -> tuple[str, str] | None:
+    def _cmd_settings(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
         if not player.host:
             return ("not-host", "only the host changes the settings")
         if self.state == "racing":
@@ -584,36 +664,85 @@ class Table:
 
 
 class RaceServer:
-    """A websockets server on ``host`` (loopback by default) holding race tables."""
+    """A websockets server on ``host`` (loopback by default) holding race tables.
+
+    The limits, each a keyword: ``max_size`` bytes a message; ``rate`` messages a second
+    after a ``burst``; ``max_behind`` messages a client may leave unread; ``send_timeout``
+    seconds one send may block; ``hello_timeout`` seconds to say hello; ``per_address`` and
+    ``max_connections`` connections open at once, from one address and in all. ``clock``
+    (``time.monotonic`` by default) times the rates and the hello;
+    tests pass a fake one and call :meth:`sweep`. ``ssl`` (an :class:`ssl.SSLContext`) serves
+    ``wss://``."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *, reconnect_window: float = 60.0,
-                 max_size: int = MAX_MESSAGE, rate: float = 100.0, burst: int = 200, queue_limit: int = 256,
-                 send_timeout: float = 10.0, hello_timeout: float = 10.0, allow_seconds: bool = False) -> None:
+                 max_size: int = MAX_MESSAGE, rate: float = 100.0, burst: int = 200, max_behind: int = 256,
+                 send_timeout: float = 10.0, hello_timeout: float = 10.0, per_address: int = 16,
+                 max_connections: int = 1024, probe_timeout: float = 5.0, close_timeout: float = 2.0,
+                 allow_seconds: bool = False, clock: Callable[[], float] = time.monotonic,
+                 ssl: ssl_module.SSLContext | None = None, public: tuple[str, int | None] | None = None) -> None:
         self.host = host
         self.port = port
         self.reconnect_window = reconnect_window
         self.max_size = max_size
         self.rate = rate
         self.burst = burst
-        self.queue_limit = queue_limit
+        self.max_behind = max_behind
         self.send_timeout = send_timeout
         self.hello_timeout = hello_timeout
+        self.per_address = per_address
+        self.max_connections = max_connections
+        self.probe_timeout = probe_timeout
+        self.close_timeout = close_timeout
         self.allow_seconds = allow_seconds
+        self.clock = clock
+        self.ssl = ssl
+        self.public = public  # (host, port or None): what the link names instead of host:port
         self.tables: dict[str, Table] = {}
         # Tests only: a function Settings -> seed that replaces the winnable deal. Set it on the
         # object; no message can reach it.
         self.deal_seed: Callable[[Settings], int] | None = None
-        self.kills: list[str] = []  # why connections were cut off (flood, slow, ...), for tests
+        self.kills: Counter[str] = Counter()  # why connections were cut off (flood, slow, ...)
+        self.connections: set[Connection] = set()
+        self.by_address: Counter[str] = Counter()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
         self._server: Any = None
 
     async def start(self) -> "RaceServer":
         self._server = await serve(self._handler, self.host, self.port, max_size=self.max_size,
                                    max_queue=16, write_limit=32 * 1024, compression=None,
-                                   ping_interval=20, ping_timeout=20, close_timeout=2)
+                                   ping_interval=20, ping_timeout=20, close_timeout=self.close_timeout,
+                                   open_timeout=self.hello_timeout, ssl=self.ssl, server_header=None)
         self.port = self._server.sockets[0].getsockname()[1]
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
         return self
 
-    async def close(self) -> None:
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run ``coro`` as a task the server holds until it is done."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            self.sweep()
+
+    def sweep(self) -> None:
+        """Drop each connection that has not said hello within ``hello_timeout`` (by ``clock``)."""
+        now = self.clock()
+        for conn in list(self.connections):
+            if not conn.hello and conn.closed_reason is None and now - conn.opened >= self.hello_timeout:
+                conn.send("error", re="hello", code="no-hello",
+                          error=f"say hello within {self.hello_timeout:g} seconds of connecting")
+                conn.closed_reason = "no-hello"
+                self.kills["no-hello"] += 1
+                self.spawn(conn.flush_and_close(1008, "no hello"))
+
+    async def close(self, reason: str = "") -> None:
+        """Close every connection (1001, with ``reason``: one line for people), then the server."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in self.tables.values():
             for p in table.players:
                 if p.timer is not None:
@@ -621,6 +750,12 @@ class RaceServer:
             if table.clock is not None:
                 table.clock.cancel()
         if self._server is not None:
+            for conn in list(self.connections):
+                conn.closed_reason = conn.closed_reason or "closing"
+                self.spawn(conn.flush_and_close(1001, reason[:120]))
+            self._server.close(close_connections=False)
+            if self._tasks:
+                await asyncio.wait(set(self._tasks), timeout=self.close_timeout + 1)
             self._server.close()
             await self._server.wait_closed()
 
@@ -636,26 +771,37 @@ class RaceServer:
         return table
 
     def link(self, table: Table) -> str:
-        return make_link(self.host, self.port, table.id, table.token)
+        host, port = self.public or (self.host, None)
+        return make_link(host, port or self.port, table.id, table.token, tls=self.ssl is not None)
 
     async def _handler(self, ws: ServerConnection) -> None:
         conn = Connection(self, ws)
+        if len(self.connections) >= self.max_connections or self.by_address[conn.address] >= self.per_address:
+            conn.send("error", re="hello", code="too-many-connections",
+                      error="too many connections open from your address (or to this server)")
+            self.kills["too-many"] += 1
+            await conn.flush_and_close(1008, "too many connections")
+            return
+        self.connections.add(conn)
+        self.by_address[conn.address] += 1
         try:
             await self._serve(conn)
         except ConnectionClosed:
             pass
         finally:
+            self.connections.discard(conn)
+            self.by_address[conn.address] -= 1
+            if self.by_address[conn.address] <= 0:
+                del self.by_address[conn.address]
             if conn.table is not None:
                 conn.table.disconnect(conn)
             conn.stop()
 
     async def _serve(self, conn: Connection) -> None:
         ws = conn.ws
-        try:
-            raw = await asyncio.wait_for(ws.recv(), self.hello_timeout)
-        except (asyncio.TimeoutError, TimeoutError):
-            conn.send("error", re="hello", code="no-hello", error="say hello first")
-            return await conn.flush_and_close(1008, "no hello")
+        raw = await ws.recv()
+        if conn.closed_reason is not None:  # the hello came too late
+            return
         table = self.tables.get(ws.request.path.strip("/").split("?")[0]) if ws.request else None
         try:
             hello = decode(raw)
@@ -666,15 +812,27 @@ class RaceServer:
                     token.encode(), table.token.encode()):
                 raise BadMessage("bad-token", "no table here has that token: check the link")
             conn.name = clean_name(hello.get("name"))
-            table.join(conn, hello)
+            resume = None
+            if hello.get("seat_token") is not None:
+                if not isinstance(hello["seat_token"], str):
+                    raise BadMessage("bad-seat-token", "seat_token is the text of a welcome's seat_token")
+                resume = table.find_seat(hello["seat_token"])
+                if resume.conn is not None and await resume.conn.alive():
+                    raise BadMessage("seat-taken", "that seat is connected and answering: "
+                                     "a seat token takes a seat back only once its connection is lost")
+                table.find_seat(hello["seat_token"])  # still valid after the wait
+            table.join(conn, hello, resume)
         except BadMessage as exc:
             conn.send("error", re="hello", code=exc.code, error=str(exc))
             return await conn.flush_and_close(1008, exc.code)
         async for raw in ws:
+            if conn.closed_reason is not None:  # cut off: nothing more it sends counts
+                return
             if not conn.allow():
                 conn.send("error", code="flood", error=f"too many messages (more than {self.rate:g} a second): "
                           "disconnected")
-                self.kills.append("flood")
+                self.kills["flood"] += 1
+                conn.closed_reason = "flood"
                 return await conn.flush_and_close(1008, "flood")
             try:
                 msg = decode(raw)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import shlex
+import sys
 from typing import Any
 
 from rich.text import Text
@@ -35,7 +36,8 @@ from solitaire.core.cards import parse_card
 from ..tui.app import TABLE_BINDINGS, HelpScreen, TableView, replay_escape
 from ..tui.controls import Hand
 from ..tui.table import View, with_symbols
-from .client import RaceClient, RaceError, RaceRefused, hosted_table, settings_command
+from .client import (LOOPBACK_HINT, RaceClient, RaceError, RaceRefused, hosted_table, leaving_notice,
+                     settings_command)
 
 HIDDEN_CARD = 52  # a face-down card: not a card (cards are 0..51); its value is never read
 REJOIN_SECONDS = 60.0  # after a dropped connection, how long to keep trying the seat (the table keeps it 60 s)
@@ -220,6 +222,8 @@ class LobbyScreen(Screen[None]):
             f"Race table — {settings_text(table['settings'])}", style="bold"))
         link = Text("Send this link to up to three friends (y copies it):\n", style="dim")
         link.append(app.link, style="bold cyan")
+        if app.is_host and app.link.startswith(("solitaire://127.0.0.1:", "solitaire://[::1]:")):
+            link.append(f"\n{LOOPBACK_HINT[:1].upper()}{LOOPBACK_HINT[1:]}.", style="dim")
         self.query_one("#lobby-link", Static).update(link)
         lines = Text()
         for p in table["players"]:
@@ -674,7 +678,8 @@ class RaceApp(App[None]):
 
     def _connection_closed(self, notice: str | None = None) -> None:
         self.closed = True
-        self.notice = notice or "The table closed the connection. q quits."
+        reason = self.client.ws.close_reason  # e.g. "the host (ann) quit"
+        self.notice = notice or f"The table closed the connection{': ' + reason if reason else ''}. q quits."
         self.refresh_base()
 
     async def _come_back(self) -> str | None:
@@ -888,8 +893,9 @@ class RaceApp(App[None]):
 # --------------------------------------------------------------------------- from the command line
 
 
-async def race_ui(link: str, name: str, *, host_key: str | None = None, seat_token: str | None = None) -> int:
-    client = await RaceClient.join(link, name, host_key=host_key, seat_token=seat_token)
+async def race_ui(link: str, name: str, *, host_key: str | None = None, seat_token: str | None = None,
+                  via: str | None = None, **connect: Any) -> int:
+    client = await RaceClient.join(via or link, name, host_key=host_key, seat_token=seat_token, **connect)
     app = RaceApp(client, link)
     try:
         await app.run_async()
@@ -897,16 +903,22 @@ async def race_ui(link: str, name: str, *, host_key: str | None = None, seat_tok
         await client.close()
         if app.client is not client:  # came back on a new connection after a drop
             await app.client.close()
+    notice = None if app.closed else leaving_notice(link, app.client)
+    if notice is not None:  # how to take the seat back, once the screen is the terminal's again
+        print(f"solitaire: {notice}", file=sys.stderr, flush=True)
     return 0
 
 
-def run_join_ui(link: str, name: str, seat_token: str | None = None) -> int:
-    return asyncio.run(race_ui(link, name, seat_token=seat_token))
+def run_join_ui(link: str, name: str, seat_token: str | None = None, cafile: str | None = None) -> int:
+    return asyncio.run(race_ui(link, name, seat_token=seat_token, cafile=cafile))
 
 
-def run_host_ui(settings: Any, name: str, port: int, seconds_allowed: bool = False) -> int:
+def run_host_ui(settings: Any, name: str, port: int, seconds_allowed: bool = False, network: Any = None) -> int:
+    from .client import link_for_host, own_connection
+
     async def main() -> int:
-        async with hosted_table(settings, port, seconds_allowed) as (server, table):
-            return await race_ui(server.link(table), name, host_key=table.host_key)
+        async with hosted_table(settings, port, seconds_allowed, network) as (server, table):
+            return await race_ui(server.link(table), name, host_key=table.host_key,
+                                 via=link_for_host(server, table), **own_connection(server))
 
     return asyncio.run(main())
