@@ -24,22 +24,29 @@ REQUIRED = ("variant", "piles")
 
 
 def read_position_file(path: str | Path) -> dict[str, Any]:
-    """Read a position file as JSON data; raise PositionError with a one-line reason."""
+    """Read a position file as JSON data; raise PositionError with a one-line reason. Only a
+    regular file within the limits of :mod:`solitaire.core.files` is read."""
+    from .files import FileLimitError, loads_bounded, read_bounded
+
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path).decode("utf-8")
     except FileNotFoundError:
         raise PositionError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise PositionError(f"{path}: is a folder, not a position file") from None
+    except FileLimitError as exc:
+        raise PositionError(f"{path}: {exc}") from None
     except OSError as exc:
         raise PositionError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise PositionError(f"{path}: not a text file") from None
     try:
-        data = json.loads(text)
+        data = loads_bounded(text)
     except json.JSONDecodeError as exc:
         raise PositionError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+    except FileLimitError as exc:
+        raise PositionError(f"{path}: {exc}") from None
     if not isinstance(data, dict):
         raise PositionError(f"{path}: a position is a JSON object with keys {', '.join(REQUIRED)} ...")
     return data
