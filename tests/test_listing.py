@@ -1,0 +1,89 @@
+"""`solitaire play` with no game: the unfinished games listed (off a terminal) or picked."""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+
+from solitaire.cli import playing
+from solitaire.cli.tui.picker import Choice, PickerApp, entries
+
+
+def test_the_list_shows_each_unfinished_game_and_how_to_resume_it(cli, solitaire_home):
+    assert cli("play").out == ("No unfinished games. Start one with 'solitaire play GAME' "
+                               "(games: calculation, klondike).\n")
+    cli("play", "klondike", "--json", "--draw", "3", "--seed", "5", input="draw\ndraw\n")
+    cli("play", "klondike", "--json", "--seed", "9", input="draw\n")
+    out = cli("play")
+    assert out.code == 0 and out.err == ""
+    lines = out.out.splitlines()
+    assert lines[0] == "Unfinished games, the most recently played first:"
+    assert lines[1].startswith("  klondike (draw 1, redeals unlimited): deal klondike-9, 1 move, ")
+    assert lines[2] == "      solitaire play --deal klondike-9"
+    assert lines[3].startswith("  klondike (draw 3, redeals unlimited): deal klondike-d3-5, 2 moves, ")
+    assert lines[4] == "      solitaire play --deal klondike-d3-5"
+    resumed = cli(*shlex.split(lines[4])[1:], "--json", input="").json_lines()[0]
+    assert resumed["moves"] == 2 and resumed["position"]["options"]["draw"] == 3
+    assert cli("play", "--plain").out == out.out  # --plain or --json with no game: the list too
+
+
+def test_no_game_with_deal_options_is_one_line(cli, solitaire_home):
+    out = cli("play", "--seed", "3")
+    assert out.code == 2 and out.err == ("solitaire: name the game to play, e.g. 'solitaire play klondike', "
+                                         "or give --deal CODE\n")
+
+
+def test_the_picker_lists_unfinished_games_then_installed_ones_and_returns_the_choice(cli, solitaire_home):
+    cli("play", "klondike", "--json", "--seed", "9", input="draw\n")
+    items = entries()
+    labels = [e.label for e in items]
+    assert labels[0].startswith("Resume Klondike (draw 1, redeals unlimited): deal klondike-9, 1 move, ")
+    assert labels[1:] == ["Play Calculation", "Play Klondike"]
+
+    async def choose(keys: list[str]) -> Choice | None:
+        app = PickerApp(items)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for key in keys:
+                await pilot.press(key)
+            await pilot.pause()
+        return app.return_value
+
+    first = asyncio.run(choose(["enter"]))
+    assert first is not None and first.path == items[0].choice.path and first.variant is None
+    assert asyncio.run(choose(["down", "down", "enter"])) == Choice("klondike", None)
+    assert asyncio.run(choose(["escape"])) is None
+
+
+def test_a_picked_save_is_resumed(cli, solitaire_home, monkeypatch):
+    cli("play", "klondike", "--json", "--seed", "9", input="draw\n")
+    path = entries()[0].choice.path
+    monkeypatch.setattr(playing, "on_terminal", lambda: True)
+    monkeypatch.setattr("solitaire.cli.tui.picker.pick", lambda: Choice(None, path))
+    played = []
+    monkeypatch.setattr(playing, "_run", lambda tracker, *args: played.append(tracker))
+    assert cli("play").code == 0
+    (tracker,) = played
+    assert tracker.game.seed == 9 and tracker.game.moves == 1 and tracker.slot.path() == path
+    tracker.close()
+
+
+def test_on_a_terminal_play_alone_opens_the_picker_and_a_choice_opens_the_table(cli, solitaire_home):
+    import os
+    import sys
+
+    import pytest
+
+    if sys.platform == "win32":
+        pytest.skip("needs a POSIX pseudo-terminal")
+    from test_pty import program_in_pty, read_until
+
+    cli("play", "klondike", "--json", "--seed", "48213", input="draw\n")
+    with program_in_pty(solitaire_home, "play") as (proc, main_fd):
+        screen = read_until(main_fd, b"Play Klondike")
+        assert b"Resume Klondike" in screen and b"deal klondike-48213" in screen
+        os.write(main_fd, b"\r")  # the first line: resume it
+        screen = read_until(main_fd, b"moves 1")
+        assert b"moves 1" in screen
+        os.write(main_fd, b"q")
+        proc.wait(timeout=60)
+    assert proc.returncode == 0
