@@ -27,6 +27,8 @@ def play_game(variant: Optional[str] = None, draw: Optional[str] = None, redeals
     """Play a game (see ``solitaire play --help``); ``extra`` holds the variant's own options
     as the words of the command line (``--NAME VALUE``). With no game named: list the
     unfinished games, or on a terminal open the picker."""
+    from solitaire.core.files import remove_stale_temporaries
+
     from . import saves
 
     if variant is None and deal_code is None:
@@ -85,7 +87,7 @@ def play_game(variant: Optional[str] = None, draw: Optional[str] = None, redeals
     def say(message: str) -> None:
         notices.append((message, message))
 
-    saves.remove_stale_temporaries(saves.saves_dir())
+    remove_stale_temporaries(saves.saves_dir())
     saves.migrate_legacy(defn, say_unreadable(notices, defn.name))
     start_game: Game | None = None
     if position is not None:  # the file is read first: one that cannot be read changes nothing
@@ -136,7 +138,11 @@ def play_game(variant: Optional[str] = None, draw: Optional[str] = None, redeals
             said = f"resuming your game of this deal ({_moves(saved.game.moves)}); --new deals it again"
             notices.append((said, said))
     else:
-        game = start_game or _start_game(defn, options, seed, None, any_deal=any_deal)
+        try:
+            game = start_game or _start_game(defn, options, seed, None, any_deal=any_deal)
+        except BaseException:  # a deal that cannot be dealt: the slot is let go, unchanged
+            _release(lock)
+            raise
         if lock is None:
             try:
                 lock, saved = _open_slot(defn, slot, notices, say)

@@ -30,14 +30,12 @@ import math
 import os
 import sys
 import time
-import uuid
 import zlib
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from solitaire.core import Game, IllegalMoveError, NotationError, SolitaireError, VariantDef
-from solitaire.core.files import (FileLimitError, append, atomic_write, loads_bounded, read_bounded,
-                                 remove_stale_temporaries)
+from solitaire.core.files import FileLimitError, append, atomic_write, loads_bounded, read_bounded
 
 FORMAT = 2
 SUFFIX = ".save"
@@ -648,7 +646,7 @@ class Tracker:
         self.start = start
         self.slot = slot or Slot.for_game(game, named=not dealt, start=start)
         self.lock = lock
-        self.game_id = game_id or uuid.uuid4().hex
+        self.game_id = game_id or os.urandom(16).hex()
         self.log: list[str] = list(log)
         self._history = list(game.history)  # the game's history and redo list when last saved
         self._future = list(game.future)
@@ -712,23 +710,26 @@ class Tracker:
         k = min(len(old_h), len(new_h))
         while k and old_h[k - 1] is not new_h[k - 1]:
             k -= 1
-        out = ["undo"] * (len(old_h) - k)
-        pending = [entry[:3] for entry in reversed(old_h[k:])]  # the undone moves, pushed in order
-        base = len(old_f)  # how much of the old redo list is left under them
-        for entry in new_h[k:]:
-            move = entry[:3]
-            top = pending[-1] if pending else (old_f[base - 1] if base else None)
-            if top == move:
-                if pending:
-                    pending.pop()
+        for redo_first in (True, False):  # a move played that was also the next redo: either
+            out = ["undo"] * (len(old_h) - k)
+            pending = [entry[:3] for entry in reversed(old_h[k:])]  # the undone moves, in order
+            base = len(old_f)  # how much of the old redo list is left under them
+            for entry in new_h[k:]:
+                move = entry[:3]
+                top = pending[-1] if pending else (old_f[base - 1] if base else None)
+                if redo_first and top == move:
+                    if pending:
+                        pending.pop()
+                    else:
+                        base -= 1
+                    out.append("redo")
                 else:
-                    base -= 1
-                out.append("redo")
-            else:
-                pending, base = [], 0
-                out.append(notation(game, move))  # type: ignore[arg-type]
-        if len(new_f) != base + len(pending) or new_f[base:] != pending \
-                or (base and new_f[base - 1] != old_f[base - 1]):
+                    pending, base = [], 0
+                    out.append(notation(game, move))  # type: ignore[arg-type]
+            if len(new_f) == base + len(pending) and new_f[base:] == pending \
+                    and not (base and new_f[base - 1] != old_f[base - 1]):
+                break
+        else:
             return None
         del old_h[k:]
         old_h.extend(new_h[k:])

@@ -449,3 +449,18 @@ def test_saves_leave_no_temporary_files(cli, solitaire_home):
         cli("play", "klondike", "--json", "--seed", "4", "--new", input="draw\n")
     names = [p.name for p in (solitaire_home / "saves").iterdir()]
     assert not [n for n in names if n.endswith(".tmp")] and len([n for n in names if n.endswith(".save")]) == 1
+
+
+def test_a_move_played_that_was_also_the_next_redo_keeps_the_undo_history(solitaire_home):
+    game = Game.new(KLONDIKE.rules(), 3)
+    tracker = saves.Tracker(game, dealt=True)
+    tracker.begin()
+    for command in ("draw", "draw", "undo", "undo", "draw"):  # the last draw is played, not redone
+        if command == "undo":
+            game.undo()
+        else:
+            game.play(command)
+        tracker.changed()
+    assert game.future == []
+    back = saves.read_save_file(KLONDIKE, tracker.slot.path())
+    assert back.log == ["draw", "draw", "undo", "undo", "draw"] and same_game(back.game, game)
