@@ -32,7 +32,8 @@ def play_game(variant: Optional[str] = None, draw: Optional[str] = None, redeals
     from . import saves
 
     if variant is None and deal_code is None:
-        if seed is not None or position is not None or daily or new or draw or redeals or relaxed or extra:
+        if seed is not None or position is not None or daily or new or draw or redeals or relaxed or extra \
+                or json_mode:  # the protocol plays a game: it has no list to speak
             fail("name the game to play, e.g. 'solitaire play klondike', or give --deal CODE")
         if plain or json_mode or not on_terminal():
             print(unfinished_text(), end="")
@@ -134,6 +135,8 @@ def play_game(variant: Optional[str] = None, draw: Optional[str] = None, redeals
     if saved is not None and not new:
         tracker = saves.Tracker(saved.game, saved.elapsed, saved.dealt, slot=saved.slot, lock=lock,
                                 game_id=saved.game_id, log=saved.log, start=saved.start, say=say)
+        # a damaged save met on the way to this one: no new game starts after all
+        notices[:] = [(whole.removesuffix(STARTING), short) for whole, short in notices]
         if seed is not None and saved.game.history:  # the player named this deal
             said = f"resuming your game of this deal ({_moves(saved.game.moves)}); --new deals it again"
             notices.append((said, said))
@@ -215,12 +218,14 @@ def _on_stderr(message: str) -> None:
     print(f"solitaire: {message}", file=sys.stderr)
 
 
+STARTING = "; starting a new game"
+
+
 def say_unreadable(notices: list[tuple[str, str]], name: str) -> "Callable[[str, Path], None]":
     """What to say of a save that could not be read and was moved aside (whole and short)."""
 
     def told(reason: str, aside: Path) -> None:
-        notices.append((f"the saved {name} game could not be read ({reason}); moved it to {aside}; "
-                        "starting a new game",
+        notices.append((f"the saved {name} game could not be read ({reason}); moved it to {aside}{STARTING}",
                         f"the saved {name} game could not be read: moved aside (where: when you quit)"))
 
     return told

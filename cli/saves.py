@@ -40,6 +40,7 @@ from solitaire.core.files import FileLimitError, append, atomic_write, loads_bou
 FORMAT = 2
 SUFFIX = ".save"
 LOCK_SUFFIX = ".lock"
+MAX_HEADER_BYTES = 1024 * 1024  # the first line: a header, with a start position at most
 MAX_ELAPSED_S = 10 ** 9  # about 31 years: more is not a time anybody played
 
 
@@ -504,14 +505,12 @@ def remove(path: Path) -> None:
 
 def read_header(path: Path) -> dict[str, Any] | None:
     """The first line of a save, parsed (None if it cannot be read): for listing and look-up
-    without replaying the game."""
+    without replaying the game. Only a regular file is opened (a named pipe is not waited on)."""
     try:
-        with open(path, "rb") as f:
-            import stat
-
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                return None
-            first = f.readline(64 * 1024)
+        first = read_bounded(path, limit=64 * 1024, head=True)
+        if b"\n" not in first:  # a start position makes a long first line: read on
+            first = read_bounded(path, limit=MAX_HEADER_BYTES, head=True)
+        first = first.split(b"\n", 1)[0]
         head = loads_bounded(first)
     except (OSError, ValueError):
         return None

@@ -31,10 +31,11 @@ class FileLimitError(ValueError):
     """A file or text beyond the limits above, or not a regular file (one-line reason)."""
 
 
-def read_bounded(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of the regular file ``path``, at most ``limit`` of them. Raises OSError
-    (FileNotFoundError when there is none) or FileLimitError. Opening never blocks: a named
-    pipe is opened without waiting for a writer, then refused."""
+def read_bounded(path: Path, limit: int = MAX_FILE_BYTES, head: bool = False) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them (with ``head``: its
+    first ``limit`` bytes, however long it is). Raises OSError (FileNotFoundError when there is
+    none) or FileLimitError. Opening never blocks: a named pipe is opened without waiting for a
+    writer, then refused."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     fd = os.open(path, flags)
     try:
@@ -43,7 +44,7 @@ def read_bounded(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
             raise IsADirectoryError(21, "is a folder", str(path))
         if not stat.S_ISREG(info.st_mode):
             raise FileLimitError("not a regular file")
-        if info.st_size > limit:
+        if info.st_size > limit and not head:
             raise FileLimitError(f"larger than {limit:,} bytes")
         chunks = []
         total = 0
@@ -54,6 +55,8 @@ def read_bounded(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:
+                if head:
+                    return b"".join(chunks)[:limit]
                 raise FileLimitError(f"larger than {limit:,} bytes")
         return b"".join(chunks)
     finally:

@@ -24,7 +24,8 @@ def test_the_list_shows_each_unfinished_game_and_how_to_resume_it(cli, solitaire
     assert lines[4] == "      solitaire play --deal klondike-d3-5"
     resumed = cli(*shlex.split(lines[4])[1:], "--json", input="").json_lines()[0]
     assert resumed["moves"] == 2 and resumed["position"]["options"]["draw"] == 3
-    assert cli("play", "--plain").out == out.out  # --plain or --json with no game: the list too
+    assert cli("play", "--plain").out == out.out  # --plain with no game: the list too
+    assert cli("play", "--json").code == 2  # the protocol needs a game: one line, as before
 
 
 def test_no_game_with_deal_options_is_one_line(cli, solitaire_home):
@@ -87,3 +88,14 @@ def test_on_a_terminal_play_alone_opens_the_picker_and_a_choice_opens_the_table(
         os.write(main_fd, b"q")
         proc.wait(timeout=60)
     assert proc.returncode == 0
+
+
+def test_a_save_that_is_a_named_pipe_is_listed_as_unreadable_without_waiting(cli, solitaire_home):
+    import os
+
+    cli("play", "klondike", "--json", "--seed", "9", input="draw\n")
+    os.mkfifo(solitaire_home / "saves" / "klondike-00000000.save")
+    out = cli("play")
+    assert out.code == 0 and "  klondike-00000000.save: cannot be read (no header)" in out.out
+    assert "deal klondike-9, 1 move" in out.out
+    assert cli("play", "klondike", "--json", input="").json_lines()[0]["moves"] == 1

@@ -243,16 +243,17 @@ def same_game(a: Game, b: Game) -> bool:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 10_000), draw=st.sampled_from([1, 3]),
+@given(seed=st.integers(0, 10_000), kind=st.sampled_from([("klondike", 1), ("klondike", 3), ("calculation", 0)]),
        choices=st.lists(st.integers(0, 1000), min_size=1, max_size=60))
-def test_any_game_reads_back_exactly_as_it_was_played(solitaire_home, seed, draw, choices):
-    game = Game.new(KLONDIKE.rules({"draw": draw}), seed)
-    tracker = saves.Tracker(game, dealt=True, slot=saves.Slot("klondike", dict(game.rules.options), deal=seed))
+def test_any_game_reads_back_exactly_as_it_was_played(solitaire_home, seed, kind, choices):
+    defn = get_variant(kind[0])
+    game = Game.new(defn.rules({"draw": kind[1]} if kind[1] else {}), seed)
+    tracker = saves.Tracker(game, dealt=True, slot=saves.Slot(kind[0], dict(game.rules.options), deal=seed))
     tracker.begin()
     for c in choices:  # one command at a time, as the session and the table tell the tracker
         commands_for(game, [c])
         tracker.changed()
-    back = saves.read_save_file(KLONDIKE, tracker.slot.path())
+    back = saves.read_save_file(defn, tracker.slot.path())
     assert back is not None and same_game(back.game, game)
     while game.history:  # undo after resuming does what it did before (it never re-hides a card)
         game.undo()
@@ -464,3 +465,30 @@ def test_a_move_played_that_was_also_the_next_redo_keeps_the_undo_history(solita
     assert game.future == []
     back = saves.read_save_file(KLONDIKE, tracker.slot.path())
     assert back.log == ["draw", "draw", "undo", "undo", "draw"] and same_game(back.game, game)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), choices=st.lists(st.integers(0, 1000), min_size=1, max_size=40))
+def test_any_format_1_save_loads_as_the_game_it_was(solitaire_home, seed, choices):
+    game = Game.new(KLONDIKE.rules(), seed)
+    commands_for(game, choices)
+    if game.won:
+        return
+    loaded, start, commands, elapsed, dealt = saves.from_format_1(KLONDIKE, json.loads(json.dumps(format1(game))))
+    assert same_game(loaded, game) and dealt and elapsed == 1.0
+    replayed = Game.new(game.rules, seed) if start is None else Game.from_position(KLONDIKE, start)
+    player = saves.Replayer(replayed)
+    for command in commands:
+        player.apply(command)
+    assert same_game(replayed, game)
+
+
+def test_a_damaged_save_met_on_the_way_to_another_is_moved_aside_and_the_other_resumed(cli, solitaire_home):
+    cli("play", "klondike", "--json", "--draw", "3", input="draw\n")
+    cli("play", "klondike", "--json", "--seed", "4", input="draw\ndraw\n")
+    named = [p for p in save_files(solitaire_home) if "deal-4" in p.name][0]
+    named.write_text(named.read_text().replace("draw\n", "t1 f1 1\n", 1))
+    out = cli("play", "klondike", "--json", input="")  # the most recent is damaged: the next one
+    assert out.json_lines()[0]["moves"] == 1 and out.json_lines()[0]["position"]["options"]["draw"] == 3
+    (line,) = out.err.splitlines()
+    assert "could not be read" in line and "moved it to" in line and not line.endswith("starting a new game")
