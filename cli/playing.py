@@ -7,6 +7,7 @@ without loading it; the Typer command in :mod:`.commands` calls the same functio
 from __future__ import annotations
 
 import gc
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional
@@ -333,11 +334,18 @@ class Unfinished:
 
 
 def unfinished() -> list[Unfinished]:
-    """Every unfinished game saved, replayed (read only: nothing is moved or changed)."""
-    from solitaire.core import SolitaireError, get_variant
+    """Every unfinished game saved, replayed (nothing is moved or changed, but saves of format 1
+    are brought into their slots first, as playing their game would)."""
+    from solitaire.core import SolitaireError, get_variant, registry
 
     from . import saves
 
+    for defn in registry().sorted():
+        if os.path.lexists(saves.legacy_path(defn.name)):
+            told: list[tuple[str, str]] = []
+            saves.migrate_legacy(defn, say_unreadable(told, defn.name))
+            for whole, _ in told:
+                print(f"solitaire: {whole.removesuffix(STARTING)}", file=sys.stderr)
     out = []
     for path in saves.save_files():
         head = saves.read_header(path)

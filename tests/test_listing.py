@@ -80,13 +80,13 @@ def test_on_a_terminal_play_alone_opens_the_picker_and_a_choice_opens_the_table(
 
     cli("play", "klondike", "--json", "--seed", "48213", input="draw\n")
     with program_in_pty(solitaire_home, "play") as (proc, main_fd):
-        screen = read_until(main_fd, b"Play Klondike")
+        screen = read_until(main_fd, b"Play Klondike", 120)  # generous: a loaded machine is slow
         assert b"Resume Klondike" in screen and b"deal klondike-48213" in screen
         os.write(main_fd, b"\r")  # the first line: resume it
-        screen = read_until(main_fd, b"moves 1")
+        screen = read_until(main_fd, b"moves 1", 120)
         assert b"moves 1" in screen
         os.write(main_fd, b"q")
-        proc.wait(timeout=60)
+        proc.wait(timeout=120)
     assert proc.returncode == 0
 
 
@@ -99,3 +99,20 @@ def test_a_save_that_is_a_named_pipe_is_listed_as_unreadable_without_waiting(cli
     assert out.code == 0 and "  klondike-00000000.save: cannot be read (no header)" in out.out
     assert "deal klondike-9, 1 move" in out.out
     assert cli("play", "klondike", "--json", input="").json_lines()[0]["moves"] == 1
+
+
+def test_a_format_1_save_is_listed_and_resumable(cli, solitaire_home):
+    import json
+
+    from solitaire.core import Game, get_variant
+
+    game = Game.new(get_variant("calculation").rules(), 12)
+    game.play(game.legal_moves()[0])
+    legacy = solitaire_home / "saves" / "calculation.json"
+    legacy.parent.mkdir(parents=True)
+    legacy.write_text(json.dumps({"format": 1, "position": game.to_position(), "history": [list(h) for h in
+                                  game.history], "future": [], "elapsed_s": 61.0, "dealt": True}))
+    out = cli("play")
+    assert "  calculation: deal calculation-12, 1 move, 1:01" in out.out.splitlines()
+    assert not legacy.exists()
+    assert cli("play", "--deal", "calculation-12", "--json", input="").json_lines()[0]["moves"] == 1
