@@ -442,7 +442,7 @@ def from_format_1(defn: VariantDef, data: Any) -> tuple[Game, dict[str, Any] | N
         start = Game.from_position(defn, start_data)
     except (IndexError, ValueError, SolitaireError) as exc:
         raise SaveError(f"the undo history does not fit the position ({exc})") from None
-    deal: Game | None = None
+    starts: list[tuple[dict[str, Any] | None, Game]] = []
     if dealt:
         if saved.seed is None or start.moves or start.score or start.recycles:
             raise SaveError("the undo history does not lead back to its deal")
@@ -451,26 +451,48 @@ def from_format_1(defn: VariantDef, data: Any) -> tuple[Game, dict[str, Any] | N
         # left a card face up (the kernel's undo never hides one again)
         if deal.piles != start.piles or any(s > d for s, d in zip(start.down, deal.down)):
             raise SaveError("the undo history does not lead back to its deal")
-        if start.down != deal.down:
-            deal = None  # replayed from the position it began in
-    game = deal.copy() if deal is not None else start
-    commands: list[str] = []
-    try:
-        for entry in history:
-            move = entry[:3]
-            game.play(move)  # type: ignore[arg-type]
-            commands.append(notation(game, move))  # type: ignore[arg-type]
-        for move in reversed(future):
-            game.play(move)  # type: ignore[arg-type]
-            commands.append(notation(game, move))  # type: ignore[arg-type]
-        for _ in future:
-            game.undo()
-            commands.append("undo")
-    except (SolitaireError, IndexError, ValueError) as exc:
-        raise SaveError(f"the undo history does not replay ({exc})") from None
-    if game.key() != saved.key() or game.score != saved.score or game.moves != saved.moves:
-        raise SaveError("the undo history does not fit the position")
-    return game, (None if deal is not None else start_data), commands, float(elapsed), dealt
+        starts.append((None, deal))
+    starts.append((start_data, start))
+
+    def replayed(begin: Game, redo_list: bool) -> tuple[Game, list[str]] | None:
+        game = begin.copy()
+        commands: list[str] = []
+        try:
+            for entry in history:
+                game.play(entry[:3])  # type: ignore[arg-type]
+                commands.append(notation(game, entry[:3]))  # type: ignore[arg-type]
+            if redo_list:
+                for move in reversed(future):
+                    game.play(move)  # type: ignore[arg-type]
+                    commands.append(notation(game, move))  # type: ignore[arg-type]
+                for _ in future:
+                    game.undo()
+                    commands.append("undo")
+        except (SolitaireError, IndexError, ValueError):
+            return None
+        return game, commands
+
+    def steps(entries: list[Any]) -> list[tuple[int, ...]]:  # each move and the score before it
+        return [tuple(e[:3]) + tuple(e[4:]) for e in entries]
+
+    for begin_data, begin in starts:
+        done = replayed(begin, True)
+        if done is not None and done[0].key() == saved.key() and (done[0].score, done[0].moves) == \
+                (saved.score, saved.moves) and steps(done[0].history) == steps(history) \
+                and done[0].future == [tuple(m) for m in future]:
+            return done[0], begin_data, done[1], float(elapsed), dealt
+    # An undo that left a card face up, its move then replaced by another (the redo list
+    # cleared), leaves a position no replay reaches exactly (the cards turned up, and the points
+    # for them, differ): the history must still replay and lead to the same cards in the same
+    # places, moves and redeals, with no card face down that the replay turned up; the game then
+    # resumes at its position (a valid one: checked as any position), without that history.
+    for _, begin in starts:
+        done = replayed(begin, False)
+        if done is not None and done[0].piles == saved.piles and (done[0].moves, done[0].recycles) == \
+                (saved.moves, saved.recycles) and all(p <= r for p, r in zip(saved.down, done[0].down)):
+            saved.history, saved.future = [], []
+            return saved, saved.to_position(), [], float(elapsed), dealt
+    raise SaveError("the undo history does not fit the position")
 
 
 def move_aside(path: Path) -> Path:

@@ -475,12 +475,25 @@ def test_any_format_1_save_loads_as_the_game_it_was(solitaire_home, seed, choice
     if game.won:
         return
     loaded, start, commands, elapsed, dealt = saves.from_format_1(KLONDIKE, json.loads(json.dumps(format1(game))))
-    assert same_game(loaded, game) and dealt and elapsed == 1.0
+    assert dealt and elapsed == 1.0
+    # the same game, with its undo history (whose entries may differ only in the flag of a card
+    # turned up, which only the solver's pop reads), unless no replay can give it (then without it)
+    assert loaded.key() == game.key() and (loaded.score, loaded.moves) == (game.score, game.moves)
+    assert ([h[:3] + h[4:] for h in loaded.history], loaded.future) in \
+        [([h[:3] + h[4:] for h in game.history], game.future), ([], [])]
     replayed = Game.new(game.rules, seed) if start is None else Game.from_position(KLONDIKE, start)
     player = saves.Replayer(replayed)
     for command in commands:
         player.apply(command)
-    assert same_game(replayed, game)
+    assert replayed.key() == loaded.key() and replayed.future == loaded.future
+
+
+def test_a_format_1_save_whose_undo_left_a_card_up_under_another_loads(solitaire_home):
+    game = Game.new(KLONDIKE.rules(), 209)
+    for command in ("t4 f", "t4 t2", "undo"):  # the second move turned a card up, and stays undone
+        game.undo() if command == "undo" else game.play(command)
+    loaded, start, commands, _, _ = saves.from_format_1(KLONDIKE, format1(game))
+    assert same_game(loaded, game) and start is None and commands == ["t4 f1 1", "t4 t2 1", "undo"]
 
 
 def test_a_damaged_save_met_on_the_way_to_another_is_moved_aside_and_the_other_resumed(cli, solitaire_home):
