@@ -20,7 +20,7 @@ from typer.exceptions import Abort, Exit, TyperException
 
 from solitaire.core import registry
 
-from .common import _common, _start_game, _variant, _variant_options
+from .common import _common, _start_game, _variant, _variant_options, fail
 from .options import APP_SETTINGS, DRAW, EXTRA, REDEALS, RELAXED, SEED
 from .playing import play_game
 from .quickargs import DEAL, STATS, VARIANTS, Declared, quick_args
@@ -124,10 +124,13 @@ def stats(
     json_mode: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Statistics of the games played, per variant and options."""
-    from .stats import all_summaries, describe_options, format_time
+    from .stats import StatsError, all_summaries, describe_options, format_time
 
     name = _variant(variant).name if variant is not None else None
-    rows = all_summaries(name)
+    try:
+        rows = all_summaries(name)
+    except StatsError as exc:
+        fail(str(exc))
     if json_mode:
         print(json.dumps({"stats": rows}, indent=2))
         return

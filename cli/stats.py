@@ -6,15 +6,24 @@ apart); the summary (win rate, streaks, bests) is computed from the rows.
 
 Two games in two terminals may finish at once: the database runs in WAL mode, each write is
 one short ``BEGIN IMMEDIATE`` transaction, and a busy timeout makes a writer wait its turn
-instead of failing. SQLite is in the standard library and does the locking for us.
+instead of failing. SQLite is in the standard library and does the locking for us. Each game
+has an id (its save's): the row is inserted once (a unique index, ``INSERT OR IGNORE``), so a
+game recorded twice (two processes, or a crash between recording and removing the save)
+counts once.
+
+A database that is not one (overwritten, damaged) is moved aside, said in one line, and a new
+one started, with the game being recorded kept in it. Anything else that stops a write (a
+read-only folder, a full disk) raises :class:`StatsError`, with a one-line reason.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import os
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from solitaire.core import Game
 
@@ -34,28 +43,101 @@ CREATE TABLE IF NOT EXISTS games (
     time_s REAL NOT NULL,
     moves INTEGER NOT NULL,
     score INTEGER NOT NULL,
-    finished_at REAL NOT NULL
+    finished_at REAL NOT NULL,
+    game_id TEXT
 );
 CREATE INDEX IF NOT EXISTS games_kind ON games (variant, options, id);
 """
+GAME_ID_INDEX = "CREATE UNIQUE INDEX IF NOT EXISTS games_game_id ON games (game_id)"
+
+
+class StatsError(Exception):
+    """The statistics cannot be read or written (the message says why, in one line)."""
+
+
+def _say_on_stderr(message: str) -> None:
+    import sys
+
+    print(f"solitaire: {message}", file=sys.stderr)
 
 
 def db_path() -> Path:
     return data_dir() / "stats.sqlite3"
 
 
-def connect(path: Path | None = None) -> sqlite3.Connection:
+def _damaged(exc: Exception) -> bool:
+    """SQLite says the file is not a database, or a damaged one (not: busy, read-only, full)."""
+    import sqlite3
+
+    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(
+        exc, (sqlite3.OperationalError, sqlite3.IntegrityError)) or "malformed" in str(exc)
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    import sqlite3
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        # Switching a new database to WAL takes an exclusive lock, and SQLite may answer "locked"
+        # at once, without its busy handler, while another process does the same: retry a while.
+        _retrying(lambda: conn.execute("PRAGMA journal_mode = WAL"))
+        _retrying(lambda: conn.executescript(SCHEMA))
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(games)")]
+        if "game_id" not in columns:  # a database from before game ids
+            _retrying(lambda: conn.execute("ALTER TABLE games ADD COLUMN game_id TEXT"))
+        _retrying(lambda: conn.execute(GAME_ID_INDEX))
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def move_aside(path: Path) -> Path:
+    """Rename a damaged database (and its -wal and -shm files) to an unused name beside it."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    k = 0
+    while True:
+        target = path.with_name(f"{path.stem}.unreadable-{stamp}{f'-{k}' if k else ''}{path.suffix}")
+        try:
+            os.link(path, target)
+        except FileExistsError:
+            k += 1
+            continue
+        except OSError:
+            if target.exists():
+                k += 1
+                continue
+            os.rename(path, target)
+            break
+        os.unlink(path)
+        break
+    for extra in ("-wal", "-shm", "-journal"):
+        side = path.with_name(path.name + extra)
+        if side.exists():
+            os.replace(side, target.with_name(target.name + extra))
+    return target
+
+
+def connect(path: Path | None = None, say: Callable[[str], None] | None = None) -> sqlite3.Connection:
+    """The statistics database, made if need be; a damaged one is moved aside (said through
+    ``say``) and a new one made. Raise StatsError when it cannot be had."""
     import sqlite3
 
     path = path or db_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-    conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-    # Switching a new database to WAL takes an exclusive lock, and SQLite may answer "locked"
-    # at once, without its busy handler, while another process does the same: retry a while.
-    _retrying(lambda: conn.execute("PRAGMA journal_mode = WAL"))
-    _retrying(lambda: conn.executescript(SCHEMA))
-    return conn
+    try:
+        try:
+            return _open(path)
+        except sqlite3.DatabaseError as exc:
+            if not _damaged(exc):
+                raise
+            aside = move_aside(path)
+            (say or _say_on_stderr)(f"the statistics could not be read ({exc}); moved them to {aside}; "
+                                    "starting new statistics")
+            return _open(path)
+    except (sqlite3.Error, OSError) as exc:
+        raise StatsError(f"cannot use the statistics in {path} ({getattr(exc, 'strerror', None) or exc})") from None
 
 
 def _retrying(step: Any) -> None:
@@ -86,32 +168,55 @@ def summary_of(game: Game) -> dict[str, Any]:
     return summary(game.rules.name, game_options(game))
 
 
-def record_game(game: Game, won: bool, time_s: float, path: Path | None = None) -> dict[str, Any]:
+def record_game(game: Game, won: bool, time_s: float, path: Path | None = None, *,
+                game_id: str | None = None, say: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Record one finished or abandoned game; return the kind's summary before and after:
     ``{"before": {...}, "after": {...}}`` so the win screen can say what is a new best."""
     options = game_options(game)
-    return record(game.rules.name, options, game.seed, won, time_s, game.moves, game.score, path)
+    return record(game.rules.name, options, game.seed, won, time_s, game.moves, game.score, path,
+                  game_id=game_id, say=say)
 
 
 def record(variant: str, options: dict[str, Any], seed: int | None, won: bool, time_s: float,
-           moves: int, score: int, path: Path | None = None) -> dict[str, Any]:
-    conn = connect(path)
-    try:
-        conn.execute("BEGIN IMMEDIATE")
+           moves: int, score: int, path: Path | None = None, *, game_id: str | None = None,
+           say: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Insert one game's row (once for each ``game_id``: a second time changes nothing).
+    Raise StatsError when the statistics cannot be written."""
+    import sqlite3
+
+    time_s = float(time_s)
+    if not math.isfinite(time_s) or time_s < 0:
+        raise StatsError(f"a game's time must be a number of seconds, got {time_s}")
+    with _connection(path, say) as conn:
         try:
-            before = _summary(conn, variant, options)
-            conn.execute(
-                "INSERT INTO games (variant, options, seed, won, time_s, moves, score, finished_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (variant, options_key(options), seed, int(won), float(time_s), moves, score, time.time()))
-            after = _summary(conn, variant, options)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-    finally:
-        conn.close()
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                before = _summary(conn, variant, options)
+                conn.execute(
+                    "INSERT OR IGNORE INTO games (variant, options, seed, won, time_s, moves, score,"
+                    " finished_at, game_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (variant, options_key(options), seed, int(won), time_s, moves, score, time.time(), game_id))
+                after = _summary(conn, variant, options)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise StatsError(f"cannot record the game in the statistics ({exc})") from None
     return {"before": before, "after": after}
+
+
+class _connection:
+    """``with _connection(path, say) as conn``: connect, and close whatever happens."""
+
+    def __init__(self, path: Path | None, say: Callable[[str], None] | None) -> None:
+        self.conn = connect(path, say)
+
+    def __enter__(self) -> sqlite3.Connection:
+        return self.conn
+
+    def __exit__(self, *exc: object) -> None:
+        self.conn.close()
 
 
 def _summary(conn: sqlite3.Connection, variant: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -142,29 +247,35 @@ def _summary(conn: sqlite3.Connection, variant: str, options: dict[str, Any]) ->
 
 
 def summary(variant: str, options: dict[str, Any], path: Path | None = None) -> dict[str, Any]:
-    conn = connect(path)
-    try:
-        return _summary(conn, variant, options)
-    finally:
-        conn.close()
+    import sqlite3
+
+    with _connection(path, None) as conn:
+        try:
+            return _summary(conn, variant, options)
+        except sqlite3.Error as exc:
+            raise StatsError(f"cannot read the statistics ({exc})") from None
 
 
-def all_summaries(variant: str | None = None, path: Path | None = None) -> list[dict[str, Any]]:
-    """A summary for each (variant, options) played, sorted; only ``variant``'s if given."""
+def all_summaries(variant: str | None = None, path: Path | None = None,
+                  say: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+    """A summary for each (variant, options) played, sorted; only ``variant``'s if given.
+    Raise StatsError when the statistics cannot be read."""
+    import sqlite3
+
     path = path or db_path()
     if not path.exists():
         return []
-    conn = connect(path)
-    try:
-        query = "SELECT DISTINCT variant, options FROM games"
-        args: tuple = ()
-        if variant is not None:
-            query += " WHERE variant = ?"
-            args = (variant,)
-        kinds = sorted(conn.execute(query + " ORDER BY variant, options", args).fetchall())
-        return [_summary(conn, v, json.loads(o)) for v, o in kinds]
-    finally:
-        conn.close()
+    with _connection(path, say) as conn:
+        try:
+            query = "SELECT DISTINCT variant, options FROM games"
+            args: tuple[str, ...] = ()
+            if variant is not None:
+                query += " WHERE variant = ?"
+                args = (variant,)
+            kinds = sorted(conn.execute(query + " ORDER BY variant, options", args).fetchall())
+            return [_summary(conn, v, json.loads(o)) for v, o in kinds]
+        except (sqlite3.Error, ValueError) as exc:
+            raise StatsError(f"cannot read the statistics ({exc})") from None
 
 
 def new_bests(result: dict[str, Any]) -> list[str]:

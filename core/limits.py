@@ -30,12 +30,16 @@ MAX_ECHO_CHARS: Final = 60
 command, and a refusal quoting what was typed); a longer text is cut and ends with ``...``."""
 
 MAX_JSON_DEPTH: Final = 20
-"""The deepest nesting of arrays and objects in a JSON document read as a position (a position
-nests 4 deep); deeper is refused before it is parsed."""
+"""The deepest nesting of arrays and objects in a JSON document read as a position or a saved
+game (a position nests 4 deep, a save's header 5); deeper is refused before it is parsed."""
 
 MAX_JSON_NUMBER_CHARS: Final = 40
-"""The most characters in one number of a JSON document read as a position (a seed, at most
-2**64 - 1, has 20 digits); a longer number is refused, not converted."""
+"""The most characters in one number of a JSON document read as a position or a saved game (a
+seed, at most 2**64 - 1, has 20 digits); a longer number is refused, not converted."""
+
+MAX_DATA_FILE_BYTES: Final = 64 * 1024 * 1024
+"""The largest saved game, position file or statistics file read, in bytes; only a regular file
+is read (a named pipe, a device such as ``/dev/zero`` or a folder is refused unread)."""
 
 # ---------------------------------------------------------------- variant files
 

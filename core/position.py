@@ -12,13 +12,11 @@ The format (lists run bottom to top; the stock's last card is the next drawn)::
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .cards import DECK_SIZE, HIDDEN, card_name, parse_card
 from .errors import NotationError, OptionError, PositionError
-from .limits import MAX_JSON_DEPTH, MAX_JSON_NUMBER_CHARS
 from .shuffle import MAX_SEED
 
 KEYS = ("variant", "seed", "options", "piles", "score", "moves", "recycles")
@@ -26,14 +24,19 @@ REQUIRED = ("variant", "piles")
 
 
 def read_position_file(path: str | Path) -> dict[str, Any]:
-    """Read a position file as JSON data; raise PositionError with a one-line reason."""
+    """Read a position file as JSON data; raise PositionError with a one-line reason. Only a
+    regular file within the limits of :mod:`solitaire.core.files` is read."""
+    from .files import FileLimitError, read_bounded
+
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path).decode("utf-8")
     except FileNotFoundError:
         raise PositionError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise PositionError(f"{path}: is a folder, not a position file") from None
+    except FileLimitError as exc:
+        raise PositionError(f"{path}: {exc}") from None
     except OSError as exc:
         raise PositionError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
@@ -44,65 +47,20 @@ def read_position_file(path: str | Path) -> dict[str, Any]:
     return data
 
 
-_SPECIAL = re.compile(r'["\\\[\]{}]')
-
-
-def _depth_over(text: str, limit: int) -> bool:
-    """Whether arrays and objects nest more than ``limit`` deep in ``text``, brackets inside
-    strings aside: one pass over the quotes, backslashes and brackets."""
-    if text.count("[") + text.count("{") <= limit:
-        return False
-    depth = 0
-    in_string = False
-    skip = -1  # the character after a backslash in a string
-    for match in _SPECIAL.finditer(text):
-        i = match.start()
-        if i < skip:
-            continue
-        c = text[i]
-        if in_string:
-            if c == "\\":
-                skip = i + 2
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-        elif c in "[{":
-            depth += 1
-            if depth > limit:
-                return True
-        elif c in "]}":
-            depth -= 1
-    return False
-
-
-def _number(kind: Callable[[str], Any]) -> Callable[[str], Any]:
-    def parse(text: str) -> Any:
-        if len(text) > MAX_JSON_NUMBER_CHARS:
-            raise PositionError(f"a number of {len(text):,} characters ({text[:12]}...); "
-                                f"at most {MAX_JSON_NUMBER_CHARS}")
-        return kind(text)
-
-    return parse
-
-
-def _constant(text: str) -> Any:
-    raise PositionError(f"{text} is not a JSON number")
-
-
 def parse_json(text: str, where: str) -> Any:
     """JSON data from ``text`` (a position file's, ``where``): PositionError, with ``where``
     and a one-line reason, for text that is not JSON or is past the limits of
     :mod:`solitaire.core.limits` (nesting, and the length of numbers), which are checked before
     anything is converted (so that no input makes a RecursionError or a huge integer)."""
-    if _depth_over(text, MAX_JSON_DEPTH):
-        raise PositionError(f"{where}: JSON nested more than {MAX_JSON_DEPTH} deep; a position nests 4 deep")
+    from .files import FileLimitError, loads_bounded
+
     try:
-        return json.loads(text, parse_int=_number(int), parse_float=_number(float), parse_constant=_constant)
+        return loads_bounded(text)
     except json.JSONDecodeError as exc:
         raise PositionError(f"{where}:{exc.lineno}: not valid JSON: {exc.msg}") from None
-    except PositionError as exc:
-        raise PositionError(f"{where}: {exc}") from None
+    except FileLimitError as exc:
+        hint = "; a position nests 4 deep" if str(exc).startswith("JSON nested") else ""
+        raise PositionError(f"{where}: {exc}{hint}") from None
 
 
 def _whole(data: dict, key: str, minimum: int | None = None, default: int = 0) -> int:

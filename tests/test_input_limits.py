@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solitaire.cli import saves
 from solitaire.cli.linemode import run_lines
 from solitaire.cli.lines import Line, read_lines, shown
 from solitaire.cli.protocol import run_json
@@ -205,7 +206,7 @@ def test_a_stdout_that_cannot_be_written_is_one_line_and_status_1(mode, solitair
     result = run([*PLAY, mode], b"t1 t7\n", shell_redirect=">/dev/full")
     assert result.returncode == 1
     assert result.stderr == b"solitaire: cannot write to standard output: No space left on device\n"
-    assert (solitaire_home / "saves" / "klondike.json").exists()  # the game is saved as ever
+    assert saves.read_save(get_variant("klondike")) is not None  # the game is saved as ever
 
 
 @pytest.mark.parametrize("mode", ["--json", "--plain"])
@@ -232,8 +233,8 @@ def test_a_reader_that_stops_reading_ends_the_game_quietly_and_keeps_the_save(mo
     err = process.stderr.read()
     assert process.wait(timeout=120) == 0
     assert err == b""
-    saved = json.loads((solitaire_home / "saves" / "klondike.json").read_text())
-    assert saved["position"]["moves"] == (1 if mode == "--json" else 0)
+    saved = saves.read_save(get_variant("klondike"))
+    assert saved is not None and saved.game.moves == (1 if mode == "--json" else 0)
 
 
 # ---------------------------------------------------------------------------- 5. bounded lines

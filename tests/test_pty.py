@@ -3,7 +3,6 @@ cards, q quits."""
 
 from __future__ import annotations
 
-import json
 import os
 import pty
 import select
@@ -77,8 +76,11 @@ def test_the_table_opens_in_a_terminal_plays_a_move_and_quits_with_q(solitaire_h
         proc.wait(timeout=30)
         read_until(main_fd, b"\x00", 1)
     assert proc.returncode == 0
-    saved = json.loads((solitaire_home / "saves" / "klondike.json").read_text())
-    assert saved["position"]["moves"] == 2 and saved["position"]["seed"] == 48213
+    from solitaire.cli.saves import read_save
+    from solitaire.core import get_variant
+
+    saved = read_save(get_variant("klondike"))
+    assert saved is not None and saved.game.moves == 2 and saved.game.seed == 48213
 
 
 def test_an_unreadable_save_is_told_on_the_table_and_in_full_when_it_closes(solitaire_home):

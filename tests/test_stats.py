@@ -100,3 +100,38 @@ def test_threads_writing_at_once_lose_nothing(solitaire_home):
     for t in threads:
         t.join()
     assert stats.summary("klondike", D3)["played"] == 16
+
+
+def test_a_game_id_is_recorded_once_however_often_it_is_recorded(solitaire_home):
+    for _ in range(3):
+        stats.record("klondike", D1, 1, False, 10, 5, 0, game_id="a" * 32)
+    stats.record("klondike", D1, 2, True, 10, 5, 0, game_id="b" * 32)
+    stats.record("klondike", D1, 3, True, 10, 5, 0)  # no id (the API without saves): each counts
+    stats.record("klondike", D1, 3, True, 10, 5, 0)
+    assert stats.summary("klondike", D1)["played"] == 4
+
+
+def test_a_database_from_before_game_ids_gains_the_column_and_keeps_its_rows(solitaire_home):
+    solitaire_home.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(stats.db_path())
+    conn.executescript("""
+        CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, variant TEXT NOT NULL, options TEXT NOT NULL,
+            seed INTEGER, won INTEGER NOT NULL, time_s REAL NOT NULL, moves INTEGER NOT NULL,
+            score INTEGER NOT NULL, finished_at REAL NOT NULL);
+        INSERT INTO games (variant, options, seed, won, time_s, moves, score, finished_at)
+            VALUES ('klondike', '{"draw":1,"redeals":null,"relaxed":false}', 1, 1, 100, 90, 500, 0);
+    """)
+    conn.close()
+    stats.record("klondike", D1, 2, False, 10, 5, 0, game_id="c" * 32)
+    stats.record("klondike", D1, 2, False, 10, 5, 0, game_id="c" * 32)
+    s = stats.summary("klondike", D1)
+    assert (s["played"], s["won"], s["best_time_s"]) == (2, 1, 100)
+
+
+def test_a_time_that_is_not_a_number_of_seconds_is_refused_and_nothing_written(solitaire_home):
+    import pytest
+
+    for bad in (float("nan"), float("inf"), -1.0):
+        with pytest.raises(stats.StatsError):
+            stats.record("klondike", D1, 1, False, bad, 5, 0, game_id="d" * 32)
+    assert stats.summary("klondike", D1)["played"] == 0

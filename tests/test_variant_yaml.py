@@ -393,8 +393,8 @@ def test_the_yaml_reference_states_every_limit():
     section = re.search(r"^## Limits\n(.*?)(?=^## )", text, flags=re.S | re.M).group(1)
     stated = {name: int(value.replace(",", ""))
               for value, name in re.findall(r"^\| .*? \| ([\d,]+)[^|]* \| `(\w+)` \|", section, flags=re.M)}
-    # the limits of command lines and JSON input are docs/reference/limits.md's alone
-    lines = {"MAX_LINE_BYTES", "MAX_ECHO_CHARS", "MAX_JSON_DEPTH", "MAX_JSON_NUMBER_CHARS"}
+    # the limits of command lines, JSON input and data files are docs/reference/limits.md's alone
+    lines = {"MAX_LINE_BYTES", "MAX_ECHO_CHARS", "MAX_JSON_DEPTH", "MAX_JSON_NUMBER_CHARS", "MAX_DATA_FILE_BYTES"}
     constants = {name: getattr(limits, name) for name in dir(limits) if name.startswith("MAX_") and name not in lines}
     assert stated == constants
 

@@ -649,7 +649,7 @@ class SolitaireApp(App[None]):
 
     def _start(self, game: Game, dealt: bool) -> None:
         self.tracker.abandon()
-        self.tracker = Tracker(game, dealt=dealt, enabled=self.tracker.enabled)
+        self.tracker = self.tracker.successor(game, dealt=dealt)  # its slot: see saves.Tracker.successor
         self.tracker.begin()  # saved before its first move, as `play` saves a new deal
         self.session = Session(game, self.tracker, autoplay=self.autoplay)
         self.view.picked = None
