@@ -17,7 +17,7 @@ from solitaire.core import Game, VariantDef
 from .common import UserError, _common, _start_game, _variant, _variant_options, fail, on_terminal
 
 if TYPE_CHECKING:
-    from .saves import Saved, Slot, SlotLock, Tracker
+    from .saves import Saved, Slot, SlotLock, Tracker, Unfinished
 
 
 def play_game(variant: Optional[str] = None, draw: Optional[str] = None, redeals: Optional[str] = None,
@@ -41,6 +41,7 @@ def play_game(variant: Optional[str] = None, draw: Optional[str] = None, redeals
             return
         from .tui.picker import pick  # only here: listing never loads Textual
 
+        unfinished()  # saves of format 1 into their slots first, said here, before the picker opens
         choice = pick()
         if choice is None:
             return
@@ -322,21 +323,10 @@ def unfinished_text() -> str:
             + f"\nOr start one with 'solitaire play GAME' (games: {games}).\n")
 
 
-class Unfinished:
-    """One save, as the list and the picker show it."""
-
-    __slots__ = ("path", "saved", "error")
-
-    def __init__(self, path: Path, saved: "Saved | None", error: str | None) -> None:
-        self.path = path
-        self.saved = saved
-        self.error = error
-
-
 def unfinished() -> list[Unfinished]:
     """Every unfinished game saved, replayed (nothing is moved or changed, but saves of format 1
-    are brought into their slots first, as playing their game would)."""
-    from solitaire.core import SolitaireError, get_variant, registry
+    are brought into their slots first, as playing their game would, and said on stderr)."""
+    from solitaire.core import registry
 
     from . import saves
 
@@ -346,24 +336,7 @@ def unfinished() -> list[Unfinished]:
             saves.migrate_legacy(defn, say_unreadable(told, defn.name))
             for whole, _ in told:
                 print(f"solitaire: {whole.removesuffix(STARTING)}", file=sys.stderr)
-    out = []
-    for path in saves.save_files():
-        head = saves.read_header(path)
-        name = head.get("variant") if head else None
-        try:
-            if not isinstance(name, str):
-                raise saves.SaveError("no header")
-            try:
-                defn = get_variant(name)
-            except SolitaireError:
-                raise saves.SaveError(f"a game of {name!r}, which is not installed") from None
-            saved = saves.read_save_file(defn, path)
-        except saves.SaveError as exc:
-            out.append(Unfinished(path, None, str(exc)))
-            continue
-        if saved is not None and not saved.game.won:
-            out.append(Unfinished(path, saved, None))
-    return out
+    return saves.unfinished()
 
 
 def _resume_file(path: Path, four_colour: bool = False, hints: bool = False, any_deal: bool = False) -> None:

@@ -878,3 +878,39 @@ class Tracker:
         """Let the slot go (the process stops playing this game)."""
         if self.lock is not None:
             self.lock.release()
+
+
+class Unfinished:
+    """One save, as the list and the picker show it."""
+
+    __slots__ = ("path", "saved", "error")
+
+    def __init__(self, path: Path, saved: Saved | None, error: str | None) -> None:
+        self.path = path
+        self.saved = saved
+        self.error = error
+
+
+def unfinished() -> list[Unfinished]:
+    """Every unfinished game saved in a slot, replayed; nothing is moved or changed (the command
+    line brings saves of format 1 into their slots first)."""
+    from solitaire.core import get_variant
+
+    out = []
+    for path in save_files():
+        head = read_header(path)
+        name = head.get("variant") if head else None
+        try:
+            if not isinstance(name, str):
+                raise SaveError("no header")
+            try:
+                defn = get_variant(name)
+            except SolitaireError:
+                raise SaveError(f"a game of {name!r}, which is not installed") from None
+            saved = read_save_file(defn, path)
+        except SaveError as exc:
+            out.append(Unfinished(path, None, str(exc)))
+            continue
+        if saved is not None and not saved.game.won:
+            out.append(Unfinished(path, saved, None))
+    return out

@@ -32,7 +32,7 @@ def entries() -> list[Entry]:
     """The picker's lines, in order: the unfinished games, then the installed games."""
     from solitaire.core import registry
 
-    from ..playing import unfinished
+    from ..saves import unfinished
     from ..sharecode import code_of
     from ..stats import describe_options, format_time
 
