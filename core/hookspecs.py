@@ -47,11 +47,11 @@ def solver_knowledge(rules: Any) -> Any:
     * ``heuristic(game) -> int``: the best-first pass's estimate (lower is expanded first);
     * ``prune(game, move) -> bool``: True to skip a move in the greedy passes only (the exact
       search never asks), so it may be a rule of thumb.
-    * ``search(game, deadline, max_states)``: the variant's own full search, used instead of
-      the generic one: a list of moves that win (replayed before it is believed), ``False``
-      only when no line wins (a proof), ``None`` when ``deadline`` (``time.perf_counter()``)
-      or ``max_states`` ran out (the object's ``states`` attribute, if any, then counts the
-      positions it stored).
+    * ``search(game, deadline, max_states) -> SearchOutcome``: the variant's own full search,
+      used instead of the generic one: "win" with moves that win (replayed before they are
+      believed), "unwinnable" only when no line wins (a proof), "unknown" when ``deadline``
+      (``time.perf_counter()``, ``math.inf`` for none) or ``max_states`` ran out; with the
+      positions it stored (:class:`solitaire.core.solver.SearchOutcome`).
 
     Answers must be sound for ``unwinnable`` to stay a proof: ``safe_home`` and ``dead`` only
     when true, ``key`` only for equally winnable positions.

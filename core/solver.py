@@ -28,6 +28,7 @@ See docs/solver.md.
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 import time
@@ -56,6 +57,18 @@ class SolveResult:
     def as_json(self) -> dict[str, Any]:
         return {"result": self.result, "moves": list(self.moves), "seconds": round(self.seconds, 4),
                 "states": self.states, "method": self.method}
+
+
+@attrs.frozen
+class SearchOutcome:
+    """What a variant's own search (``search`` in the knowledge) found: ``result`` is "win"
+    (with ``moves``, kernel moves that win; replayed before they are believed),
+    "unwinnable" (no line wins: a proof) or "unknown" (the budget ran out); ``states``: the
+    positions it stored."""
+
+    result: str
+    moves: tuple[Move, ...] = ()
+    states: int = 0
 
 
 class _OutOfBudget(Exception):
@@ -195,7 +208,7 @@ def _tables(rules: Rules) -> _Tables:
 class Solver:
     """Solve ``game`` (full information: it sees the face-down cards and the stock order)."""
 
-    def __init__(self, game: Game, timeout: float = 10.0, max_states: int = 3_000_000,
+    def __init__(self, game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
                  greedy_share: float = 0.5, knowledge: Any = None) -> None:
         self.start = game
         self.rules = game.rules
@@ -211,7 +224,7 @@ class Solver:
         share = getattr(know, "search_share", 0.5)  # of the budget for know_search; the rest is generic
         self.search_share = share if type(share) in (int, float) and 0 < share <= 1 else 0.5
         self.know = know
-        self.timeout = timeout
+        self.timeout = math.inf if timeout is None else timeout  # None: the states budget alone
         self.max_states = max_states
         self.greedy_share = greedy_share
         self.best_first = True
@@ -232,11 +245,11 @@ class Solver:
             t0, span = began, self.timeout
             if self.know_search is not None:  # the variant's own search, its share of the budget:
                 found = self.know_search(self.start, began + span * self.search_share, self.max_states)
-                self.states = int(getattr(self.know, "states", 0) or 0)
-                if isinstance(found, list):  # moves that win (replayed in _win)
-                    self.solution = found
+                self.states = found.states
+                if found.result == WIN:  # moves that win (replayed in _win)
+                    self.solution = list(found.moves)
                     return self._win(began, "variant")
-                if found is False:  # a proof
+                if found.result == UNWINNABLE:  # a proof
                     return SolveResult(UNWINNABLE, (), time.perf_counter() - began, self.states, "variant")
                 t0 = time.perf_counter()  # out of budget: the generic portfolio has the rest
                 span = deadline - t0
@@ -893,10 +906,13 @@ class Solver:
         return out
 
 
-def solve(game: Game, timeout: float = 10.0, max_states: int = 3_000_000, greedy_share: float = 0.5,
+def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000, greedy_share: float = 0.5,
           knowledge: Any = None) -> SolveResult:
     """Solve ``game`` with full information; see :class:`Solver`. ``knowledge`` overrides
-    what the ``solver_knowledge`` hook gives (an object with ``safe_home``/``priority``)."""
+    what the ``solver_knowledge`` hook gives (an object with ``safe_home``/``priority``).
+
+    ``timeout`` is in seconds; ``None`` sets no deadline, so the search stops only when a
+    pass has stored ``max_states`` states: the same answer on any machine, however loaded."""
     return Solver(game, timeout=timeout, max_states=max_states, greedy_share=greedy_share,
                   knowledge=knowledge).solve()
 
@@ -1018,7 +1034,7 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
             pile["down"] = [next(cards) if c == HIDDEN else c for c in pile["down"]]
             pile["up"] = [next(cards) if c == HIDDEN else c for c in pile["up"]]
         guess = Game.from_position(game.rules.variant, data)
-        result = solve(guess, timeout=60.0, max_states=states, greedy_share=1.0)
+        result = solve(guess, timeout=None, max_states=states, greedy_share=1.0)
         if result.result == WIN and result.moves:
             wins += 1
             votes[result.moves[0]] = votes.get(result.moves[0], 0) + 1

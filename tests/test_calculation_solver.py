@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import subprocess
+import sys
 
 import pytest
 
@@ -197,3 +200,69 @@ def test_beam_estimates_win_with_a_small_states_budget(calc, seed):
     for move in result.moves:
         game.play(move)
     assert game.won and game.score == 48
+
+
+# ---------------------------------------------------------------------- issue: hint crashed
+
+# seed 344, 45 moves in: every drawn card parked on r1, so r1 holds a card that can never
+# come off (its rank's every remaining copy lies under it): the dedicated search's proof
+# is found before any beam runs, which once left its state count unset
+STUCK_MOVES = ["draw", "w r1"] * 22 + ["draw"]
+
+
+def fresh_cli(*args: str, input: str = "") -> subprocess.CompletedProcess[str]:
+    """The CLI in a new interpreter: nothing left over from an earlier search in this one."""
+    return subprocess.run([sys.executable, "-m", "solitaire.cli", *args], input=input,
+                          capture_output=True, text=True, timeout=600)
+
+
+def stuck_game(calc) -> Game:
+    game = Game.new(calc.rules({}), 344)
+    for move in STUCK_MOVES:
+        game.play(move)
+    return game
+
+
+def test_the_stuck_position_is_proved_lost_with_its_states_counted(calc):
+    from solitaire.core.solver import SearchOutcome
+    from solitaire.variants.calculation import search
+
+    game = stuck_game(calc)
+    know = variant_knowledge(calc.rules({}))
+    outcome = know.search(game, float("inf"), 1000)
+    assert isinstance(outcome, SearchOutcome)
+    assert outcome.result == UNWINNABLE and outcome.moves == () and outcome.states == 0
+    assert not hasattr(search.search, "states") and not hasattr(search.beam, "states")
+    assert solve(game, timeout=None, max_states=1000).result == UNWINNABLE
+
+
+def test_hint_on_the_stuck_position_in_line_mode():
+    out = fresh_cli("play", "calculation", "--seed", "344", "--plain",
+                    input="\n".join(STUCK_MOVES) + "\nhint\nquit\n")
+    assert out.returncode == 0, out.stderr
+    assert "Traceback" not in out.stderr
+    assert re.search(r"^hint: (w f\d|no useful move)$", out.stdout, re.M), out.stdout[-400:]
+
+
+def test_hint_on_the_stuck_position_in_the_json_protocol(calc):
+    out = fresh_cli("play", "calculation", "--seed", "344", "--json",
+                    input="\n".join(STUCK_MOVES) + "\nhint\nquit\n")
+    assert out.returncode == 0, out.stderr
+    replies = [json.loads(line) for line in out.stdout.splitlines()]
+    assert all(r["ok"] for r in replies[1:len(STUCK_MOVES) + 1])
+    reply = replies[len(STUCK_MOVES) + 1]
+    assert reply["ok"] and "hint" in reply
+    game = stuck_game(calc)
+    assert reply["hint"] is None or game.parse_move(reply["hint"]) in game.legal_moves()
+
+
+def test_solve_hint_on_the_stuck_position(calc, tmp_path):
+    path = tmp_path / "stuck.json"
+    path.write_text(json.dumps(stuck_game(calc).to_position()))
+    out = fresh_cli("solve", "calculation", "--position", str(path), "--hint", "--json")
+    assert out.returncode == 0, out.stderr
+    answer = json.loads(out.stdout)
+    assert set(answer) == {"hint", "won_guesses"} and answer["won_guesses"] == 0
+    out = fresh_cli("solve", "calculation", "--position", str(path), "--states", "1000", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["result"] == UNWINNABLE

@@ -12,6 +12,7 @@ import pytest
 from solitaire.core import Game, get_variant
 from solitaire.core.solver import (
     UNKNOWN,
+    SearchOutcome,
     UNWINNABLE,
     WIN,
     load_pool,
@@ -338,7 +339,7 @@ class OwnSearch:
 
     def search(self, game, deadline, max_states):
         self.deadline, self.called = deadline, time.perf_counter()
-        return None  # no answer: the generic portfolio goes on
+        return SearchOutcome(UNKNOWN)  # no answer: the generic portfolio goes on
 
 
 @pytest.mark.parametrize("share, part", [(None, 0.5), (0.9, 0.9), (0.25, 0.25), (7, 0.5), ("x", 0.5), (True, 0.5)])

@@ -73,7 +73,6 @@ class CalculationKnowledge:
         self.fslot = {f: k for k, f in enumerate(self.found)}
         self.piles = {"stock": self.stock, "waste": self.waste, "found": list(self.found),
                       "reserves": list(self.reserves)}
-        self.states = 0
 
     # -------------------------------------------------------------- helpers
 
@@ -90,12 +89,10 @@ class CalculationKnowledge:
     # -------------------------------------------------------------- hook methods
 
     def search(self, game, deadline: float, max_states: int):
-        """The dedicated search (``search.py``): winning moves, False (a proof) or None."""
+        """The dedicated search (``search.py``): its outcome, with the states it stored."""
         from . import search
 
-        found = search.search(game, self.piles, deadline, max_states)
-        self.states = search.search.states
-        return found
+        return search.search(game, self.piles, deadline, max_states)
 
     def key(self, game) -> bytes:
         """Ranks only (suits never matter); foundations by length; reserves sorted."""
