@@ -1,0 +1,22 @@
+"""The solver: a full-information search for any variant, winnable-deal pools, player hints.
+
+* :mod:`.search`: :func:`solve` and :class:`Solver`, working from the kernel's compiled
+  tables alone (see that module and docs/solver.md);
+* :mod:`.knowledge`: what a variant's plugin may add (the ``solver_knowledge`` hook's answer,
+  found through the one plugin registry), as typed protocols;
+* :mod:`.pools`: seeds the solver has won, shipped beside a variant's YAML or solved live;
+* :mod:`.player`: hints judged from what the player can see only.
+"""
+
+from __future__ import annotations
+
+from .knowledge import Knowledge, SolverKnowledge, variant_knowledge
+from .player import player_hint
+from .pools import load_pool, options_slug, parse_range, pool_path, winnable_seed
+from .search import UNKNOWN, UNWINNABLE, WIN, SearchOutcome, Solver, SolveResult, solve
+
+__all__ = [
+    "UNKNOWN", "UNWINNABLE", "WIN", "Knowledge", "SearchOutcome", "SolveResult", "Solver", "SolverKnowledge",
+    "load_pool", "options_slug", "parse_range", "player_hint", "pool_path", "solve", "variant_knowledge",
+    "winnable_seed",
+]
