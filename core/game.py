@@ -12,7 +12,7 @@ stock's action (draw, or recycle the waste when the stock is empty). Two layers:
 
 from __future__ import annotations
 
-from typing import Any, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
 import attrs
 
@@ -20,6 +20,9 @@ from .cards import DECK_SIZE, HIDDEN, card_name
 from .errors import AmbiguousMoveError, IllegalMoveError, NotationError
 from .rules import EMPTY, GIVES_ANY, GIVES_NONE, GIVES_RUN, GIVES_TOP, Rules
 from .shuffle import MAX_SEED, shuffled_deck
+
+if TYPE_CHECKING:
+    from .view import Observation
 
 Move = tuple[int, int, int]
 
@@ -125,6 +128,12 @@ class Game:
         self.piles = [list(p) for p in snapshot.piles]
         self.down = list(snapshot.down)
         self.recycles, self.score, self.moves = snapshot.recycles, snapshot.score, snapshot.moves
+
+    def observe(self) -> "Observation":
+        """What a player sees of this game, the face-down cards unknown (see :mod:`.view`)."""
+        from .view import Observation
+
+        return Observation.of(self)
 
     def without_history(self, rules: Rules | None = None) -> "Game":
         """An independent copy of the position with no history and nothing to redo; under

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from ..cards import DECK_SIZE
 from ..game import Game
 from .search import WIN, solve
 
@@ -27,28 +26,19 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
     import hashlib
     import json
 
-    from ..cards import HIDDEN, card_name
     from ..hints import stuck
 
     if stuck(game):  # the stock has gone round with nothing to play: guesses of it would mislead
         return None, 0
-    seen = game.to_position(hidden=True)
-    digest = hashlib.sha256(json.dumps(seen, sort_keys=True).encode()).digest()
+    view = game.observe()
+    digest = hashlib.sha256(json.dumps(view.to_position(), sort_keys=True).encode()).digest()
     rng = random.Random(int.from_bytes(digest[:8], "big"))
-    visible = {c for p in seen["piles"].values() for c in p["down"] + p["up"] if c != HIDDEN}
-    unseen = [card_name(c) for c in range(DECK_SIZE) if card_name(c) not in visible]
     votes: dict[str, int] = {}
     wins = 0
     for _ in range(samples):
         if stop is not None and stop():
             return None, 0
-        rng.shuffle(unseen)
-        cards = iter(unseen)
-        data = json.loads(json.dumps(seen))
-        for pile in data["piles"].values():
-            pile["down"] = [next(cards) if c == HIDDEN else c for c in pile["down"]]
-            pile["up"] = [next(cards) if c == HIDDEN else c for c in pile["up"]]
-        guess = Game.from_position(game.rules.variant, data)
+        guess = view.sample(rng)
         result = solve(guess, timeout=None, max_states=states, greedy_share=1.0)
         if result.result == WIN and result.moves:
             wins += 1
