@@ -5,7 +5,8 @@ many cards lie face down under them (the stock's order is face down too), with t
 move count and redeals used. It holds no hidden card, so anything built from it (a hint, a
 race opponent's board) cannot leak one. :meth:`Observation.sample` deals the unseen cards
 into the face-down places at random: a full game consistent with everything the player
-sees, for guesses such as the hints'. :meth:`Observation.to_position` is the position JSON
+sees, for guesses such as the hints' (:meth:`Observation.deal` puts given cards there).
+:meth:`Observation.to_position` is the position JSON
 with ``"??"`` for each face-down card, and :meth:`Observation.from_position` reads it back.
 """
 
@@ -50,11 +51,18 @@ class Observation:
 
     def sample(self, rng: random.Random) -> Game:
         """A game consistent with this view: the unseen cards shuffled by ``rng`` into the
-        face-down places, pile by pile, bottom to top; no history."""
-        from .game import Game
-
+        face-down places (see :meth:`deal`); no history."""
         cards = list(self.unseen())
         rng.shuffle(cards)
+        return self.deal(cards)
+
+    def deal(self, cards: list[int]) -> Game:
+        """The game with ``cards`` (an order of :meth:`unseen`) in the face-down places,
+        pile by pile, bottom to top; raise ValueError for cards that are not the unseen ones."""
+        from .game import Game
+
+        if sorted(cards) != list(self.unseen()):
+            raise ValueError("the cards dealt face down must be the unseen cards, each once")
         game = Game(self.rules, self.seed)
         at = 0
         for i, (d, up) in enumerate(zip(self.down, self.up)):

@@ -70,3 +70,14 @@ def test_the_hidden_position_json_both_ways():
     twice["piles"][other]["up"] = twice["piles"][other]["up"] + up[-1:]  # a card shown twice
     with pytest.raises(PositionError):
         Observation.from_position(klondike, twice)
+
+
+def test_dealing_given_cards_face_down():
+    view = played("klondike", 4, 20).observe()
+    cards = list(reversed(view.unseen()))
+    game = view.deal(cards)
+    assert [c for p, d in zip(game.piles, game.down) for c in p[:d]] == cards and game.observe() == view
+    for bad in (cards[1:], cards + cards[:1], [*cards[1:], view.up[-1][0] if view.up[-1] else 99]):
+        with pytest.raises(ValueError, match="unseen cards"):
+            view.deal(bad)
+

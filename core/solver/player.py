@@ -33,12 +33,14 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
     view = game.observe()
     digest = hashlib.sha256(json.dumps(view.to_position(), sort_keys=True).encode()).digest()
     rng = random.Random(int.from_bytes(digest[:8], "big"))
+    unseen = list(view.unseen())
     votes: dict[str, int] = {}
     wins = 0
     for _ in range(samples):
         if stop is not None and stop():
             return None, 0
-        guess = view.sample(rng)
+        rng.shuffle(unseen)  # each guess shuffles the last one on (a fixed order of guesses)
+        guess = view.deal(unseen)
         result = solve(guess, timeout=None, max_states=states, greedy_share=1.0)
         if result.result == WIN and result.moves:
             wins += 1
