@@ -58,7 +58,7 @@ class Session:
     (the save's tracker) is told of every accepted change. ``no_undo``/``no_hints``: the reason
     given when undo and redo, or hints, are not allowed here (a race), else ``None``.
     ``autoplay``: after each move and draw, send home the cards that are safe to send
-    (:meth:`Game.safe_home_move`), their records after the move's."""
+    (:func:`solitaire.core.solver.safe_home_move`), their records after the move's."""
 
     def __init__(self, game: Game, tracker: Listener | None = None, *,
                  no_undo: str | None = None, no_hints: str | None = None, autoplay: bool = False) -> None:
@@ -85,10 +85,12 @@ class Session:
         return self._do(lambda: Reply(ok=True, records=self._safe_home()))
 
     def _safe_home(self) -> list[MoveRecord]:
+        from solitaire.core.solver import safe_home_move  # the solver's rule, from the rules' tables
+
         records = []
         game = self.game
         while not game.won:
-            move = game.safe_home_move()
+            move = safe_home_move(game)
             if move is None:
                 break
             records.append(game.play(move))

@@ -140,6 +140,20 @@ def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, sta
     print(json.dumps(summary, separators=(",", ":")), flush=True)
 
 
+def _knowledge_checked(rules: Any) -> None:
+    """Ask for the variant's solver knowledge up front; a plugin whose hook fails is said in
+    one line on stderr (the solver goes on with the rules' tables alone), as `solitaire
+    variants` would list it."""
+    from solitaire.core.plugins import registry
+
+    reg = registry()
+    before = len(reg.broken)
+    reg.knowledge(rules)
+    for b in reg.broken[before:]:
+        print(f"solitaire: plugin {b.name!r} [{b.provider or 'unknown'}] is broken: {b.reason}; "
+              "solving without its knowledge", file=sys.stderr)
+
+
 def _show(result: SolveResult) -> None:
     if result.result == "win":
         print(f"win in {len(result.moves)} moves ({result.seconds:.2f} s, {result.states} states, "
@@ -211,6 +225,7 @@ def solve_command(
     if seed is None and position is None:
         fail("give --seed N, --seeds A..B or --position FILE")
     game = _start_game(defn, options, seed, position)
+    _knowledge_checked(game.rules)
     if hint:
         move, wins = player_hint(game)
         if json_mode:

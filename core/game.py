@@ -12,7 +12,7 @@ stock's action (draw, or recycle the waste when the stock is empty). Two layers:
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 import attrs
 
@@ -28,6 +28,16 @@ Move = tuple[int, int, int]
 def _quoted(text: str) -> str:
     """Typed text quoted in a refusal: its repr, cut to a bounded prefix."""
     return repr(text) if len(text) <= MAX_ECHO_CHARS else repr(text[:MAX_ECHO_CHARS]) + "..."
+
+
+class Snapshot(NamedTuple):
+    """A position as :meth:`Game.snapshot` takes it, for :meth:`Game.restore` (no history)."""
+
+    piles: tuple[tuple[int, ...], ...]
+    down: tuple[int, ...]
+    recycles: int
+    score: int
+    moves: int
 
 
 @attrs.frozen
@@ -106,6 +116,68 @@ class Game:
         other.history = list(self.history)
         other.future = list(self.future)
         return other
+
+    # ------------------------------------------------------------------ for a search
+
+    def snapshot(self) -> Snapshot:
+        """The position (piles, face-down counts, redeals used, score, move count), to put
+        back with :meth:`restore`; the history and redo list are not part of it."""
+        return Snapshot(tuple(map(tuple, self.piles)), tuple(self.down), self.recycles, self.score, self.moves)
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Put back a position taken by :meth:`snapshot`. The history and redo list are left
+        as they are: restore a snapshot taken at this same point of the history (a search
+        taking back what it did since), or start from a :meth:`copy` without history."""
+        self.piles = [list(p) for p in snapshot.piles]
+        self.down = list(snapshot.down)
+        self.recycles, self.score, self.moves = snapshot.recycles, snapshot.score, snapshot.moves
+
+    def without_history(self, rules: Rules | None = None) -> "Game":
+        """An independent copy of the position with no history and nothing to redo; under
+        ``rules`` when given (rules with the same piles, e.g. from :meth:`Rules.derive`)."""
+        if rules is not None and rules.count != self.rules.count:
+            raise ValueError(f"{rules!r} has {rules.count} piles, this game {self.rules.count}")
+        other = Game(self.rules if rules is None else rules, self.seed)
+        other.piles = [list(p) for p in self.piles]
+        other.down = list(self.down)
+        other.score, other.moves, other.recycles = self.score, self.moves, self.recycles
+        return other
+
+    def turn_stock(self, times: int) -> None:
+        """The stock's action ``times`` times at once (draws, and recycles when the stock is
+        empty), kept out of the history: a search takes it back with :meth:`restore` of a
+        :meth:`snapshot` taken before. Only for a stock that deals onto one pile; the score
+        counts each recycle and the move count each action, as :meth:`push` would."""
+        rules = self.rules
+        st = rules.stock
+        waste_i = rules.draw_targets[0]
+        piles = self.piles
+        stock, waste = piles[st], piles[waste_i]  # type: ignore[index]
+        seq = waste + stock[::-1]
+        total = len(seq)
+        k = rules.draw_count
+        length, recycled = len(waste), 0
+        for _ in range(times):
+            if length == total:
+                length = 0
+                recycled += 1
+            else:
+                length = min(total, length + k)
+        rest = seq[length:]
+        rest.reverse()
+        piles[waste_i] = seq[:length]
+        piles[st] = rest  # type: ignore[index]
+        self.down[st] = len(rest)  # type: ignore[index]
+        self.recycles += recycled
+        self.moves += times
+        if recycled and rules.recycle_points:
+            score = self.score
+            floor = rules.floor
+            for _ in range(recycled):
+                score += rules.recycle_points
+                if floor is not None and score < floor:
+                    score = floor
+            self.score = score
 
     # ------------------------------------------------------------------ hot path
 
@@ -459,35 +531,6 @@ class Game:
         if pile in found:
             return None
         return next(((pile, d, 1) for d in self.targets(pile, 1) if d in found), None)
-
-    def safe_home_move(self) -> Move | None:
-        """A move of a top card home that can never be regretted, or ``None``: the solver's
-        safe-home rule, derived from the rules' tables (every card that could ever be built on
-        it outside the foundations is home already; when foundations give cards back, every
-        card that could be built on it in turn). Where several foundations take the card, only
-        into interchangeable empty ones. Judged from visible cards only (for autoplay)."""
-        from .solver import _tables
-
-        rules = self.rules
-        tables = _tables(rules)
-        piles, down = self.piles, self.down
-        home = 0
-        for f in rules.foundations:
-            for c in piles[f]:
-                home |= 1 << c
-        found = rules.foundation_set
-        for s in tables.auto_sources:
-            pile = piles[s]
-            if not pile or down[s] == len(pile) or tables.needs_mask[pile[-1]] & ~home:
-                continue
-            fits = [d for d in self.targets(s, 1) if d in found]
-            if len(fits) > 1:
-                group = tables.group_of.get(fits[0])
-                if group is None or any(piles[f] or f not in group for f in fits):
-                    continue
-            if fits:
-                return (s, fits[0], 1)
-        return None
 
     # ------------------------------------------------------------------ the player's layer
 

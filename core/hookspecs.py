@@ -33,8 +33,10 @@ def register_variants(register: Callable[[Any], None]) -> None:
 def solver_knowledge(rules: Any) -> Any:
     """What a variant knows that helps the solver, for these compiled rules, or ``None``.
 
-    The solver works from the rules' tables alone; a plugin may return an object (checked
-    by ``rules.name``, the plugin's own variant) with any of these optional methods:
+    The solver works from the rules' tables alone. The plugin registry asks a plugin's
+    hook only for the variants that plugin registered (once per compiled rules), so it needs
+    no check of ``rules.name`` unless it registers several. It may return an object with any
+    of these optional methods (each a protocol in :mod:`solitaire.core.solver.knowledge`):
 
     * ``safe_home(game, move) -> bool``: True when the move to a foundation can never lose
       a won game, so the solver plays it at once without trying anything else;
@@ -47,12 +49,13 @@ def solver_knowledge(rules: Any) -> Any:
     * ``heuristic(game) -> int``: the best-first pass's estimate (lower is expanded first);
     * ``prune(game, move) -> bool``: True to skip a move in the greedy passes only (the exact
       search never asks), so it may be a rule of thumb.
-    * ``search(game, deadline, max_states)``: the variant's own full search, used instead of
-      the generic one: a list of moves that win (replayed before it is believed), ``False``
-      only when no line wins (a proof), ``None`` when ``deadline`` (``time.perf_counter()``)
-      or ``max_states`` ran out (the object's ``states`` attribute, if any, then counts the
-      positions it stored).
+    * ``search(game, deadline, max_states) -> SearchOutcome``: the variant's own full search,
+      used instead of the generic one: "win" with moves that win (replayed before they are
+      believed), "unwinnable" only when no line wins (a proof), "unknown" when ``deadline``
+      (``time.perf_counter()``, ``math.inf`` for none) or ``max_states`` ran out; with the
+      positions it stored (:class:`solitaire.core.solver.SearchOutcome`).
 
     Answers must be sound for ``unwinnable`` to stay a proof: ``safe_home`` and ``dead`` only
-    when true, ``key`` only for equally winnable positions.
+    when true, ``key`` only for equally winnable positions. A hook that raises is recorded
+    among the broken plugins (``Registry.broken``) and the solver goes on without knowledge.
     """

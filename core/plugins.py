@@ -14,7 +14,7 @@ import os
 import re
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import attrs
 import pluggy
@@ -42,12 +42,46 @@ class BrokenPlugin:
     reason: str
 
 
+@attrs.frozen
+class KnowledgeHook:
+    """A plugin's ``solver_knowledge`` hook, kept for the variants that plugin registered."""
+
+    plugin: str
+    provider: str
+    call: Callable[..., Any]
+
+
 @attrs.define
 class Registry:
-    """The installed variants by name, and what failed to load."""
+    """The installed variants by name, and what failed to load; per variant, the
+    ``solver_knowledge`` hook of the plugin that registered it (see :meth:`knowledge`)."""
 
     variants: dict[str, VariantDef] = attrs.field(factory=dict)
     broken: list[BrokenPlugin] = attrs.field(factory=list)
+    knowledge_hooks: dict[str, KnowledgeHook] = attrs.field(factory=dict)
+    _known: dict[int, tuple[Any, Any]] = attrs.field(factory=dict, repr=False)
+
+    def knowledge(self, rules: Any) -> Any:
+        """What the plugin that registered ``rules``' variant knows for the solver: its
+        ``solver_knowledge(rules)`` answer, asked once per compiled rules; None for a variant
+        this registry did not load or whose plugin has no such hook. A hook that raises is
+        recorded in :attr:`broken` (once, like a plugin that fails to load) and gives None, so
+        the solver goes on with the rules' tables alone."""
+        kept = self._known.get(id(rules))
+        if kept is not None and kept[0] is rules:
+            return kept[1]
+        defn = rules.variant
+        hook = self.knowledge_hooks.get(defn.name) if self.variants.get(defn.name) is defn else None
+        answer = None
+        if hook is not None:
+            try:
+                answer = hook.call(rules=rules)
+            except Exception as exc:  # the plugin's bug: reported, never the solver's crash
+                reason = f"solver_knowledge failed: {type(exc).__name__}: {exc}"
+                if not any(b.name == hook.plugin and b.reason == reason for b in self.broken):
+                    self.broken.append(BrokenPlugin(hook.plugin, hook.provider, reason))
+        self._known[id(rules)] = (rules, answer)
+        return answer
 
     def add(self, defn: VariantDef) -> None:
         taken = self._lookup(defn.name)
@@ -325,8 +359,13 @@ def _build_registry(plugins: Iterable[tuple[str, str, Any]], eps: Iterable[Entry
             registry.broken.append(BrokenPlugin(
                 name, provider, "implements no solitaire hook: expected a function register_variants(register) "
                 "decorated with @solitaire.core.hookimpl"))
+        before = set(registry.variants)
         for impl in impls:
             _register_definitions(registry, name, provider, impl.function, cache, interrupts)
+        for impl in pm.hook.solver_knowledge.get_hookimpls():  # kept for this plugin's variants only
+            if impl.plugin is obj:
+                for added in set(registry.variants) - before:
+                    registry.knowledge_hooks[added] = KnowledgeHook(name, provider, impl.function)
     return registry
 
 

@@ -11,6 +11,7 @@ here is consulted on the hot path but tuples, lists and ``bytes`` tables:
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from functools import partial
 from itertools import compress
@@ -150,6 +151,31 @@ class Rules:
             if any(f is not None for f in step.face_up):
                 hides.update(self.group_piles[step.to])
         self.may_hide = frozenset(hides)
+
+    # ---------------------------------------------------------------- derived rules
+
+    DERIVABLE = frozenset({"draw_count", "redeals"})
+
+    def derive(self, **changes: Any) -> Rules:
+        """These rules with the stock's ``draw_count`` and/or ``redeals`` changed (``None``:
+        unlimited), e.g. for a search that relaxes them; every table is shared and these
+        rules are unchanged. Raise ValueError for anything else."""
+        unknown = set(changes) - self.DERIVABLE
+        if unknown:
+            raise ValueError(f"only {', '.join(sorted(self.DERIVABLE))} can be derived, "
+                             f"not {', '.join(sorted(unknown))}")
+        if self.stock is None:
+            raise ValueError(f"{self.name} has no stock: its draw count and redeals cannot change")
+        count = changes.get("draw_count", self.draw_count)
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise ValueError(f"draw_count is a whole number from 1, got {count!r}")
+        redeals = changes.get("redeals", self.redeals)
+        if redeals is not None and (not isinstance(redeals, int) or isinstance(redeals, bool) or redeals < 0):
+            raise ValueError(f"redeals is a whole number from 0 or None, got {redeals!r}")
+        other = copy.copy(self)
+        other.draw_count = count
+        other.redeals = redeals
+        return other
 
     # ---------------------------------------------------------------- descriptions
 

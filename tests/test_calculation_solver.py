@@ -9,14 +9,27 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import subprocess
+import sys
 
 import pytest
-
 from solitaire.core import Game, get_variant
 from solitaire.core.cards import card_name
-from solitaire.core.solver import UNWINNABLE, WIN, load_pool, pool_path, solve, variant_knowledge
+from solitaire.core.solver import (
+    UNKNOWN,
+    UNWINNABLE,
+    WIN,
+    load_pool,
+    pool_path,
+    solve,
+    variant_knowledge,
+)
 
 RANKS = "A23456789TJQK"
+# the budget of every search that must reach a definite answer: states, never seconds, so
+# a loaded machine gives the same answers as an idle one
+BUDGET = 200_000
 STEPS = (1, 2, 3, 4)
 
 
@@ -75,7 +88,7 @@ def test_pool_seeds_solve_and_replay_to_a_win(cli, calc):
     pool = load_pool(pool_path(calc, {}))
     assert len(pool) >= 20
     for seed in random.Random(3).sample(pool, 3):
-        out = cli("solve", "calculation", "--seed", str(seed), "--timeout", "60", "--json")
+        out = cli("solve", "calculation", "--seed", str(seed), "--states", str(BUDGET), "--json")
         assert out.code == 0, out.err
         answer = json.loads(out.out)
         assert answer["result"] == WIN
@@ -86,14 +99,14 @@ def test_pool_seeds_solve_and_replay_to_a_win(cli, calc):
 def test_hand_built_dead_end_is_proved_unwinnable(cli, calc, tmp_path):
     path = tmp_path / "dead.json"
     path.write_text(json.dumps(DEAD))
-    out = cli("solve", "calculation", "--position", str(path), "--timeout", "60", "--json")
+    out = cli("solve", "calculation", "--position", str(path), "--states", str(BUDGET), "--json")
     assert out.code == 0, out.err
     assert json.loads(out.out)["result"] == UNWINNABLE
     know = variant_knowledge(calc.rules({}))
     assert know.dead(Game.from_position(calc, DEAD))
     # the same cards with the 5 on top of the 6 are won, and the dead-end rule agrees
     assert not know.dead(Game.from_position(calc, ALIVE))
-    assert solve(Game.from_position(calc, ALIVE), timeout=60).result == WIN
+    assert solve(Game.from_position(calc, ALIVE), timeout=None, max_states=BUDGET).result == WIN
 
 
 def test_dead_end_needs_every_copy_under_the_card(calc):
@@ -124,8 +137,9 @@ def test_knowledge_agrees_with_a_search_without_it(calc):
     seen = {WIN: 0, UNWINNABLE: 0}
     for _ in range(60):
         data = random_end(rng)
-        with_it = solve(Game.from_position(calc, data), timeout=60).result
-        without = solve(Game.from_position(calc, data), timeout=60, knowledge=object()).result
+        with_it = solve(Game.from_position(calc, data), timeout=None, max_states=BUDGET).result
+        without = solve(Game.from_position(calc, data), timeout=None, max_states=BUDGET,
+                        knowledge=object()).result
         assert with_it == without
         seen[with_it] += 1
     assert seen[WIN] and seen[UNWINNABLE]  # both answers were exercised
@@ -159,10 +173,13 @@ def test_exact_search_pruning_agrees_with_a_search_without_it(calc):
     for _ in range(40):
         data = random_end(rng)
         _, won = exact_search(data)
-        without = solve(Game.from_position(calc, data), timeout=60, knowledge=object()).result
+        without = solve(Game.from_position(calc, data), timeout=None, max_states=BUDGET,
+                        knowledge=object()).result
+        if without == UNKNOWN:  # beyond the reference's states budget: nothing to compare
+            continue
         assert (WIN if won else UNWINNABLE) == without
         seen[won] += 1
-    assert seen[True] and seen[False]
+    assert seen[True] and seen[False] and seen[True] + seen[False] >= 35
 
 
 def test_relaxation_failing_is_a_proof(calc):
@@ -181,7 +198,8 @@ def test_relaxation_failing_is_a_proof(calc):
         if relaxed.relaxed_ok(budget=10**6):
             continue
         proofs += 1
-        assert solve(Game.from_position(calc, data), timeout=60, knowledge=object()).result == UNWINNABLE
+        assert solve(Game.from_position(calc, data), timeout=None, max_states=BUDGET,
+                     knowledge=object()).result == UNWINNABLE
         beyond += not know.dead(g)
     assert proofs and beyond
 
@@ -191,9 +209,75 @@ def test_beam_estimates_win_with_a_small_states_budget(calc, seed):
     """Deals the first estimate alone could not win within 10 s are won by the beam's other
     estimates at widths of 25 and 75 (a states budget, no clock), and the moves replay."""
     rules = calc.rules({})
-    result = solve(Game.new(rules, seed), timeout=600, max_states=100)
+    result = solve(Game.new(rules, seed), timeout=None, max_states=100)
     assert result.result == WIN and result.method == "variant"
     game = Game.new(rules, seed)
     for move in result.moves:
         game.play(move)
     assert game.won and game.score == 48
+
+
+# ---------------------------------------------------------------------- issue: hint crashed
+
+# seed 344, 45 moves in: every drawn card parked on r1, so r1 holds a card that can never
+# come off (its rank's every remaining copy lies under it): the dedicated search's proof
+# is found before any beam runs, which once left its state count unset
+STUCK_MOVES = ["draw", "w r1"] * 22 + ["draw"]
+
+
+def fresh_cli(*args: str, input: str = "") -> subprocess.CompletedProcess[str]:
+    """The CLI in a new interpreter: nothing left over from an earlier search in this one."""
+    return subprocess.run([sys.executable, "-m", "solitaire.cli", *args], input=input,
+                          capture_output=True, text=True, timeout=600)
+
+
+def stuck_game(calc) -> Game:
+    game = Game.new(calc.rules({}), 344)
+    for move in STUCK_MOVES:
+        game.play(move)
+    return game
+
+
+def test_the_stuck_position_is_proved_lost_with_its_states_counted(calc):
+    from solitaire.core.solver import SearchOutcome
+    from solitaire.variants.calculation import search
+
+    game = stuck_game(calc)
+    know = variant_knowledge(calc.rules({}))
+    outcome = know.search(game, float("inf"), 1000)
+    assert isinstance(outcome, SearchOutcome)
+    assert outcome.result == UNWINNABLE and outcome.moves == () and outcome.states == 0
+    assert not hasattr(search.search, "states") and not hasattr(search.beam, "states")
+    assert solve(game, timeout=None, max_states=1000).result == UNWINNABLE
+
+
+def test_hint_on_the_stuck_position_in_line_mode():
+    out = fresh_cli("play", "calculation", "--seed", "344", "--plain",
+                    input="\n".join(STUCK_MOVES) + "\nhint\nquit\n")
+    assert out.returncode == 0, out.stderr
+    assert "Traceback" not in out.stderr
+    assert re.search(r"^hint: (w f\d|no useful move)$", out.stdout, re.M), out.stdout[-400:]
+
+
+def test_hint_on_the_stuck_position_in_the_json_protocol(calc):
+    out = fresh_cli("play", "calculation", "--seed", "344", "--json",
+                    input="\n".join(STUCK_MOVES) + "\nhint\nquit\n")
+    assert out.returncode == 0, out.stderr
+    replies = [json.loads(line) for line in out.stdout.splitlines()]
+    assert all(r["ok"] for r in replies[1:len(STUCK_MOVES) + 1])
+    reply = replies[len(STUCK_MOVES) + 1]
+    assert reply["ok"] and "hint" in reply
+    game = stuck_game(calc)
+    assert reply["hint"] is None or game.parse_move(reply["hint"]) in game.legal_moves()
+
+
+def test_solve_hint_on_the_stuck_position(calc, tmp_path):
+    path = tmp_path / "stuck.json"
+    path.write_text(json.dumps(stuck_game(calc).to_position()))
+    out = fresh_cli("solve", "calculation", "--position", str(path), "--hint", "--json")
+    assert out.returncode == 0, out.stderr
+    answer = json.loads(out.stdout)
+    assert set(answer) == {"hint", "won_guesses"} and answer["won_guesses"] == 0
+    out = fresh_cli("solve", "calculation", "--position", str(path), "--states", "1000", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["result"] == UNWINNABLE

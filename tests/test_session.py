@@ -14,6 +14,7 @@ from solitaire.cli.session import WON_IS_FINAL, Session
 from solitaire.core import Game, get_variant
 from solitaire.core.cards import card_name
 from solitaire.core.game import MoveRecord
+from solitaire.core.solver import safe_home_move
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [("klondike", {}), ("klondike", {"draw": 3}), ("calculation", {})]
 
@@ -107,7 +108,7 @@ def test_autoplay_is_off_by_default_and_when_on_sends_only_safe_cards_home():
     game = load(spec)
     reply = Session(game, autoplay=True).move("t3 t4")
     assert [(r.move, r.cards) for r in reply.records] == [("t3 t4", ("KS",)), ("t1 f2", ("2D",))]
-    assert game.safe_home_move() is None and game.home_move(game.rules.index["t2"]) is not None
+    assert safe_home_move(game) is None and game.home_move(game.rules.index["t2"]) is not None
     assert Session(game, autoplay=True).undo().ok  # one move back: the card sent home by itself
     assert card_name(game.piles[game.rules.index["t1"]][-1]) == "2D" and game.moves == 1
 
@@ -118,7 +119,7 @@ def test_a_safe_home_move_is_legal_and_in_klondike_waits_for_the_cards_that_go_o
     """Autoplay's rule comes from the rules' tables; in Klondike it comes to the known rule: a
     card is safe home once both cards of the other colour one rank lower are home."""
     game = played(variant[0], variant[1], seed, steps)
-    move = game.safe_home_move()
+    move = safe_home_move(game)
     if move is None:
         return
     assert move in game.legal_moves() and move[1] in game.rules.foundation_set

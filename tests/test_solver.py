@@ -4,26 +4,38 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import sys
 import time
 from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
-
-from solitaire.core import Game, get_variant
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from solitaire.core import Game, get_variant, hookimpl
+from solitaire.core.plugins import build_registry
 from solitaire.core.solver import (
     UNKNOWN,
     UNWINNABLE,
     WIN,
+    Knowledge,
+    SearchOutcome,
     load_pool,
     options_slug,
     parse_range,
     pool_path,
     solve,
+    variant_knowledge,
     winnable_seed,
 )
 
 SUITS = "CDHS"
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"]
+
+# the budget of every search that must reach a definite answer: states, never seconds, so
+# a loaded machine gives the same answers as an idle one
+BUDGET = 300_000
 
 
 def name(rank: int, suit: str) -> str:
@@ -58,7 +70,7 @@ def replay(cli, seed: int, moves: list[str], *options: str) -> dict:
 @pytest.mark.parametrize("options, seeds", [((), (2, 6, 9)), (("--draw", "3"), (6, 7, 8))])
 def test_cli_wins_replay_to_a_win(cli, options, seeds):
     for seed in seeds:
-        out = cli("solve", "klondike", "--seed", str(seed), *options, "--timeout", "20", "--json")
+        out = cli("solve", "klondike", "--seed", str(seed), *options, "--states", str(BUDGET), "--json")
         assert out.code == 0, out.err
         answer = json.loads(out.out)
         assert answer["result"] == WIN
@@ -73,7 +85,7 @@ def test_wins_under_other_options_replay(cli, options, seed):
     flags = []
     for key, value in options.items():
         flags += [f"--{key}"] if value is True else [f"--{key}", str(value)]
-    result = solve(Game.new(rules, seed), timeout=20)
+    result = solve(Game.new(rules, seed), timeout=None, max_states=BUDGET)
     assert result.result == WIN
     assert replay(cli, seed, list(result.moves), *flags)["won"] is True
 
@@ -87,7 +99,7 @@ def stuck_hearts(redeals) -> dict:
 
 
 def test_needs_a_redeal_is_proved_unwinnable_without_one(klondike):
-    result = solve(Game.from_position(klondike, stuck_hearts(0)), timeout=30)
+    result = solve(Game.from_position(klondike, stuck_hearts(0)), timeout=None, max_states=BUDGET)
     assert result.result == UNWINNABLE
     assert result.moves == ()
     assert result.states > 1  # decided by search, not by a shortcut
@@ -95,7 +107,7 @@ def test_needs_a_redeal_is_proved_unwinnable_without_one(klondike):
 
 def test_same_position_with_redeals_is_won(klondike):
     game = Game.from_position(klondike, stuck_hearts(None))
-    result = solve(game, timeout=30)
+    result = solve(game, timeout=None, max_states=BUDGET)
     assert result.result == WIN
     for move in result.moves:
         game.play(move)
@@ -108,7 +120,7 @@ def test_card_buried_under_its_successor_is_unwinnable(klondike):
     data = position({**home("C", "D", "H"),
                      "t1": {"down": ["AS"], "up": ["2S"]},
                      "stock": {"down": [name(r, "S") for r in range(13, 2, -1)]}})
-    assert solve(Game.from_position(klondike, data), timeout=30).result == UNWINNABLE
+    assert solve(Game.from_position(klondike, data), timeout=None, max_states=BUDGET).result == UNWINNABLE
 
 
 def test_relaxed_rules_can_rescue_the_buried_card(klondike):
@@ -118,7 +130,7 @@ def test_relaxed_rules_can_rescue_the_buried_card(klondike):
                      "stock": {"down": [name(r, "S") for r in range(13, 2, -1)]}},
                     {"relaxed": True})
     game = Game.from_position(klondike, data)
-    result = solve(game, timeout=30)
+    result = solve(game, timeout=None, max_states=BUDGET)
     assert result.result == WIN
     for move in result.moves:
         game.play(move)
@@ -127,7 +139,7 @@ def test_relaxed_rules_can_rescue_the_buried_card(klondike):
 
 def won_by_solver(klondike, data: dict) -> bool:
     game = Game.from_position(klondike, data)
-    result = solve(game, timeout=60)
+    result = solve(game, timeout=None, max_states=BUDGET)
     for move in result.moves:
         game.play(move)
     return result.result == WIN and game.won
@@ -164,7 +176,7 @@ def test_stock_cards_wait_until_used_and_the_proof_is_quick():
     # the tableau only when a card can go onto it next; this deal is then proved lost
     # in a few thousand positions (before: not within 430,000)
     rules = get_variant("klondike").rules({"relaxed": True})
-    result = solve(Game.new(rules, 645351751), timeout=600, max_states=20_000, greedy_share=0)
+    result = solve(Game.new(rules, 645351751), timeout=None, max_states=20_000, greedy_share=0)
     assert result.result == UNWINNABLE
 
 
@@ -173,14 +185,14 @@ def test_lost_with_every_stock_card_free_is_lost_under_stricter_rules(options):
     # the same deal with draw 3, or without redeals, is proved lost through draw 1 with
     # unlimited redeals (where every stock card is free), not by its own exhaustive search
     rules = get_variant("klondike").rules({"relaxed": True, **options})
-    result = solve(Game.new(rules, 645351751), timeout=600, max_states=5_000)
+    result = solve(Game.new(rules, 645351751), timeout=None, max_states=5_000)
     assert (result.result, result.method) == (UNWINNABLE, "relaxation")
 
 
 def test_a_loss_that_needs_the_stricter_rules_is_not_the_relaxations(klondike):
     # lost only because there is no redeal: draw 1 with redeals wins it, so the search of
     # the real rules has to decide
-    result = solve(Game.from_position(klondike, stuck_hearts(0)), timeout=30)
+    result = solve(Game.from_position(klondike, stuck_hearts(0)), timeout=None, max_states=BUDGET)
     assert (result.result, result.method) == (UNWINNABLE, "exact")
 
 
@@ -194,7 +206,7 @@ def test_tiny_budget_answers_unknown():
 def test_solver_leaves_the_game_untouched():
     game = Game.new(get_variant("klondike").rules({}), 2)
     before = game.to_position()
-    solve(game, timeout=5)
+    solve(game, timeout=None, max_states=BUDGET)
     assert game.to_position() == before
     assert game.history == []
 
@@ -206,17 +218,18 @@ def test_cli_json_shape_and_text(cli):
     assert set(answer) >= {"result", "moves", "seconds", "states"}
     assert answer["result"] in (WIN, UNWINNABLE, UNKNOWN)
     assert isinstance(answer["seconds"], float) and isinstance(answer["states"], int)
-    text = cli("solve", "klondike", "--seed", "2")
+    text = cli("solve", "klondike", "--seed", "2", "--states", str(BUDGET))
     assert text.code == 0 and text.out.startswith("win in ")
 
 
 def test_cli_solves_a_position_file(cli, tmp_path, klondike):
     path = tmp_path / "p.json"
     path.write_text(json.dumps(stuck_hearts(0)))
-    out = cli("solve", "klondike", "--position", str(path), "--json")
+    out = cli("solve", "klondike", "--position", str(path), "--states", str(BUDGET), "--json")
     assert out.code == 0, out.err
     assert json.loads(out.out)["result"] == UNWINNABLE
-    out = cli("solve", "klondike", "--position", str(path), "--redeals", "unlimited", "--json")
+    out = cli("solve", "klondike", "--position", str(path), "--redeals", "unlimited", "--states", str(BUDGET),
+              "--json")
     assert json.loads(out.out)["result"] == WIN
 
 
@@ -239,7 +252,7 @@ def test_cli_bad_input_is_one_line_exit_2(cli, args, words):
 
 
 def test_batch_prints_a_line_per_deal_and_a_summary(cli):
-    out = cli("solve", "klondike", "--seeds", "5..7", "--timeout", "2")
+    out = cli("solve", "klondike", "--seeds", "5..7", "--states", "20000")
     assert out.code == 0, out.err
     lines = out.json_lines()
     assert [r["seed"] for r in lines[:-1]] == [5, 6, 7]
@@ -271,7 +284,7 @@ def test_shipped_pools_hold_won_seeds(klondike, options):
     assert len(pool) >= 100
     rules = klondike.rules(options)
     for seed in random.Random(4).sample(pool, 3):
-        assert solve(Game.new(rules, seed), timeout=20).result == WIN
+        assert solve(Game.new(rules, seed), timeout=None, max_states=BUDGET).result == WIN
 
 
 def test_winnable_seed_comes_from_the_pool_or_is_solved(klondike):
@@ -281,7 +294,8 @@ def test_winnable_seed_comes_from_the_pool_or_is_solved(klondike):
     # options with no shipped pool: solved live within the bound
     seed, proved = winnable_seed(klondike, {"redeals": 3, "relaxed": True}, rng, bound=20)
     assert proved
-    assert solve(Game.new(klondike.rules({"redeals": 3, "relaxed": True}), seed), timeout=20).result == WIN
+    assert solve(Game.new(klondike.rules({"redeals": 3, "relaxed": True}), seed),
+                 timeout=None, max_states=BUDGET).result == WIN
 
 
 def test_play_without_seed_deals_a_won_seed(cli, klondike):
@@ -321,10 +335,10 @@ class Counting:
 def test_variant_knowledge_is_consulted_and_keeps_the_answer(klondike):
     know = Counting()
     game = Game.new(klondike.rules({}), 2)
-    result = solve(game, timeout=30, knowledge=know)
+    result = solve(game, timeout=None, max_states=BUDGET, knowledge=know)
     assert result.result == WIN
     assert know.asked and all(move[1] in game.rules.foundations for move in know.asked)
-    assert solve(Game.from_position(klondike, stuck_hearts(0)), timeout=30,
+    assert solve(Game.from_position(klondike, stuck_hearts(0)), timeout=None, max_states=BUDGET,
                  knowledge=Counting()).result == UNWINNABLE
 
 
@@ -338,40 +352,126 @@ class OwnSearch:
 
     def search(self, game, deadline, max_states):
         self.deadline, self.called = deadline, time.perf_counter()
-        return None  # no answer: the generic portfolio goes on
+        return SearchOutcome(UNKNOWN)  # no answer: the generic portfolio goes on
 
 
 @pytest.mark.parametrize("share, part", [(None, 0.5), (0.9, 0.9), (0.25, 0.25), (7, 0.5), ("x", 0.5), (True, 0.5)])
 def test_a_variants_own_search_gets_its_share_of_the_budget(klondike, share, part):
     know = OwnSearch(share)
     before = time.perf_counter()
-    result = solve(Game.from_position(klondike, stuck_hearts(0)), timeout=20, knowledge=know)
+    # a deadline far off (this test is of where it lies, not of running out of it)
+    result = solve(Game.from_position(klondike, stuck_hearts(0)), timeout=3600, max_states=BUDGET,
+                   knowledge=know)
     assert result.result == UNWINNABLE  # the generic search still decides after it
     # the solver's clock starts between ``before`` and the call: the deadline is its start + share
-    assert before + part * 20 <= know.deadline <= know.called + part * 20
+    assert before + part * 3600 <= know.deadline <= know.called + part * 3600
 
 
-def test_solver_knowledge_hook_reaches_a_plugin(monkeypatch, klondike):
-    import importlib.metadata
+KLONDIKE_YAML = Path(__file__).resolve().parents[1] / "variants" / "klondike" / "klondike.yaml"
 
-    from solitaire.core import hookimpl
-    from solitaire.core.solver import variant_knowledge
 
+class KnowingPlugin:
+    """Registers Klondike's YAML file and answers the ``solver_knowledge`` hook."""
+
+    def __init__(self, answer=None, error: Exception | None = None):
+        self.answer, self.error, self.asked = answer, error, []
+
+    @hookimpl
+    def register_variants(self, register):
+        register(KLONDIKE_YAML)
+
+    @hookimpl
+    def solver_knowledge(self, rules):
+        self.asked.append(rules)
+        if self.error is not None:
+            raise self.error
+        return self.answer
+
+
+class KnowledgeOnly:
+    """Answers the hook for any rules, registering no variant of its own."""
+
+    @hookimpl
+    def solver_knowledge(self, rules):
+        return Counting()
+
+
+def test_knowledge_comes_from_the_plugin_that_registered_the_variant():
     answer = Counting()
+    plugin = KnowingPlugin(answer)
+    reg = build_registry([("knowing", "test-dist", plugin), ("meddler", "other-dist", KnowledgeOnly())], eps=[])
+    rules = reg.get("klondike").rules({})
+    assert reg.knowledge(rules) is answer  # not the other plugin's, though it answers for anything
+    assert reg.knowledge(rules) is answer and plugin.asked == [rules]  # asked once per compiled rules
+    other = reg.get("klondike").rules({"draw": 3})
+    assert reg.knowledge(other) is answer and plugin.asked == [rules, other]
+    # a variant this registry did not load gets nothing, even with the same name
+    stranger = get_variant("klondike").rules({})
+    assert reg.knowledge(stranger) is None and plugin.asked == [rules, other]
+    assert Knowledge.of(answer).safe_home == answer.safe_home and Knowledge.of(answer).key is None
+    assert reg.broken == []
 
-    class Plugin:
-        @hookimpl
-        def solver_knowledge(self, rules):
-            return answer if rules.name == "klondike" else None
 
-    class EP:
-        name = "test-knowledge"
+def test_a_broken_knowledge_hook_is_reported_like_a_broken_plugin():
+    plugin = KnowingPlugin(error=ZeroDivisionError("oops"))
+    reg = build_registry([("knowing", "test-dist", plugin)], eps=[])
+    rules = reg.get("klondike").rules({})
+    assert reg.knowledge(rules) is None
+    assert reg.knowledge(reg.get("klondike").rules({"draw": 3})) is None
+    assert [(b.name, b.provider, b.reason) for b in reg.broken] == [
+        ("knowing", "test-dist", "solver_knowledge failed: ZeroDivisionError: oops")]  # once
 
-        def load(self):
-            return Plugin()
 
-    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group=None: [EP()])
-    assert variant_knowledge(klondike.rules({})) is answer
+def test_the_solver_finds_knowledge_through_the_registry(klondike):
+    from solitaire.core.plugins import registry
+
+    calc = get_variant("calculation")
+    assert registry().knowledge(calc.rules({})) is variant_knowledge(calc.rules({}))
+    assert variant_knowledge(klondike.rules({})) is None
+
+
+BROKEN_KNOWLEDGE = """\
+from pathlib import Path
+from solitaire.core import hookimpl
+
+@hookimpl
+def register_variants(register):
+    register(Path(__file__).with_name("knotty.yaml"))
+
+@hookimpl
+def solver_knowledge(rules):
+    raise RuntimeError("the knowledge is broken")
+"""
+
+
+def test_solve_says_a_broken_knowledge_hook_and_still_answers(cli, tmp_path, monkeypatch):
+    from solitaire.core.plugins import registry
+
+    root = tmp_path / "site"
+    (root / "knotty_plugin").mkdir(parents=True)
+    (root / "knotty_plugin" / "__init__.py").write_text(BROKEN_KNOWLEDGE)
+    text = KLONDIKE_YAML.read_text()
+    assert "name: klondike\n" in text
+    text = re.sub(r"^aliases:.*$", "aliases: []", text.replace("name: klondike\n", "name: knotty\n"), flags=re.M)
+    (root / "knotty_plugin" / "knotty.yaml").write_text(text)
+    info = root / "knotty_dist-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: knotty-dist\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[solitaire]\nknotty = knotty_plugin\n")
+    monkeypatch.syspath_prepend(str(root))
+    registry.cache_clear()
+    try:
+        out = cli("solve", "knotty", "--seed", "2", "--states", str(BUDGET), "--json")
+        assert out.code == 0, out.err
+        assert json.loads(out.out)["result"] == WIN
+        assert out.err == ("solitaire: plugin 'knotty' [knotty-dist] is broken: solver_knowledge failed: "
+                           "RuntimeError: the knowledge is broken; solving without its knowledge\n")
+        listed = cli("variants")
+        assert "knotty  [knotty-dist]  BROKEN: solver_knowledge failed: RuntimeError: the knowledge is broken" \
+            in listed.out
+    finally:
+        registry.cache_clear()
+        sys.modules.pop("knotty_plugin", None)
 
 
 def test_player_hint_ignores_hidden_cards(klondike):
@@ -477,7 +577,7 @@ def agree_with_brute_force(games: Iterable[Game], limit: int = 20_000) -> tuple[
             continue
         checked += 1
         lost += not truth
-        answer = solve(game, timeout=60)
+        answer = solve(game, timeout=None, max_states=BUDGET)
         assert answer.result == (WIN if truth else UNWINNABLE), game.to_position()
         if truth:
             for move in answer.moves:
@@ -505,3 +605,51 @@ def test_answers_agree_with_brute_force_with_stock_and_tableau_in_play():
     rng = random.Random(20261201)
     checked, lost = agree_with_brute_force((open_position(rng) for _ in range(40)), 30_000)
     assert checked >= 20 and lost >= 2, (checked, lost)
+
+
+# ---------------------------------------------------------------------- what the kernel gives the search
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), draw=st.sampled_from([1, 3]), redeals=st.sampled_from([0, 1, None]),
+       relaxed=st.booleans(), before=st.integers(0, 40), times=st.integers(1, 60))
+def test_turning_the_stock_at_once_is_the_same_as_one_action_at_a_time(seed, draw, redeals, relaxed, before,
+                                                                       times):
+    rules = get_variant("klondike").rules({"draw": draw, "redeals": redeals, "relaxed": relaxed})
+    game = Game.new(rules, seed)
+    for _ in range(before):  # some play first, so the waste and score are not where the deal left them
+        moves = game.legal_moves()
+        if not moves:
+            break
+        game.push(moves[seed % len(moves)])
+    history = list(game.history)
+    snap = game.snapshot()
+    stepwise = game.copy()
+    done = 0
+    for _ in range(times):
+        if rules.draw_move not in stepwise.legal_moves():
+            break  # out of redeals: turn_stock is for legal runs of the stock's action only
+        stepwise.push(rules.draw_move)
+        done += 1
+    game.turn_stock(done)
+    assert game.snapshot() == stepwise.snapshot() and game.history == history
+    game.restore(snap)
+    assert game.snapshot() == snap and game.to_position() == Game.from_position(
+        get_variant("klondike"), game.to_position()).to_position()
+    assert game.history == history
+
+
+def test_a_copy_without_history_and_derived_rules(klondike):
+    game = Game.new(klondike.rules({"draw": 3, "redeals": 1}), 5)
+    game.play("draw")
+    bare = game.without_history()
+    assert bare.to_position() == game.to_position() and bare.history == [] and bare.future == []
+    free = game.rules.derive(draw_count=1, redeals=None)
+    assert (free.draw_count, free.redeals) == (1, None) and (game.rules.draw_count, game.rules.redeals) == (3, 1)
+    assert free.accept is game.rules.accept  # the tables are shared
+    relaxed = game.without_history(rules=free)
+    assert relaxed.rules is free and game.rules is not free
+    for bad, words in (({"draw_count": 0}, "draw_count"), ({"redeals": -1}, "redeals"), ({"count": 3}, "count")):
+        with pytest.raises(ValueError, match=words):
+            game.rules.derive(**bad)
+    with pytest.raises(ValueError, match="piles"):
+        game.without_history(rules=get_variant("calculation").rules({}))

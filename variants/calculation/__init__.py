@@ -52,8 +52,7 @@ def register_variants(register):
 
 @hookimpl
 def solver_knowledge(rules):
-    if getattr(rules, "name", None) != "calculation":
-        return None
+    # asked only for the variant this plugin registered (the registry keeps which)
     return CalculationKnowledge(rules)
 
 
@@ -73,7 +72,6 @@ class CalculationKnowledge:
         self.fslot = {f: k for k, f in enumerate(self.found)}
         self.piles = {"stock": self.stock, "waste": self.waste, "found": list(self.found),
                       "reserves": list(self.reserves)}
-        self.states = 0
 
     # -------------------------------------------------------------- helpers
 
@@ -90,12 +88,10 @@ class CalculationKnowledge:
     # -------------------------------------------------------------- hook methods
 
     def search(self, game, deadline: float, max_states: int):
-        """The dedicated search (``search.py``): winning moves, False (a proof) or None."""
+        """The dedicated search (``search.py``): its outcome, with the states it stored."""
         from . import search
 
-        found = search.search(game, self.piles, deadline, max_states)
-        self.states = search.search.states
-        return found
+        return search.search(game, self.piles, deadline, max_states)
 
     def key(self, game) -> bytes:
         """Ranks only (suits never matter); foundations by length; reserves sorted."""

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import operator
 import time
-from typing import Any
+from typing import Any, NamedTuple
+
+from solitaire.core.solver import UNKNOWN, UNWINNABLE, WIN, SearchOutcome
 
 from . import PATH, POS, RANKS, urgency  # the tables of the four sequences, built once
 from . import SEQ as _SEQ
@@ -25,6 +27,16 @@ SEQ = tuple(seq + (-1,) for seq in _SEQ)
 
 class _Out(Exception):
     pass
+
+
+class BeamResult(NamedTuple):
+    """What one :func:`beam` search found: a winning ``path`` (in :class:`Search`'s path
+    format) or None (proves nothing); ``cut``: whether any level was cut short (if not, a
+    wider beam would find nothing more); ``states``: the positions it stored."""
+
+    path: list[tuple] | None
+    cut: bool
+    states: int
 
 
 class Search:
@@ -338,19 +350,18 @@ def _estimate(L: tuple, R: tuple, cache: dict, kind: int = 0) -> float:
 
 
 def beam(lengths: list[int], reserves: list[list[int]], cards: list[int], width: int,
-         deadline: float, kind: int = 0) -> list[tuple] | None:
+         deadline: float, kind: int = 0) -> BeamResult:
     """Beam search over the draws, each reserve top that fits a foundation played at once
-    (so a drawn card that fits one goes home: parking it would send it home at once too):
-    a winning path (in :class:`Search`'s path format) or None (proves nothing). ``kind``
-    picks the estimate (:data:`KINDS`); ``beam.cut`` tells whether any level was cut short
-    (if not, a wider beam would find nothing more).
+    (so a drawn card that fits one goes home: parking it would send it home at once too);
+    see :class:`BeamResult`. ``kind`` picks the estimate (:data:`KINDS`).
 
     Reserves are ``bytes`` (bottom to top) and a level's states are keyed with the reserves
     sorted (they are interchangeable); only a move home can uncover a card that fits. A
     state parking a card is scored from its parent's score and the one pile that changed."""
     n = len(cards)
     cache: dict = {}
-    beam.cut = False  # type: ignore[attr-defined]
+    cut = False
+    states = 0
     home = KINDS[kind][3]
     done_l = (RANKS,) * 4
 
@@ -380,9 +391,9 @@ def beam(lengths: list[int], reserves: list[list[int]], cards: list[int], width:
                 while e is not None:
                     path[:0] = list(e[3])
                     e = e[2]
-                return path
+                return BeamResult(path, cut, states)
         if i == n or time.perf_counter() > deadline:
-            return None
+            return BeamResult(None, cut, states)
         c = cards[i]
         cb = bytes((c,))
         nxt: dict[bytes, tuple] = {}
@@ -417,22 +428,22 @@ def beam(lengths: list[int], reserves: list[list[int]], cards: list[int], width:
                 if key not in nxt:
                     nxt[key] = (L0, tuple(R), entry, (("d", -1, j),),
                                 score + costs[j] - _pile_cost(lb, new, cache, kind))
-        beam.states += len(nxt)  # type: ignore[attr-defined]
+        states += len(nxt)
         if len(nxt) > width:
-            beam.cut = True  # type: ignore[attr-defined]
+            cut = True
             level = sorted(nxt.values(), key=_SCORE, reverse=True)[:width]
         else:
             level = list(nxt.values())
-    return None
+    return BeamResult(None, cut, states)
 
 
 _SCORE = operator.itemgetter(4)
-beam.states = 0  # type: ignore[attr-defined]  # positions the last beam searches stored
 
 
-def search(game: Any, piles: dict[str, Any], deadline: float, max_states: int) -> Any:
-    """Search ``game`` (a Calculation position): a list of kernel moves that win, ``False``
-    when no line wins (the search was exhausted: a proof), ``None`` when the budget ran out.
+def search(game: Any, piles: dict[str, Any], deadline: float, max_states: int) -> SearchOutcome:
+    """Search ``game`` (a Calculation position): WIN with kernel moves that win, UNWINNABLE
+    when no line wins (the search was exhausted: a proof), UNKNOWN when the budget ran out;
+    with the positions stored, on every path.
 
     ``piles`` maps "stock", "waste", "found" (four indices) and "reserves" (four indices).
     """
@@ -442,44 +453,43 @@ def search(game: Any, piles: dict[str, Any], deadline: float, max_states: int) -
     lengths = [len(p[f]) for f in found]
     for f in found:  # the search assumes each foundation holds its own sequence
         if [c % RANKS for c in p[f]] != [SEQ[found.index(f)][j] for j in range(len(p[f]))]:
-            return None
+            return SearchOutcome(UNKNOWN)
     pending = list(p[waste])
     cards = [c % RANKS for c in pending + p[stock][::-1]]
     s = Search(lengths, [[c % RANKS for c in p[r]] for r in reserves], cards, deadline, max_states)
-    for j in range(4):  # a position built by hand may already hold a stuck card
+    for j in range(4):  # a position built by hand, or played badly, may already hold a stuck card
         pile = s.R[j]
         for h in range(2, len(pile) + 1):
             t = Search(lengths, [pile[:h], [], [], []], [], deadline, max_states)
             t.remaining = s.remaining
             if t.stuck(0):
-                return False
+                return SearchOutcome(UNWINNABLE)
     # a beam search for wins, ever wider, each width with every estimate (they win different
     # deals), over 90% of the time (or up to max_states wide when there is no time limit, so
     # a states budget gives the same answer anywhere); the exact search has the rest
     path = None
-    beam.states = 0  # type: ignore[attr-defined]
+    states = 0
     share = time.perf_counter() + (deadline - time.perf_counter()) * 0.9
     width, cut = 25, True
     while path is None and cut and time.perf_counter() < share and width <= max_states:
         cut = False
         for kind in (1, 2, 0):
-            path = beam(lengths, s.R, cards, width, share, kind)
-            cut = cut or beam.cut  # type: ignore[attr-defined]
-            if path is not None or not beam.cut or time.perf_counter() >= share:  # type: ignore[attr-defined]
+            found_beam = beam(lengths, s.R, cards, width, share, kind)
+            path = found_beam.path
+            states += found_beam.states
+            cut = cut or found_beam.cut
+            if path is not None or not found_beam.cut or time.perf_counter() >= share:
                 break
         width *= 3
     if path is not None:
-        search.states = beam.states  # type: ignore[attr-defined]
-        return _moves(path, piles, len(pending))
+        return SearchOutcome(WIN, tuple(_moves(path, piles, len(pending))), states)
     try:
         ok = s.dfs(0)
     except _Out:
-        return None
-    finally:
-        search.states = beam.states + len(s.seen)  # type: ignore[attr-defined]
+        return SearchOutcome(UNKNOWN, (), states + len(s.seen))
     if not ok:
-        return False
-    return _moves(s.path, piles, len(pending))
+        return SearchOutcome(UNWINNABLE, (), states + len(s.seen))
+    return SearchOutcome(WIN, tuple(_moves(s.path, piles, len(pending))), states + len(s.seen))
 
 
 def _moves(path: list[tuple], piles: dict[str, Any], pending: int) -> list[tuple[int, int, int]]:

@@ -28,17 +28,17 @@ See docs/solver.md.
 
 from __future__ import annotations
 
-import random
+import math
 import sys
 import time
-from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import attrs
 
-from .cards import DECK_SIZE
-from .game import Game, Move
-from .rules import EMPTY, GIVES_NONE, GIVES_RUN, GIVES_TOP, Rules
+from ..cards import DECK_SIZE
+from ..game import Game, Move, Snapshot
+from ..rules import EMPTY, GIVES_NONE, GIVES_RUN, GIVES_TOP, Rules
+from .knowledge import Knowledge, variant_knowledge
 
 WIN, UNWINNABLE, UNKNOWN = "win", "unwinnable", "unknown"
 
@@ -62,36 +62,12 @@ class _OutOfBudget(Exception):
     pass
 
 
-def variant_knowledge(rules: Rules) -> Any:
-    """The ``solver_knowledge`` hook's answer for these rules (from any installed plugin)."""
-    from importlib.metadata import entry_points
-
-    import pluggy
-
-    from . import hookspecs
-    from .plugins import GROUP
-
-    pm = pluggy.PluginManager(hookspecs.PROJECT)
-    pm.add_hookspecs(hookspecs)
-    for ep in entry_points(group=GROUP):
-        try:
-            obj = ep.load()
-            if hasattr(obj, "solver_knowledge") and not pm.is_registered(obj):
-                pm.register(obj, name=f"solver:{ep.name}")
-        except Exception:  # a broken plugin is reported by the registry, not here
-            continue
-    try:
-        return pm.hook.solver_knowledge(rules=rules)
-    except Exception:
-        return None
-
-
 class _Tables:
     """What the search derives once per Rules: safe-move tables, interchangeable groups."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.knowledge = variant_knowledge(rules)
+        self.knowledge = Knowledge.of(variant_knowledge(rules))
         found = rules.foundation_set
         # piles that receive cards by moves, outside the foundations
         receivers = sorted({d for s in rules.sources for d in rules.targets[s] if d not in found})
@@ -192,26 +168,53 @@ def _tables(rules: Rules) -> _Tables:
     return t
 
 
+def safe_home_move(game: Game) -> Move | None:
+    """A move of a top card home that can never be regretted, or ``None``: the solver's
+    safe-home rule, derived from the rules' tables (every card that could ever be built on
+    it outside the foundations is home already; when foundations give cards back, every
+    card that could be built on it in turn). Where several foundations take the card, only
+    into interchangeable empty ones. Judged from visible cards only (for autoplay)."""
+    rules = game.rules
+    tables = _tables(rules)
+    piles, down = game.piles, game.down
+    home = 0
+    for f in rules.foundations:
+        for c in piles[f]:
+            home |= 1 << c
+    found = rules.foundation_set
+    for s in tables.auto_sources:
+        pile = piles[s]
+        if not pile or down[s] == len(pile) or tables.needs_mask[pile[-1]] & ~home:
+            continue
+        fits = [d for d in game.targets(s, 1) if d in found]
+        if len(fits) > 1:
+            group = tables.group_of.get(fits[0])
+            if group is None or any(piles[f] or f not in group for f in fits):
+                continue
+        if fits:
+            return (s, fits[0], 1)
+    return None
+
+
 class Solver:
     """Solve ``game`` (full information: it sees the face-down cards and the stock order)."""
 
-    def __init__(self, game: Game, timeout: float = 10.0, max_states: int = 3_000_000,
+    def __init__(self, game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
                  greedy_share: float = 0.5, knowledge: Any = None) -> None:
         self.start = game
         self.rules = game.rules
         self.t = _tables(game.rules)
-        know = knowledge if knowledge is not None else self.t.knowledge
-        self.safe_home = getattr(know, "safe_home", None)
-        self.priority = getattr(know, "priority", None)
-        self.know_key = getattr(know, "key", None)
-        self.dead = getattr(know, "dead", None)
-        self.heuristic = getattr(know, "heuristic", None)
-        self.know_prune = getattr(know, "prune", None)
-        self.know_search = getattr(know, "search", None)
-        share = getattr(know, "search_share", 0.5)  # of the budget for know_search; the rest is generic
-        self.search_share = share if type(share) in (int, float) and 0 < share <= 1 else 0.5
+        know = self.t.knowledge if knowledge is None else Knowledge.of(knowledge)
+        self.safe_home = know.safe_home
+        self.priority = know.priority
+        self.know_key = know.key
+        self.dead = know.dead
+        self.heuristic = know.heuristic
+        self.know_prune = know.prune
+        self.know_search = know.search
+        self.search_share = know.search_share  # of the budget for know_search; the rest is generic
         self.know = know
-        self.timeout = timeout
+        self.timeout = math.inf if timeout is None else timeout  # None: the states budget alone
         self.max_states = max_states
         self.greedy_share = greedy_share
         self.best_first = True
@@ -232,11 +235,11 @@ class Solver:
             t0, span = began, self.timeout
             if self.know_search is not None:  # the variant's own search, its share of the budget:
                 found = self.know_search(self.start, began + span * self.search_share, self.max_states)
-                self.states = int(getattr(self.know, "states", 0) or 0)
-                if isinstance(found, list):  # moves that win (replayed in _win)
-                    self.solution = found
+                self.states = found.states
+                if found.result == WIN:  # moves that win (replayed in _win)
+                    self.solution = list(found.moves)
                     return self._win(began, "variant")
-                if found is False:  # a proof
+                if found.result == UNWINNABLE:  # a proof
                     return SolveResult(UNWINNABLE, (), time.perf_counter() - began, self.states, "variant")
                 t0 = time.perf_counter()  # out of budget: the generic portfolio has the rest
                 span = deadline - t0
@@ -264,17 +267,16 @@ class Solver:
     # ------------------------------------------------------------------ search
 
     def _run(self, prune: bool, deadline: float) -> bool | None:
-        g = self.start.copy()
-        g.history = []
-        g.future = []
+        g = self.start.without_history()
         self.g = g
+        self.trail: list[Any] = []  # what the search played: moves, and (draws, snapshot before)
         self.seen: Any = set() if not self.dominance else {}
         self.prune = prune
         self.deadline = deadline
         self.count = 0
         try:
             if self._dfs():
-                self.solution = self._plain(g.history)
+                self.solution = self._plain(self.trail)
                 return True
             return False
         except _OutOfBudget:
@@ -288,10 +290,9 @@ class Solver:
         Pruned like the greedy pass, so a failure proves nothing."""
         import heapq
 
-        g = self.start.copy()
-        g.history = []
-        g.future = []
+        g = self.start.without_history()
         self.g = g
+        self.trail = []
         self.seen = set() if not self.dominance else {}
         self.prune = True
         rules = self.rules
@@ -299,9 +300,14 @@ class Solver:
         hide = [i for i in range(rules.count) if i != rules.stock]
 
         def snap() -> bytes:  # compact: [down, cards...] a pile, 255 between piles, recycles last
-            piles, down = g.piles, g.down
+            piles, down, recycles = g.snapshot()[:3]
             return b"\xff".join([bytes((down[i],)) + bytes(piles[i]) for i in range(rules.count)]
-                                 + [str(g.recycles).encode()])
+                                 + [str(recycles).encode()])
+
+        def unsnap(state: bytes) -> Snapshot:
+            parts = state.split(b"\xff")
+            return Snapshot(tuple(tuple(p[1:]) for p in parts[:-1]), tuple(p[0] for p in parts[:-1]),
+                            int(parts[-1]), 0, 0)  # the search reads neither score nor move count
 
         def h() -> int:
             if self.heuristic is not None:
@@ -319,13 +325,10 @@ class Solver:
                 if not count & 63 and (time.perf_counter() > deadline or len(self.seen) > self.max_states
                                        or len(heap) > self.max_states // 4):
                     return None
-                parts = state.split(b"\xff")
-                g.piles = [list(p[1:]) for p in parts[:-1]]
-                g.down = [p[0] for p in parts[:-1]]
-                g.recycles = int(parts[-1])
-                g.history = []
+                self._undo(0)  # what the last state played (its safe moves), then its position
+                g.restore(unsnap(state))
                 self._auto()
-                autos = tuple((m[0], m[1], m[2]) for m in g.history)
+                autos = tuple(self.trail)
                 nodes[idx][2] = autos
                 if g.won:
                     path: list[Move] = []
@@ -337,12 +340,13 @@ class Solver:
                     return True
                 if not self._visit() or (self.dead is not None and self.dead(g)):
                     continue
-                base = len(g.history)
+                base = len(self.trail)
                 for _, draws, m in self._moves():
                     if draws:
                         self._draws(draws)
                     g.push(m)
-                    edge = tuple(self._plain(g.history[base:]))
+                    self.trail.append(m)
+                    edge = tuple(self._plain(self.trail[base:]))
                     nodes.append([idx, edge, ()])
                     heapq.heappush(heap, (h(), -len(nodes), len(nodes) - 1, snap()))
                     self._undo(base)
@@ -361,18 +365,12 @@ class Solver:
         own knowledge (which may not hold under other rules)."""
         t = self.t
         rules = self.rules
-        if not t.macro or (rules.draw_count == 1 and rules.redeals is None) or self.know is not None:
+        if not t.macro or (rules.draw_count == 1 and rules.redeals is None) or self.know.given:
             return False
         if t.free_stock is None:
-            import copy
-
-            free = copy.copy(rules)
-            free.draw_count = 1
-            free.redeals = None
-            t.free_stock = free
-        game = self.start.copy()
-        game.rules = t.free_stock
-        game.recycles = 0
+            t.free_stock = rules.derive(draw_count=1, redeals=None)
+        game = self.start.without_history(rules=t.free_stock)
+        game.restore(game.snapshot()._replace(recycles=0))
         sub = Solver(game, timeout=max(0.0, deadline - time.perf_counter()), max_states=self.max_states,
                      greedy_share=0, knowledge=object())
         answer = sub.solve()
@@ -485,6 +483,7 @@ class Solver:
                     else:
                         continue
                 g.push((s, fits[0], 1))
+                self.trail.append((s, fits[0], 1))
                 pushed += 1
                 break
             else:
@@ -510,13 +509,13 @@ class Solver:
         total = len(w) + len(g.piles[self.rules.stock])  # type: ignore[index]
         L2, r2 = len(w), g.recycles
         k = self.rules.draw_count
-        aligned = L2 % k == 0 or L2 == total
+        aligned = L2 % k == 0 or total == L2
         entries = seen.get(key)
         if entries is None:
             seen[key] = [(L2, r2)]
             return True
         for L1, r1 in entries:
-            if r1 <= r2 and L1 <= L2 and ((L2 - L1) % k == 0 or L2 == total):
+            if r1 <= r2 and L1 <= L2 and ((L2 - L1) % k == 0 or total == L2):
                 return False
             if r1 < r2 and aligned:
                 return False
@@ -787,7 +786,7 @@ class Solver:
             return out
         defer = self.t.stock_defer
         while True:
-            if L == total:  # stock empty: recycle if allowed
+            if total == L:  # stock empty: recycle if allowed
                 if redeals_left is not None and redeals_left <= 0:
                     break
                 if redeals_left is not None:
@@ -815,21 +814,22 @@ class Solver:
     def _dfs(self) -> bool:
         g = self.g
         self.count += 1
-        if not self.count & 255:
-            if time.perf_counter() > self.deadline or len(self.seen) > self.max_states:
-                raise _OutOfBudget
-        mark = len(g.history)
+        if not self.count & 255 and (time.perf_counter() > self.deadline or len(self.seen) > self.max_states):
+            raise _OutOfBudget
+        mark = len(self.trail)
         self._auto()
         if g.won:
             return True
         if not self._visit() or (self.dead is not None and self.dead(g)):
             self._undo(mark)
             return False
+        trail = self.trail
         for _, draws, m in self._moves():
-            inner = len(g.history)
+            inner = len(trail)
             if draws:
                 self._draws(draws)
             g.push(m)
+            trail.append(m)
             if self._dfs():
                 return True
             self._undo(inner)
@@ -837,193 +837,42 @@ class Solver:
         return False
 
     def _draws(self, draws: int) -> None:
-        """Play ``draws`` stock actions at once (legal: see _stock_moves), recorded as one
-        history entry ``(stock, waste, -draws, old waste, old stock, old recycles)`` that
-        :meth:`_undo` takes back and :meth:`_plain` writes out as ``draws`` draw moves.
-        Only the piles and the redeal count change (the solver reads neither score nor
-        move count)."""
+        """Play ``draws`` stock actions at once (legal: see _stock_moves), recorded in the
+        trail as ``(draws, snapshot before)``, which :meth:`_undo` restores and :meth:`_plain`
+        writes out as ``draws`` draw moves."""
         g = self.g
-        st = self.rules.stock
-        w = self.t.waste
-        piles = g.piles
-        stock, waste = piles[st], piles[w]  # type: ignore[index]
-        seq = waste + stock[::-1]
-        total = len(seq)
-        k = self.rules.draw_count
-        L, r = len(waste), g.recycles
-        for _ in range(draws):
-            if L == total:
-                L = 0
-                r += 1
-            else:
-                L = min(total, L + k)
-        g.history.append((st, w, -draws, waste, stock, g.recycles))  # type: ignore[arg-type]
-        rest = seq[L:]
-        rest.reverse()
-        piles[w] = seq[:L]
-        piles[st] = rest  # type: ignore[index]
-        g.down[st] = len(rest)  # type: ignore[index]
-        g.recycles = r
+        self.trail.append((draws, g.snapshot()))
+        g.turn_stock(draws)
 
     def _undo(self, mark: int) -> None:
-        """Take moves back until the history is ``mark`` long (macro draws included)."""
+        """Take back what the search played until the trail is ``mark`` long."""
         g = self.g
-        history = g.history
-        while len(history) > mark:
-            h = history[-1]
-            if h[2] < 0:
-                history.pop()
-                st, w = h[0], h[1]
-                g.piles[w] = h[3]
-                g.piles[st] = h[4]
-                g.down[st] = len(h[4])
-                g.recycles = h[5]
+        trail = self.trail
+        while len(trail) > mark:
+            e = trail.pop()
+            if len(e) == 2:
+                g.restore(e[1])
             else:
                 g.pop()
 
-    def _plain(self, entries: list) -> list[Move]:
-        """History entries as moves, a macro draw written out as its draw moves."""
+    def _plain(self, entries: list[Any]) -> list[Move]:
+        """Trail entries as moves, a macro draw written out as its draw moves."""
         draw = self.rules.draw_move
         out: list[Move] = []
-        for h in entries:
-            if h[2] < 0:
-                out.extend([draw] * -h[2])  # type: ignore[list-item]
+        for e in entries:
+            if len(e) == 2:
+                out.extend([draw] * e[0])  # type: ignore[list-item]
             else:
-                out.append((h[0], h[1], h[2]))
+                out.append(e)
         return out
 
 
-def solve(game: Game, timeout: float = 10.0, max_states: int = 3_000_000, greedy_share: float = 0.5,
+def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000, greedy_share: float = 0.5,
           knowledge: Any = None) -> SolveResult:
     """Solve ``game`` with full information; see :class:`Solver`. ``knowledge`` overrides
-    what the ``solver_knowledge`` hook gives (an object with ``safe_home``/``priority``)."""
+    what the ``solver_knowledge`` hook gives (an object with ``safe_home``/``priority``).
+
+    ``timeout`` is in seconds; ``None`` sets no deadline, so the search stops only when a
+    pass has stored ``max_states`` states: the same answer on any machine, however loaded."""
     return Solver(game, timeout=timeout, max_states=max_states, greedy_share=greedy_share,
                   knowledge=knowledge).solve()
-
-
-# ---------------------------------------------------------------------- winnable deals
-
-def options_slug(defn: Any, options: dict[str, Any]) -> str:
-    """A file name for an option set: the options that differ from the defaults, e.g. ``draw-3``."""
-    values = defn.resolve_options(options)
-    parts = []
-    for o in defn.options:
-        v = values[o.name]
-        if v == o.default:
-            continue
-        if o.kind == "flag":
-            parts.append(o.name)
-        else:
-            parts.append(f"{o.name}-{o.show(v) if hasattr(o, 'show') else v}")
-    return "-".join(parts) or "default"
-
-
-def pool_path(defn: Any, options: dict[str, Any]) -> Path | None:
-    """Where the shipped pool of won seeds for these options lives (beside the variant's YAML)."""
-    if getattr(defn, "path", None) is None:
-        return None
-    return Path(defn.path).parent / "winnable" / f"{options_slug(defn, options)}.txt"
-
-
-_POOLS: dict[Path, list[int]] = {}
-
-
-def load_pool(path: Path) -> list[int]:
-    if path not in _POOLS:
-        seeds: list[int] = []
-        try:
-            for line in path.read_text().splitlines():
-                word = line.split("#", 1)[0].strip()
-                if word.isdigit():
-                    seeds.append(int(word))
-        except OSError:
-            pass
-        _POOLS[path] = seeds
-    return _POOLS[path]
-
-
-def winnable_seed(defn: Any, options: dict[str, Any], rng: random.Random | None = None,
-                  bound: float = 0.12, seeds_below: int = 1_000_000_000) -> tuple[int, bool]:
-    """A seed the solver has won under these options: ``(seed, proved)``.
-
-    From the shipped pool when there is one; else random seeds solved live, each within a
-    share of ``bound`` seconds; when the bound runs out the last seed is returned with
-    ``proved`` False.
-    """
-    rng = rng or random.SystemRandom()
-    path = pool_path(defn, options)
-    if path is not None:
-        pool = load_pool(path)
-        if pool:
-            return rng.choice(pool), True
-    rules = defn.rules(options)
-    end = time.perf_counter() + bound
-    seed = rng.randrange(seeds_below)
-    while True:
-        left = end - time.perf_counter()
-        if left <= 0:
-            return seed, False
-        result = solve(Game.new(rules, seed), timeout=left, greedy_share=1.0)
-        if result.result == WIN:
-            return seed, True
-        seed = rng.randrange(seeds_below)
-
-
-def parse_range(text: str) -> range:
-    """``A..B`` (inclusive) as a range; raise ValueError."""
-    a, sep, b = text.partition("..")
-    if not sep or not a.strip().isdigit() or not b.strip().isdigit() or int(b) < int(a):
-        raise ValueError(f"a seed range is A..B with whole numbers A <= B, got {text!r}")
-    return range(int(a), int(b) + 1)
-
-
-# ---------------------------------------------------------------------- hints
-
-def player_hint(game: Game, samples: int = 6, states: int = 2000,
-                stop: Callable[[], bool] | None = None) -> tuple[str | None, int]:
-    """A next move judged only from what the player can see: ``(move text or None, wins)``.
-
-    The face-down cards and the stock's order are unknown to the player, so the solver
-    solves ``samples`` guesses of them (each a deal consistent with every visible card,
-    drawn from a generator seeded by the visible position alone), ``states`` states each
-    (a count, not a time, so the answer does not depend on the machine's speed),
-    and suggests the first move most of the won guesses share; ``wins`` is how many guesses
-    it won. ``stop``, if given, is asked before each guess: when it says True the hint is
-    given up, ``(None, 0)``. Two positions that differ only in hidden cards give the same hint. With no won
-    guess it falls back to the kernel's simple hint; when the stock has just gone all the way
-    round with nothing to play (:func:`~solitaire.core.hints.stuck`), there is no hint.
-    """
-    import hashlib
-    import json
-
-    from .cards import HIDDEN, card_name
-    from .hints import stuck
-
-    if stuck(game):  # the stock has gone round with nothing to play: guesses of it would mislead
-        return None, 0
-    seen = game.to_position(hidden=True)
-    digest = hashlib.sha256(json.dumps(seen, sort_keys=True).encode()).digest()
-    rng = random.Random(int.from_bytes(digest[:8], "big"))
-    visible = {c for p in seen["piles"].values() for c in p["down"] + p["up"] if c != HIDDEN}
-    unseen = [card_name(c) for c in range(DECK_SIZE) if card_name(c) not in visible]
-    votes: dict[str, int] = {}
-    wins = 0
-    for _ in range(samples):
-        if stop is not None and stop():
-            return None, 0
-        rng.shuffle(unseen)
-        cards = iter(unseen)
-        data = json.loads(json.dumps(seen))
-        for pile in data["piles"].values():
-            pile["down"] = [next(cards) if c == HIDDEN else c for c in pile["down"]]
-            pile["up"] = [next(cards) if c == HIDDEN else c for c in pile["up"]]
-        guess = Game.from_position(game.rules.variant, data)
-        result = solve(guess, timeout=60.0, max_states=states, greedy_share=1.0)
-        if result.result == WIN and result.moves:
-            wins += 1
-            votes[result.moves[0]] = votes.get(result.moves[0], 0) + 1
-    if votes:
-        best = max(sorted(votes), key=lambda m: votes[m])
-        return best, wins
-    move = game.hint()
-    return (game.move_text(move) if move is not None else None), 0

@@ -1,0 +1,86 @@
+"""Winnable deals: the shipped pools of seeds the solver has won, and live solving when a
+variant has none for an option set (see docs/solver.md, "Winnable deals")."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from ..game import Game
+from .search import WIN, solve
+
+
+def options_slug(defn: Any, options: dict[str, Any]) -> str:
+    """A file name for an option set: the options that differ from the defaults, e.g. ``draw-3``."""
+    values = defn.resolve_options(options)
+    parts = []
+    for o in defn.options:
+        v = values[o.name]
+        if v == o.default:
+            continue
+        if o.kind == "flag":
+            parts.append(o.name)
+        else:
+            parts.append(f"{o.name}-{o.show(v) if hasattr(o, 'show') else v}")
+    return "-".join(parts) or "default"
+
+
+def pool_path(defn: Any, options: dict[str, Any]) -> Path | None:
+    """Where the shipped pool of won seeds for these options lives (beside the variant's YAML)."""
+    if getattr(defn, "path", None) is None:
+        return None
+    return Path(defn.path).parent / "winnable" / f"{options_slug(defn, options)}.txt"
+
+
+_POOLS: dict[Path, list[int]] = {}
+
+
+def load_pool(path: Path) -> list[int]:
+    if path not in _POOLS:
+        seeds: list[int] = []
+        try:
+            for line in path.read_text().splitlines():
+                word = line.split("#", 1)[0].strip()
+                if word.isdigit():
+                    seeds.append(int(word))
+        except OSError:
+            pass
+        _POOLS[path] = seeds
+    return _POOLS[path]
+
+
+def winnable_seed(defn: Any, options: dict[str, Any], rng: random.Random | None = None,
+                  bound: float = 0.12, seeds_below: int = 1_000_000_000) -> tuple[int, bool]:
+    """A seed the solver has won under these options: ``(seed, proved)``.
+
+    From the shipped pool when there is one; else random seeds solved live, each within a
+    share of ``bound`` seconds; when the bound runs out the last seed is returned with
+    ``proved`` False.
+    """
+    rng = rng or random.SystemRandom()
+    path = pool_path(defn, options)
+    if path is not None:
+        pool = load_pool(path)
+        if pool:
+            return rng.choice(pool), True
+    rules = defn.rules(options)
+    end = time.perf_counter() + bound
+    seed = rng.randrange(seeds_below)
+    while True:
+        left = end - time.perf_counter()
+        if left <= 0:
+            return seed, False
+        result = solve(Game.new(rules, seed), timeout=left, greedy_share=1.0)
+        if result.result == WIN:
+            return seed, True
+        seed = rng.randrange(seeds_below)
+
+
+def parse_range(text: str) -> range:
+    """``A..B`` (inclusive) as a range; raise ValueError."""
+    a, sep, b = text.partition("..")
+    if not sep or not a.strip().isdigit() or not b.strip().isdigit() or int(b) < int(a):
+        raise ValueError(f"a seed range is A..B with whole numbers A <= B, got {text!r}")
+    return range(int(a), int(b) + 1)
