@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .cards import DECK_SIZE, HIDDEN, card_name, parse_card
 from .errors import NotationError, OptionError, PositionError
@@ -105,7 +106,7 @@ def parse_json(text: str, where: str) -> Any:
         raise PositionError(f"{where}: {exc}") from None
 
 
-def _whole(data: dict, key: str, minimum: int | None = None, default: int = 0) -> int:
+def _whole(data: dict[str, Any], key: str, minimum: int | None = None, default: int = 0) -> int:
     value = data.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool):
         raise PositionError(f"{key} must be a whole number, got {value!r}")
