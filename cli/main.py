@@ -23,7 +23,7 @@ _UNSET = object()
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit status. User errors: one line on stderr, status 2."""
     if sys.stderr is None:  # 2>&-: error lines have nowhere to go (print would send them to stdout)
-        sys.stderr = open(os.devnull, "w", encoding="utf-8")
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (stderr for the rest of the run)
     words = list(sys.argv[1:] if argv is None else argv)
     closed = _closed_stream(words)
     if closed:

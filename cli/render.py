@@ -5,6 +5,8 @@ file go through :func:`.lines.shown` (bounded, control characters escaped)."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from rich.text import Text
 
 from solitaire.core import Game
@@ -25,7 +27,8 @@ def _pile_summary(game: Game, i: int, reveal: bool) -> Text:
     spec = rules.piles[i]
     pile = game.piles[i]
     out = Text()
-    out.append(_safe(rules.short_name[i]) + " ", style="dim")
+    short = cast(str, rules.short_name[i])  # typed str | None by Rules, but the alias is used only when set
+    out.append(_safe(short) + " ", style="dim")
     if spec.role == "stock" and not reveal:
         out.append(f"[{len(pile)}]" if pile else "[  ]")
         if rules.redeals:  # a limited number of redeals (none at all is said by the rules page)

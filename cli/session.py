@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 import attrs
 
@@ -21,7 +22,8 @@ def help_text(game: Game) -> str:
         lines.append(f"                      a group's name ('{groups[0]}') means any of it that takes the card")
     if rules.draw_move is not None:
         again = rules.redeals != 0 and len(rules.draw_targets) == 1  # only a waste turns back
-        lines.append(f"        draw (or s)   turn cards from the stock{' (empty: turn the waste back)' if again else ''}")
+        back = " (empty: turn the waste back)" if again else ""
+        lines.append(f"        draw (or s)   turn cards from the stock{back}")
     lines.append("Other:  undo, redo, hint, finish (play every card home), help, quit (or q)")
     return "\n".join(lines)
 

@@ -63,7 +63,7 @@ def parse_json(text: str, where: str) -> Any:
         raise PositionError(f"{where}: {exc}{hint}") from None
 
 
-def _whole(data: dict, key: str, minimum: int | None = None, default: int = 0) -> int:
+def _whole(data: dict[str, Any], key: str, minimum: int | None = None, default: int = 0) -> int:
     value = data.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool):
         raise PositionError(f"{key} must be a whole number, got {value!r}")

@@ -8,9 +8,9 @@ time, never on the hot path, and every failure names the file, line and key.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
@@ -18,6 +18,9 @@ from . import limits
 from .cards import COLOUR, DECK_SIZE, RANK, SUIT, parse_card, parse_rank
 from .errors import NotationError, OptionError, VariantError
 from .yamlsource import Where, describe, did_you_mean, load_yaml, load_yaml_file
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 ROLES = ("stock", "waste", "foundation", "tableau", "reserve")
 RANK_RULES = ("down", "up", "up-or-down", "same", "any", "none")
@@ -389,7 +392,7 @@ class _Resolver:
             shown = f"{value!r}" if isinstance(value, str) else describe(value)
             raise where.error(f"unknown {what} {shown}; expected one of: {', '.join(allowed)}"
                               + did_you_mean(value, allowed))
-        return value
+        return cast(str, value)  # one of allowed, all of which are text
 
     def integer(self, where: Where, default: int | None = None, minimum: int = 0,
                 allow_none: bool = False, maximum: int = limits.MAX_CARDS) -> int | None:
@@ -426,7 +429,7 @@ class _Resolver:
             raise where.error(f"expected text, got {describe(where.value)}")
         return where.value
 
-    def per_pile(self, where: Where, count: int, item) -> list[Any]:
+    def per_pile(self, where: Where, count: int, item: Callable[[Where], Any]) -> list[Any]:
         """A value or a list with one value per pile."""
         where = self.get(where)
         if isinstance(where.value, list):
@@ -445,7 +448,7 @@ def _build_rule(r: _Resolver, where: Where, count: int, default: BuildRule) -> l
     suit = r.word(where.child("suit"), SUIT_RULES, default=default.suit, spellings=SUIT_SPELLINGS, what="rule")
     wrap = r.boolean(where.child("wrap"), default.wrap)
     steps = r.per_pile(where.child("step"), count, lambda w: r.integer(w, default=1, minimum=1))
-    for step, w in zip(steps, [where.child("step")] * count):
+    for step, w in zip(steps, [where.child("step")] * count, strict=True):  # per_pile gives count
         if step > 12:
             raise w.error(f"a step must be 1 to 12, got {step}")
     return [BuildRule(rank=rank, suit=suit, step=s, wrap=wrap) for s in steps]
@@ -492,7 +495,7 @@ def _empty_rule(r: _Resolver, where: Where, count: int, default: EmptyRule) -> l
     return r.per_pile(where.child("cards"), count, one_card)
 
 
-def _resolve(defn: "VariantDef", options: Mapping[str, Any]) -> ResolvedVariant:
+def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
     root = Where(defn.tree, defn.source)
     r = _Resolver(options, {o.name: o for o in defn.options})
     piles_where = root.child("piles")
@@ -694,10 +697,9 @@ def _deal_steps(r: _Resolver, where: Where, groups: Mapping[str, GroupSpec],
             steps.append(DealStep(to=to, cards=tuple(cards), face_up=tuple(face_up)))
     if total > DECK_SIZE:
         raise where.error(f"the deal needs {total} cards; a deck has {DECK_SIZE}")
-    if not steps or not steps[-1].rest:
-        if total != DECK_SIZE:
-            raise where.error(f"the deal places {total} of the {DECK_SIZE} cards: end with "
-                              "'- {to: stock, rest: true}' or deal them all")
+    if (not steps or not steps[-1].rest) and total != DECK_SIZE:
+        raise where.error(f"the deal places {total} of the {DECK_SIZE} cards: end with "
+                          "'- {to: stock, rest: true}' or deal them all")
     return tuple(steps)
 
 
@@ -742,7 +744,8 @@ def _points(w: Where) -> int:
     return w.value
 
 
-def _layout(r: _Resolver, where: Where, groups: list[GroupSpec], pile_names: list[str]):
+def _layout(r: _Resolver, where: Where, groups: list[GroupSpec],
+            pile_names: list[str]) -> tuple[tuple[str | None, ...], ...]:
     where = r.get(where)
     if where.value is None:  # default: each group on its own row
         return tuple(g.piles for g in groups)
@@ -793,7 +796,7 @@ class VariantDef:
     tree: Any
     path: Path | None = None
     provider: str = ""
-    _cache: dict = attrs.field(factory=dict, repr=False)
+    _cache: dict[tuple[str, Any], Any] = attrs.field(factory=dict, repr=False)
 
     def option(self, name: str) -> OptionSpec:
         for o in self.options:
@@ -831,7 +834,7 @@ class VariantDef:
             self._cache[("resolved", key)] = hit
         return hit
 
-    def rules(self, options: Mapping[str, Any] | None = None):
+    def rules(self, options: Mapping[str, Any] | None = None) -> Rules:
         """Compiled rules for these options (cached): what :class:`Game` plays."""
         from .rules import Rules
 

@@ -41,13 +41,15 @@ file per Python environment in the user's cache folder.
 
 from __future__ import annotations
 
+import contextlib
 import marshal
 import os
 import stat
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from . import limits, yamlsource
 from .files import atomic_write
@@ -101,13 +103,14 @@ def own_finders_only() -> bool:
                for f in sys.meta_path if hasattr(f, "find_distributions"))
 
 
-def environment() -> tuple[tuple, int] | None:
+def environment() -> tuple[tuple[Any, ...], int] | None:
     """The stamps every cached answer depends on (the interpreter, ``sys.path`` and what is
     installed on it, the modules that make and check trees) and the newest modification
     time among them; None when ``sys.path`` holds an entry that is not a path."""
-    entries: list[tuple] = []
+    entries: list[tuple[Any, ...]] = []
     newest = 0
-    for entry in sys.path:
+    for listed in sys.path:
+        entry: object = listed  # typed as text, but a program may put anything in sys.path
         if isinstance(entry, os.PathLike):
             entry = os.fspath(entry)
         if not isinstance(entry, str):
@@ -188,9 +191,9 @@ def _decode(value: Any, budget: list[int] | None = None, depth: int = 1) -> Any:
             raise _Damaged
         for key in keys:  # keys are values too (and plain ones)
             _decode(key, budget, depth + 1)
-        out = LDict(zip(keys, [_decode(v, budget, depth + 1) for v in values]))
+        out = LDict(zip(keys, [_decode(v, budget, depth + 1) for v in values], strict=True))  # lengths checked
         out.line = line
-        out.key_lines = dict(zip(keys, key_lines))
+        out.key_lines = dict(zip(keys, key_lines, strict=True))
         return out
     if value[0] != "l":
         raise _Damaged
@@ -283,10 +286,8 @@ class StartupCache:
         self.trees.pop(key, None)
         self._dirty = True
         if stamp is not None and stamp[0] < now_ns() - RACY_NS:
-            try:
+            with contextlib.suppress(_Uncachable, RecursionError):  # a date, a set, or nested beyond the stack
                 self.trees[key] = (stamp, _encode(tree), False)
-            except (_Uncachable, RecursionError):  # a date, a set, or nested beyond the stack
-                pass
         return tree
 
     def _kept(self, key: str) -> tuple[Any, Any, Any] | None:

@@ -18,14 +18,14 @@ from .errors import VariantError
 # cache (:mod:`.startcache`) and never needs it
 
 
-class LDict(dict):
+class LDict(dict[Any, Any]):
     """A mapping that remembers its line (1-based) and each key's line."""
 
     line: int = 0
     key_lines: dict[Any, int]
 
 
-class LList(list):
+class LList(list[Any]):
     """A sequence that remembers its line and each item's line."""
 
     line: int = 0
@@ -39,7 +39,7 @@ _NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 class _Walk:
     """What one conversion has spent so far, against the limits in :mod:`.limits`."""
 
-    __slots__ = ("source", "values", "aliases", "seen", "open")
+    __slots__ = ("aliases", "open", "seen", "source", "values")
 
     def __init__(self, source: str) -> None:
         self.source = source
@@ -239,7 +239,7 @@ def shown_key(key: Any) -> str:
 class Where:
     """A value with its source file, key path and line, for precise error messages."""
 
-    __slots__ = ("value", "source", "path", "line")
+    __slots__ = ("line", "path", "source", "value")
 
     def __init__(self, value: Any, source: str, path: str = "", line: int = 0) -> None:
         self.value = value
@@ -252,7 +252,7 @@ class Where:
         path = f" {self.path}:" if self.path else ""
         return VariantError(f"{self.source}{line}:{path} {message}")
 
-    def child(self, key: Any) -> "Where":
+    def child(self, key: Any) -> Where:
         """The value under ``key`` (a mapping key or a list index)."""
         value = self.value
         if isinstance(key, int) and isinstance(value, list):
@@ -266,7 +266,7 @@ class Where:
     def has(self, key: str) -> bool:
         return isinstance(self.value, dict) and key in self.value
 
-    def mapping(self, allowed: tuple[str, ...] | None = None, required: tuple[str, ...] = ()) -> "Where":
+    def mapping(self, allowed: tuple[str, ...] | None = None, required: tuple[str, ...] = ()) -> Where:
         """Check this is a mapping with only ``allowed`` keys and every ``required`` key."""
         if not isinstance(self.value, dict):
             raise self.error(f"expected a mapping, got {describe(self.value)}")
@@ -281,7 +281,7 @@ class Where:
                 raise self.error(f"missing key {key!r}")
         return self
 
-    def items(self) -> list["Where"]:
+    def items(self) -> list[Where]:
         if not isinstance(self.value, list):
             raise self.error(f"expected a list, got {describe(self.value)}")
         return [self.child(i) for i in range(len(self.value))]

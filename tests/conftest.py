@@ -6,6 +6,7 @@ import io
 import json
 import sys
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ class Result:
     out: str
     err: str
 
-    def json_lines(self) -> list[dict]:
+    def json_lines(self) -> list[dict[str, Any]]:
         return [json.loads(line) for line in self.out.splitlines() if line.strip()]
 
 
@@ -52,5 +53,5 @@ def klondike():
     return get_variant("klondike")
 
 
-def new_game(options: dict | None = None, seed: int = 1, variant: str = "klondike") -> Game:
+def new_game(options: dict[str, Any] | None = None, seed: int = 1, variant: str = "klondike") -> Game:
     return Game.new(get_variant(variant).rules(options or {}), seed)

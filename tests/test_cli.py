@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from klondike_helpers import position, suit_run, won_but, write_position
@@ -20,7 +23,7 @@ def _own_data_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("SOLITAIRE_HOME", str(tmp_path / "home"))
 
 
-def play_json(cli, *args: str, commands: list[str] | str = ()) -> list[dict]:
+def play_json(cli, *args: str, commands: Sequence[str] | str = ()) -> list[dict[str, Any]]:
     text = commands if isinstance(commands, str) else "".join(c + "\n" for c in commands)
     result = cli("play", "klondike", *args, "--json", input=text)
     assert result.code == 0, result.err
@@ -33,10 +36,11 @@ def play_json(cli, *args: str, commands: list[str] | str = ()) -> list[dict]:
 # ---------------------------------------------------------------------------- deal
 
 
-def dealt(cli, seed: int, *options: str) -> dict:
+def dealt(cli, seed: int, *options: str) -> dict[str, Any]:
     result = cli("deal", "klondike", "--seed", str(seed), *options, "--json")
     assert (result.code, result.err) == (0, "")
-    return json.loads(result.out)
+    data: dict[str, Any] = json.loads(result.out)
+    return data
 
 
 def test_deal_one_is_pinned_forever(cli):
@@ -143,7 +147,7 @@ def test_variant_names_are_case_insensitive(cli):
 def test_the_first_line_is_the_starting_state_with_face_down_cards_hidden(cli):
     deal = dealt(cli, 1)
     (first,) = play_json(cli, "--seed", "1")
-    assert REPLY_KEYS <= set(first) and "hint" not in first
+    assert set(first) >= REPLY_KEYS and "hint" not in first
     assert (first["ok"], first["error"], first["score"], first["moves"], first["won"]) == (True, None, 0, 0, False)
     piles = first["position"]["piles"]
     assert piles["stock"] == {"down": ["??"] * 24, "up": []}
@@ -163,7 +167,7 @@ def test_one_reply_per_command_and_blank_lines_are_ignored(cli):
 
 def test_draw_three_shows_three_waste_cards_and_the_stock_stays_hidden(cli):
     deal = dealt(cli, 1)
-    start, reply = play_json(cli, "--seed", "1", "--draw", "3", commands=["draw"])
+    _start, reply = play_json(cli, "--seed", "1", "--draw", "3", commands=["draw"])
     waste = reply["position"]["piles"]["waste"]
     assert waste == {"down": [], "up": list(reversed(deal["piles"]["stock"]["down"][-3:]))}
     assert reply["position"]["piles"]["stock"] == {"down": ["??"] * 21, "up": []}
@@ -247,7 +251,7 @@ def test_finish_wins_through_the_protocol(cli, tmp_path):
     assert start["won"] is False
     assert reply["ok"] is True and reply["won"] is True
     assert reply["moves"] == 8 and reply["score"] == 80
-    for f, suit in zip(("f1", "f2", "f3", "f4"), "CDHS"):
+    for f, suit in zip(("f1", "f2", "f3", "f4"), "CDHS", strict=True):
         assert reply["position"]["piles"][f]["up"] == suit_run(suit).split()
     for refused in after:  # a win is final (it is in the statistics): nothing undoes or changes it
         assert refused["ok"] is False and refused["error"].startswith("the game is won")
@@ -333,11 +337,11 @@ t1 t5 3 ; t1 f1 ; t1 f4 ; w t1 ; t5 t1 4 ; t5 f3
 
 def test_a_complete_game_of_draw_three(cli):
     moves = [m.strip() for m in DEAL_2_DRAW_3.replace("\n", " ").split(";")]
-    replies = play_json(cli, "--seed", "2", "--draw", "3", commands=moves + ["finish", "quit"])
+    replies = play_json(cli, "--seed", "2", "--draw", "3", commands=[*moves, "finish", "quit"])
     assert len(replies) == len(moves) + 3
-    bad = [(m, r["error"]) for m, r in zip(moves, replies[1:]) if not r["ok"]]
+    bad = [(m, r["error"]) for m, r in zip(moves, replies[1:], strict=False) if not r["ok"]]
     assert bad == []
-    recycled_at = [i for i, (before, after) in enumerate(zip(replies, replies[1:]))
+    recycled_at = [i for i, (before, after) in enumerate(itertools.pairwise(replies))
                    if after["position"]["recycles"] == before["position"]["recycles"] + 1]
     assert [moves[i] for i in recycled_at] == ["draw", "draw"]
     for i in recycled_at:  # the whole waste went back into the stock, face down

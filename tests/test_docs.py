@@ -15,11 +15,15 @@ import re
 import subprocess
 import sys
 import tomllib
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 import typer
 import yaml
+from typer.core import TyperGroup
 
 from solitaire.cli.main import app
 from solitaire.core import Game, SolitaireError, get_variant, shuffled_deck
@@ -31,8 +35,16 @@ EXAMPLES = DOCS / "examples"
 RECORD_HINT = "if the change is deliberate, run `python docs/examples/record.py` and review the diff"
 
 
-def load_module(path: Path):
+def matched(pattern: str, text: str) -> re.Match[str]:
+    """``re.match``, failing the test when the text does not match."""
+    found = re.match(pattern, text)
+    assert found is not None, (pattern, text)
+    return found
+
+
+def load_module(path: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None, path
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -95,8 +107,8 @@ def test_mkdocs_builds_strictly(tmp_path):
     assert "0x9E3779B97F4A7C15" in (site / "design" / "index.html").read_text(encoding="utf-8")
 
 
-def nav_files(nav) -> list[str]:
-    out = []
+def nav_files(nav: list[Any]) -> list[str]:
+    out: list[str] = []
     for item in nav:
         value = next(iter(item.values())) if isinstance(item, dict) else item
         out += nav_files(value) if isinstance(value, list) else [value]
@@ -182,8 +194,11 @@ def test_transcripts_replay(cli, monkeypatch, name):
 
 
 # the refusals of position.md's table: each a change to endgame.json (or the file's text)
-def _set(path, value):
-    def change(data):
+Change = Callable[[dict[str, Any]], None]
+
+
+def _set(path: Sequence[str], value: Any) -> Change:
+    def change(data: dict[str, Any]) -> None:
         target = data
         for key in path[:-1]:
             target = target[key]
@@ -191,8 +206,8 @@ def _set(path, value):
     return change
 
 
-def _delete(path):
-    def change(data):
+def _delete(path: Sequence[str]) -> Change:
+    def change(data: dict[str, Any]) -> None:
         target = data
         for key in path[:-1]:
             target = target[key]
@@ -200,8 +215,8 @@ def _delete(path):
     return change
 
 
-def _piles(**piles):
-    def change(data):
+def _piles(**piles: Any) -> Change:
+    def change(data: dict[str, Any]) -> None:
         for name, value in piles.items():
             data["piles"][name] = value
     return change
@@ -323,7 +338,7 @@ def test_hidden_cards_cannot_be_loaded():
 
 
 def test_protocol_reply_example_is_the_first_reply():
-    args, _, expected = transcript("protocol-session.txt")
+    _args, _, expected = transcript("protocol-session.txt")
     shown = json.loads((EXAMPLES / "protocol-reply.json").read_text(encoding="utf-8"))
     assert shown == json.loads(expected[0]), RECORD_HINT
 
@@ -343,7 +358,7 @@ def test_protocol_session_narrative_matches_the_recording():
     assert f"the hint suggests `{replies[1]['hint']}`" in text
     assert replies[2]["score"] == 15 and "score 15" in text
     assert replies[3]["score"] == 20 and "score 20" in text
-    for command, reply in zip(inputs, replies[1:]):
+    for command, reply in zip(inputs, replies[1:], strict=False):
         if not reply["ok"]:
             assert f"`{command}` is refused with `{reply['error']}`" in " ".join(text.split())
     assert replies[-1]["moves"] == replies[-3]["moves"] - 1  # undo took the draw back
@@ -432,7 +447,7 @@ def test_klondike_scoring_table_matches_the_rules(klondike):
     assert seen == 7
     # and every scored pair of piles is in the table
     scored = {(a, b) for a in groups for b in groups if rules3.score_move[groups[a]][groups[b]]}
-    shown = {re.match(r"`(\w+)` → `(\w+)`", e).groups() for e, _ in rows if "→" in e}
+    shown = {matched(r"`(\w+)` → `(\w+)`", e).groups() for e, _ in rows if "→" in e}
     assert scored == shown
     assert rules1.floor == 0 and "The score never goes below 0." in page("klondike.md")
 
@@ -440,7 +455,7 @@ def test_klondike_scoring_table_matches_the_rules(klondike):
 def test_klondike_options_table_matches_the_variant(klondike):
     rows = table_rows(section(page("klondike.md"), "Options"))
     assert [code(r[0])[0] for r in rows] == [o.flag for o in klondike.options]
-    for row, option in zip(rows, klondike.options):
+    for row, option in zip(rows, klondike.options, strict=True):  # as many, just checked
         shown_default = row[2].strip("`")
         assert shown_default == ("off" if option.kind == "flag" else option.show(option.default))
 
@@ -463,13 +478,14 @@ def test_klondike_redeal_refusal_as_documented(cli):
     assert f"`{replies[-1]['error']}`" in page("klondike.md")
 
 
-def _endgame() -> dict:
-    return json.loads((EXAMPLES / "endgame.json").read_text(encoding="utf-8"))
+def _endgame() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((EXAMPLES / "endgame.json").read_text(encoding="utf-8"))
+    return data
 
 
 def test_klondike_finish_refusals_as_documented(klondike):
     listed = code(section(page("klondike.md"), "Finishing").split("refused with the reason:")[1])
-    changes = [
+    changes: list[Change] = [
         lambda d: d["piles"].update(t1={"down": ["KS"], "up": ["QD", "JS"]}),
         lambda d: d["piles"].update(t1={"up": ["JS", "KS", "QD"]}),  # JS under the KS it must go before
     ]
@@ -504,7 +520,7 @@ def test_klondike_line_mode_messages_as_documented(cli, tmp_path, monkeypatch):
     told = "Every card is face up: type 'finish' to play them home."
     assert told in out and f"`{told}`" in text
     # stuck: kings on top of their queens, jacks on their tens, nothing to draw
-    stuck = {"variant": "klondike", "piles": {"stock": {}, "waste": {"up": ["JS"]}}}
+    stuck: dict[str, Any] = {"variant": "klondike", "piles": {"stock": {}, "waste": {"up": ["JS"]}}}
     names = "A23456789T"
     stuck["piles"].update({
         "f1": {"up": [r + "C" for r in names[:9]]}, "f2": {"up": [r + "D" for r in names[:9]]},
@@ -529,8 +545,9 @@ def test_klondike_declaration_is_included():
 # --------------------------------------------------------------------------- the command line
 
 
-def cli_commands():
+def cli_commands() -> list[tuple[str, Any]]:
     group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)  # the app has subcommands
     return sorted(group.commands.items())
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import itertools
 import json
 import os
 import re
@@ -17,6 +18,8 @@ import shutil
 import subprocess
 import venv
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -28,8 +31,9 @@ EXAMPLE = ROOT / "examples" / "solitaire-yukon"
 PACKAGE = EXAMPLE / "src" / "solitaire_yukon"
 
 
-def load_plugin_module():
+def load_plugin_module() -> ModuleType:
     spec = importlib.util.spec_from_file_location("solitaire_yukon_under_test", PACKAGE / "__init__.py")
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -74,7 +78,7 @@ def test_any_face_up_group_moves_even_out_of_sequence(yukon):
         game = Game.new(yukon.rules(), seed)
         for src, dst, n in game.legal_moves():
             moved = game.piles[src][-n:]
-            in_sequence = all(RANK[a] == RANK[b] + 1 and COLOUR[a] != COLOUR[b] for a, b in zip(moved, moved[1:]))
+            in_sequence = all(RANK[a] == RANK[b] + 1 and COLOUR[a] != COLOUR[b] for a, b in itertools.pairwise(moved))
             if n > 1 and not in_sequence:
                 before = len(game.piles[dst])
                 game.play((src, dst, n))
@@ -86,7 +90,7 @@ def test_any_face_up_group_moves_even_out_of_sequence(yukon):
 
 
 def test_empty_column_takes_only_a_king_and_foundations_one_card_by_suit(yukon):
-    piles = {f"f{i}": {"up": []} for i in range(1, 5)}
+    piles: dict[str, dict[str, list[str]]] = {f"f{i}": {"up": []} for i in range(1, 5)}
     cards = [card_name(c) for c in range(52)]
     # t1: empty; t2: QH on 5C; t3: KS; the rest of the deck on t4 .. t7, all face up
     used = {"QH", "5C", "KS", "AC"}
@@ -138,7 +142,7 @@ def test_the_example_installs_lists_and_plays_in_a_fresh_environment(tmp_path):
         capture_output=True, text=True, env=env, timeout=600)
     assert install.returncode == 0, install.stdout + install.stderr
 
-    def solitaire(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    def solitaire(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         return subprocess.run([str(bindir / "solitaire"), *args], input=stdin, capture_output=True, text=True,
                               env=env, timeout=120)
 
@@ -212,7 +216,7 @@ def test_the_guide_documents_every_hook():
 def test_the_guides_test_code_runs(monkeypatch):
     [code] = [c for c in code_blocks(GUIDE.read_text(), "python") if "--8<--" not in c]
     monkeypatch.chdir(EXAMPLE)
-    namespace: dict = {}
+    namespace: dict[str, Any] = {}
     exec(compile(code, str(GUIDE), "exec"), namespace)
     tests = [f for name, f in namespace.items() if name.startswith("test_")]
     assert len(tests) == 2
@@ -221,7 +225,8 @@ def test_the_guides_test_code_runs(monkeypatch):
 
 
 def test_the_guides_broken_lines_are_what_solitaire_says(tmp_path, cli, monkeypatch):
-    lines = [l for block in code_blocks(GUIDE.read_text(), "text") for l in block.splitlines() if "BROKEN" in l]
+    blocks = code_blocks(GUIDE.read_text(), "text")
+    lines = [line for block in blocks for line in block.splitlines() if "BROKEN" in line]
     assert len(lines) == 2
     misspelled = type("Plugin", (), {"register_variant": hookimpl(lambda self, register: None)})()
     yaml = tmp_path / "yukon.yaml"

@@ -98,7 +98,7 @@ def test_every_legal_move_round_trips_through_its_notation(seed, draw):
     ("t7 t3 x", "the number of cards must be a whole number of at least 1, got 'x'"),
     ("t7 t3 1.5", "the number of cards must be a whole number of at least 1, got '1.5'"),
     ("t7 t3 ²", "the number of cards must be a whole number of at least 1, got '²'"),
-    ("t7 t3 ３", "the number of cards must be a whole number of at least 1, got '３'"),
+    ("t7 t3 ３", "the number of cards must be a whole number of at least 1, got '３'"),  # noqa: RUF001 (on purpose)
     ("draw 3", "'draw' takes no arguments"),
     ("s t1", "'s' takes no arguments"),
 ])
@@ -113,9 +113,9 @@ def test_malformed_commands_get_one_clear_line_and_change_nothing(game, text, me
 
 def test_a_huge_count_is_refused_without_a_crash(game):
     before = snapshot(game)
-    with pytest.raises(IllegalMoveError, match="^t7 has only 3 face-up cards$"):
+    with pytest.raises(IllegalMoveError, match=r"^t7 has only 3 face-up cards$"):
         game.play("t7 t3 " + "9" * 5000)
-    with pytest.raises(IllegalMoveError, match="^t7 has only 3 face-up cards$"):
+    with pytest.raises(IllegalMoveError, match=r"^t7 has only 3 face-up cards$"):
         game.play("t7 t3 1000000000000")
     assert snapshot(game) == before
 

@@ -143,9 +143,15 @@ def test_wheel_has_every_package_file(wheel):
     assert not missing, missing
 
 
+class CaseKeeping(configparser.ConfigParser):
+    """A parser that keeps names as written (ConfigParser lowers them)."""
+
+    def optionxform(self, optionstr: str) -> str:
+        return optionstr
+
+
 def test_wheel_entry_points(wheel):
-    parser = configparser.ConfigParser(delimiters=("=",))
-    parser.optionxform = str  # keep names as written
+    parser = CaseKeeping(delimiters=("=",))
     parser.read_string(dist_info(wheel, "entry_points.txt"))
     assert parser["console_scripts"]["solitaire"].strip() == "solitaire.cli.main:main"
     plugins = {k: v.strip() for k, v in parser["solitaire"].items()}

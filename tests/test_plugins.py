@@ -95,7 +95,8 @@ def test_builtins_come_through_the_same_entry_point_group():
     eps = {ep.name: ep for ep in entry_points(group="solitaire")}
     assert eps["klondike"].value == "solitaire.variants.klondike"
     assert eps["calculation"].value == "solitaire.variants.calculation"
-    assert eps["klondike"].dist.metadata["Name"] == "solitaire-table"
+    dist = eps["klondike"].dist
+    assert dist is not None and dist.metadata["Name"] == "solitaire-table"
     # no entry points, no variants: there is no other path for the built-ins
     empty = build_registry(eps=[])
     assert empty.variants == {} and empty.broken == []
@@ -262,7 +263,8 @@ BROKEN = {
     "laughs-plugin": (
         GOOD, {"thumb.yaml": "name: bad\na: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
             f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(8))},
-        "thumb.yaml:5: d[0][6][8][2]: more than 2000 values (each alias expanded); that is the most a variant file may hold",
+        "thumb.yaml:5: d[0][6][8][2]: more than 2000 values (each alias expanded); "
+        "that is the most a variant file may hold",
         "thumb"),
     "many-piles-plugin": (
         GOOD, {"thumb.yaml": THUMB_YAML.replace("count: 7", "count: 1000000")},
@@ -314,7 +316,8 @@ def test_playing_a_broken_variant_says_why(broken_site, cli):
     result = cli("play", "misspelled-plugin", "--seed", "1")
     assert result.code == 2
     assert result.err == ("solitaire: variant 'misspelled-plugin' is installed but broken: bad plugin: unknown hook "
-                          "'register_variant' (did you mean 'register_variants'?); the hooks are: register_variants, solver_knowledge\n")
+                          "'register_variant' (did you mean 'register_variants'?); "
+                          "the hooks are: register_variants, solver_knowledge\n")
     result = cli("deal", "scotch", "--seed", "1")
     assert result.code == 2 and "installed but broken: the name 'hopscotch' is already taken" in result.err
 

@@ -6,6 +6,7 @@ import copy
 import functools
 import json
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -25,7 +26,7 @@ def _own_data_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("SOLITAIRE_HOME", str(tmp_path / "home"))
 
 
-def hide(data: dict) -> dict:
+def hide(data: dict[str, Any]) -> dict[str, Any]:
     """What the --json protocol shows of a position: face-down cards as '??'."""
     out = copy.deepcopy(data)
     for p in out["piles"].values():
@@ -123,10 +124,22 @@ def test_a_position_keeps_score_moves_and_recycles():
 # ---------------------------------------------------------------------------- refusals
 
 
-def _move(data: dict, card: str, pile: str, part: str = "up") -> None:
+def _move(data: dict[str, Any], card: str, pile: str, part: str = "up") -> None:
     """Move ``card`` out of the stock onto ``pile`` (for building bad positions)."""
     data["piles"]["stock"]["down"].remove(card)
     data["piles"][pile][part].append(card)
+
+
+def _moves(data: dict[str, Any], pile: str, *cards: str) -> None:
+    """Move ``cards`` out of the stock onto ``pile``, in this order."""
+    for card in cards:
+        _move(data, card, pile)
+
+
+def _face_down_end(data: dict[str, Any]) -> None:
+    data["piles"]["t1"]["up"] = []
+    _move(data, "9D", "t1", "down")
+    data["piles"]["stock"]["down"].append("8S")
 
 
 REFUSALS = [
@@ -147,14 +160,13 @@ REFUSALS = [
      "pile 'waste' is missing (every pile must be present, even if empty)"),
     ("missing column", lambda d: d["piles"].pop("t7"),
      "pile 't7' is missing (every pile must be present, even if empty)"),
-    ("face-down end", lambda d: d["piles"]["t1"].__setitem__("up", []) or _move(d, "9D", "t1", "down")
-     or d["piles"]["stock"]["down"].append("8S"),
+    ("face-down end", _face_down_end,
      "t1 ends with a face-down card: a non-empty tableau pile ends face up"),
     ("stock face up", lambda d: d["piles"]["stock"]["up"].append(d["piles"]["stock"]["down"].pop()),
      "the stock's cards are face down: stock.up must be empty"),
-    ("foundation out of order", lambda d: (_move(d, "AH", "f1"), _move(d, "3H", "f1")),
+    ("foundation out of order", lambda d: _moves(d, "f1", "AH", "3H"),
      "f1 is out of order: 3H does not go on AH (f1 builds up in the same suit)"),
-    ("foundation mixed suits", lambda d: (_move(d, "AH", "f2"), _move(d, "2D", "f2")),
+    ("foundation mixed suits", lambda d: _moves(d, "f2", "AH", "2D"),
      "f2 is out of order: 2D does not go on AH (f2 builds up in the same suit)"),
     ("foundation without ace", lambda d: _move(d, "2H", "f1"), "f1 cannot start with 2H: it starts with an Ace"),
     ("foundation face down", lambda d: _move(d, "AH", "f1", "down"), "f1 cannot hold face-down cards"),
@@ -189,7 +201,7 @@ REFUSALS = [
 ]
 
 
-def bad_position(mutate) -> dict:
+def bad_position(mutate) -> dict[str, Any]:
     data = position({"t1": "2C 3C | 8S"})
     mutate(data)
     return data
@@ -204,7 +216,7 @@ def test_a_bad_position_is_refused_with_a_precise_reason(what, mutate, message):
 
 @pytest.mark.parametrize("data", [[1, 2], "klondike", None, 3])
 def test_a_position_that_is_not_an_object_is_refused(data):
-    with pytest.raises(PositionError, match="^a position is a JSON object$"):
+    with pytest.raises(PositionError, match=r"^a position is a JSON object$"):
         Game.from_position(KLONDIKE, data)
 
 

@@ -7,7 +7,10 @@ against itself (legal_moves vs refusal, push/pop, undo, positions).
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections.abc import Sequence
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -38,7 +41,7 @@ walk_st = st.lists(st.integers(0, 1000), min_size=30, max_size=150)
 # ---------------------------------------------------------------------------- the reference model
 
 
-def fits_tableau(piles, card: int, t: int) -> bool:
+def fits_tableau(piles: Sequence[Sequence[int]], card: int, t: int) -> bool:
     pile = piles[t]
     if not pile:
         return RANK[card] == 13
@@ -46,7 +49,7 @@ def fits_tableau(piles, card: int, t: int) -> bool:
     return RANK[top] == RANK[card] + 1 and COLOUR[top] != COLOUR[card]
 
 
-def fits_foundation(piles, card: int, f: int) -> bool:
+def fits_foundation(piles: Sequence[Sequence[int]], card: int, f: int) -> bool:
     pile = piles[f]
     if not pile:
         return RANK[card] == 1
@@ -67,7 +70,7 @@ def reference_moves(game: Game) -> set[tuple[int, int, int]]:
         pile = piles[s]
         for n in range(1, len(pile) - down[s] + 1):
             run = pile[-n:]
-            if any(not (RANK[a] == RANK[b] + 1 and COLOUR[a] != COLOUR[b]) for a, b in zip(run, run[1:])):
+            if any(not (RANK[a] == RANK[b] + 1 and COLOUR[a] != COLOUR[b]) for a, b in itertools.pairwise(run)):
                 break
             out |= {(s, t, n) for t in TABLEAU if t != s and fits_tableau(piles, run[0], t)}
             if n == 1:
@@ -82,7 +85,7 @@ def reference_moves(game: Game) -> set[tuple[int, int, int]]:
     return out
 
 
-def reference_after(game: Game, move: tuple[int, int, int]) -> tuple:
+def reference_after(game: Game, move: tuple[int, int, int]) -> tuple[Any, ...]:
     """(piles, down, score, moves, recycles) after ``move``, by the issue's rules and scoring."""
     piles = [list(p) for p in game.piles]
     down = list(game.down)
@@ -117,19 +120,19 @@ def reference_after(game: Game, move: tuple[int, int, int]) -> tuple:
 # ---------------------------------------------------------------------------- helpers
 
 
-def state(game: Game) -> tuple:
+def state(game: Game) -> tuple[Any, ...]:
     return (tuple(map(tuple, game.piles)), tuple(game.down), game.score, game.moves, game.recycles)
 
 
-def full_state(game: Game) -> tuple:
-    return state(game) + (tuple(game.history), tuple(game.future))
+def full_state(game: Game) -> tuple[Any, ...]:
+    return (*state(game), tuple(game.history), tuple(game.future))
 
 
 def check_invariants(game: Game) -> None:
     cards = sorted(c for p in game.piles for c in p)
     assert cards == list(range(DECK_SIZE)), "every card exactly once"
     assert game.down[STOCK] == len(game.piles[STOCK]), "the stock is face down"
-    for i in FOUNDATIONS + [WASTE]:
+    for i in [*FOUNDATIONS, WASTE]:
         assert game.down[i] == 0
     for t in TABLEAU:
         assert 0 <= game.down[t] <= len(game.piles[t])
@@ -160,8 +163,7 @@ def walk(game: Game, picks: list[int]):
 def test_random_games_follow_the_reference_rules_and_keep_every_invariant(options, seed, picks):
     game = Game.new(KLONDIKE.rules(options), seed)
     check_invariants(game)
-    count = 0
-    for move in walk(game, picks):
+    for count, move in enumerate(walk(game, picks), start=1):
         legal = game.legal_moves()
         assert len(legal) == len(set(legal)), "no move listed twice"
         assert set(legal) == reference_moves(game)
@@ -169,7 +171,6 @@ def test_random_games_follow_the_reference_rules_and_keep_every_invariant(option
             assert legal[-1] == RULES.draw_move, "the stock's action comes last"
         expected = reference_after(game, move)
         game.play(move)
-        count += 1
         assert state(game) == expected
         assert game.moves == count
         check_invariants(game)
@@ -219,7 +220,7 @@ def test_undo_restores_the_prior_state_except_that_turned_cards_stay_up(options,
         game.undo()
     piles, down, score, moves, recycles = state(game)
     assert (piles, score, moves, recycles) == (start[0], 0, 0, 0)
-    assert all(d <= d0 for d, d0 in zip(down, start[1]))
+    assert all(d <= d0 for d, d0 in zip(down, start[1], strict=True))  # one per pile
     check_invariants(game)
 
 
@@ -254,7 +255,7 @@ def test_a_refused_move_changes_nothing_and_legal_moves_agree_with_refusal(optio
 @given(options=options_st, seed=seed_st, picks=st.lists(st.integers(0, 1000), max_size=60))
 def test_legal_moves_agree_with_refusal_over_every_move(options, seed, picks):
     game = Game.new(KLONDIKE.rules(options), seed)
-    for step in walk(game, picks + [0]):
+    for step in walk(game, [*picks, 0]):
         legal = set(game.legal_moves())
         for s in range(PILE_COUNT):
             most = len(game.piles[s]) - game.down[s] + 1
@@ -300,7 +301,7 @@ def test_random_text_is_a_legal_move_or_a_refusal_that_changes_nothing(options, 
 @given(options=options_st, seed=seed_st, picks=walk_st)
 def test_a_position_round_trips_after_every_move(options, seed, picks):
     game = Game.new(KLONDIKE.rules(options), seed)
-    for step in walk(game, picks + [0]):
+    for step in walk(game, [*picks, 0]):
         data = game.to_position()
         again = Game.from_position(KLONDIKE, json.loads(json.dumps(data)))
         assert again.to_position() == data

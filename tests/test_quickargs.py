@@ -5,20 +5,24 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 import typer.main
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.core import TyperGroup
 
-from solitaire.cli.main import app, play
 from solitaire.cli import quickargs
+from solitaire.cli.main import app, play
 from solitaire.cli.quickargs import declared, quick_args
 
-PLAY = typer.main.get_command(app).commands["play"]
+GROUP = typer.main.get_command(app)
+assert isinstance(GROUP, TyperGroup)  # the app has subcommands
+PLAY = GROUP.commands["play"]
 
 
-def typer_reads(args: list[str]) -> tuple[dict, list[str]] | None:
+def typer_reads(args: list[str]) -> tuple[dict[str, Any], list[str]] | None:
     """What Typer passes to ``play`` for these words (None if it refuses the line)."""
     try:
         ctx = PLAY.make_context("play", list(args))
@@ -27,7 +31,7 @@ def typer_reads(args: list[str]) -> tuple[dict, list[str]] | None:
     return dict(ctx.params), list(ctx.args)
 
 
-def quick_reads(args: list[str]) -> tuple[dict, list[str]] | None:
+def quick_reads(args: list[str]) -> tuple[dict[str, Any], list[str]] | None:
     values = quick_args(quickargs.PLAY, list(args))
     if values is None:
         return None

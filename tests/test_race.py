@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import socket
 import sys
+from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
@@ -47,7 +47,7 @@ async def seat(server, table, *names: str) -> list[RaceClient]:
     return clients
 
 
-async def start(clients: list[RaceClient]) -> list[dict]:
+async def start(clients: list[RaceClient]) -> list[dict[str, Any]]:
     for c in clients[1:]:
         await c.send("ready")
         await c.wait("ack", re="ready")
@@ -55,7 +55,7 @@ async def start(clients: list[RaceClient]) -> list[dict]:
     return [await c.wait("start") for c in clients]
 
 
-def check_position(position: dict) -> None:
+def check_position(position: dict[str, Any]) -> None:
     assert "seed" not in position
     for name, pile in position["piles"].items():
         assert set(pile["down"]) <= {"??"}, (name, pile)
@@ -83,7 +83,7 @@ def assert_no_leaks(client: RaceClient) -> None:
             assert not CARD.search(json.dumps(rest)), f"a card outside one's own position: {msg}"
 
 
-async def play(client: RaceClient, moves: list[str]) -> dict:
+async def play(client: RaceClient, moves: list[str]) -> dict[str, Any]:
     reply = {}
     for m in moves:
         await client.send("move", move=m)
@@ -96,7 +96,7 @@ async def play(client: RaceClient, moves: list[str]) -> dict:
 
 
 def test_link_carries_host_port_table_and_a_long_token():
-    async def go():
+    async def go() -> None:
         server, table, link = await open_table()
         host, port, table_id, token = parse_link(link)
         assert (host, port, table_id) == ("127.0.0.1", server.port, table.id) and len(token) >= 32
@@ -105,8 +105,8 @@ def test_link_carries_host_port_table_and_a_long_token():
 
 
 def test_lobby_ready_start_and_a_win_ends_the_race_for_all():
-    async def go():
-        server, table, link = await open_table()
+    async def go() -> None:
+        server, table, _link = await open_table()
         host, bob, cid = await seat(server, table, "ann", "bob", "cid")
         await bob.send("start")
         assert (await bob.wait("error"))["code"] == "not-host"
@@ -146,8 +146,8 @@ def test_lobby_ready_start_and_a_win_ends_the_race_for_all():
 
 
 def test_start_needs_a_friend():
-    async def go():
-        server, table, link = await open_table()
+    async def go() -> None:
+        server, table, _link = await open_table()
         (host,) = await seat(server, table, "ann")
         await host.send("start")
         assert (await host.wait("error"))["code"] == "no-friends"
@@ -182,10 +182,10 @@ def first_home() -> list[str]:
 
 @pytest.mark.parametrize("case", ["foundation", "face-up", "draw"])
 def test_timed_race_tie_breaks_when_the_time_is_up(case):
-    async def go():
+    async def go() -> None:
         # an hour's race whose clock the test runs out once the moves are made: the result
         # never depends on how fast a loaded machine plays them
-        server, table, link = await open_table(TIMED_SEED, settings=Settings("klondike", dict(OPTIONS), "timed", 3600))
+        server, table, _link = await open_table(TIMED_SEED, settings=Settings("klondike", dict(OPTIONS), "timed", 3600))
         ann, bob, cid = await seat(server, table, "ann", "bob", "cid")
         starts = await start([ann, bob, cid])
         assert starts[0]["settings"]["race"] == "timed" and 3500 < starts[0]["seconds_left"] <= 3600
@@ -212,8 +212,8 @@ def test_timed_race_tie_breaks_when_the_time_is_up(case):
 
 
 def test_a_timed_race_ends_by_itself():
-    async def go():
-        server, table, link = await open_table(TIMED_SEED, settings=Settings("klondike", dict(OPTIONS), "timed", 1))
+    async def go() -> None:
+        server, table, _link = await open_table(TIMED_SEED, settings=Settings("klondike", dict(OPTIONS), "timed", 1))
         ann, bob = await seat(server, table, "ann", "bob")
         await start([ann, bob])
         end = await ann.wait("end", timeout=30)  # the timer fires however loaded the machine is
@@ -224,8 +224,8 @@ def test_a_timed_race_ends_by_itself():
 
 
 def test_timed_race_won_outright_before_time():
-    async def go():
-        server, table, link = await open_table(settings=Settings("klondike", dict(OPTIONS), "timed", 60))
+    async def go() -> None:
+        server, table, _link = await open_table(settings=Settings("klondike", dict(OPTIONS), "timed", 60))
         ann, bob = await seat(server, table, "ann", "bob")
         await start([ann, bob])
         await play(bob, SOLUTION)
@@ -237,29 +237,31 @@ def test_timed_race_won_outright_before_time():
 
 
 def test_a_join_subprocess_races_a_whole_race():
-    async def go():
+    async def go() -> None:
         server, table, link = await open_table()
         (ann,) = await seat(server, table, "ann")
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "solitaire.cli.main", "race", "join", link, "--name", "bot", "--json",
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-        lines: list[dict] = []
+        lines: list[dict[str, Any]] = []
+        stdin, stdout, stderr = proc.stdin, proc.stdout, proc.stderr
+        assert stdin is not None and stdout is not None and stderr is not None  # all three are pipes
 
-        async def line() -> dict:
-            raw = await asyncio.wait_for(proc.stdout.readline(), 15)
-            assert raw, (await proc.stderr.read()).decode()
+        async def line() -> dict[str, Any]:
+            raw = await asyncio.wait_for(stdout.readline(), 15)
+            assert raw, (await stderr.read()).decode()
             lines.append(json.loads(raw))
             return lines[-1]
 
-        async def until(pred) -> dict:
+        async def until(pred) -> dict[str, Any]:
             while True:
                 obj = await line()
                 if pred(obj):
                     return obj
 
         async def say(text: str) -> None:
-            proc.stdin.write(text.encode() + b"\n")
-            await proc.stdin.drain()
+            stdin.write(text.encode() + b"\n")
+            await stdin.drain()
 
         welcome = await line()
         assert welcome["event"] == "welcome" and welcome["role"] == "player" and welcome["seat"] == 1
@@ -296,11 +298,13 @@ def test_a_join_subprocess_races_a_whole_race():
 
 
 def test_malformed_messages_are_refused_and_the_connection_goes_on():
-    async def go():
-        server, table, link = await open_table()
-        ann, bob = await seat(server, table, "ann", "bob")
-        for raw, code in [("{not json", "bad-json"), ("[1, 2]", "bad-message"), ('{"type": "ready"}', "bad-version"),
-                          ('{"v": 1, "type": "teleport"}', "unknown-type"), (b"\x00\x01", "bad-json")]:
+    async def go() -> None:
+        server, table, _link = await open_table()
+        _ann, bob = await seat(server, table, "ann", "bob")
+        cases: list[tuple[str | bytes, str]] = [
+            ("{not json", "bad-json"), ("[1, 2]", "bad-message"), ('{"type": "ready"}', "bad-version"),
+            ('{"v": 1, "type": "teleport"}', "unknown-type"), (b"\x00\x01", "bad-json")]
+        for raw, code in cases:
             await bob.ws.send(raw)
             assert (await bob.wait("error"))["code"] == code
         await bob.send("hello", token="x")
@@ -312,10 +316,11 @@ def test_malformed_messages_are_refused_and_the_connection_goes_on():
 
 
 def test_oversized_message_disconnects_only_its_sender():
-    async def go():
-        server, table, link = await open_table()
+    async def go() -> None:
+        server, table, _link = await open_table()
         ann, bob = await seat(server, table, "ann", "bob")
         await bob.send("move", move="x" * 10_000)
+        assert bob._reader is not None
         await asyncio.wait_for(bob._reader, 5)
         assert bob.ws.close_code == 1009  # message too big
         await ann.send("state")
@@ -325,9 +330,9 @@ def test_oversized_message_disconnects_only_its_sender():
 
 
 def test_wrong_token_wrong_table_and_no_hello_are_refused():
-    async def go():
+    async def go() -> None:
         server, table, link = await open_table()
-        host, port, table_id, token = parse_link(link)
+        _host, port, table_id, token = parse_link(link)
         with pytest.raises(RaceError, match="no table here has that token"):
             await RaceClient.join(link.replace(token, "guess" + token[5:]), "eve")
         with pytest.raises(RaceError, match="no table here has that token"):
@@ -344,8 +349,8 @@ def test_wrong_token_wrong_table_and_no_hello_are_refused():
 
 
 def test_moves_for_another_seat_and_from_spectators_are_refused():
-    async def go():
-        server, table, link = await open_table()
+    async def go() -> None:
+        server, table, _link = await open_table()
         ann, bob, cid, dan, eve = await seat(server, table, "ann", "bob", "cid", "dan", "eve")
         assert eve.welcome["role"] == "spectator"
         await start([ann, bob, cid, dan])
@@ -361,13 +366,14 @@ def test_moves_for_another_seat_and_from_spectators_are_refused():
 
 
 def test_a_flood_disconnects_only_the_flooder():
-    async def go():
-        server, table, link = await open_table(rate=5, burst=10)
+    async def go() -> None:
+        server, table, _link = await open_table(rate=5, burst=10)
         ann, bob = await seat(server, table, "ann", "bob")
         for _ in range(30):
             await bob.send("state")
         flood = await bob.wait("error", code="flood")
         assert "too many messages" in flood["error"]
+        assert bob._reader is not None
         await asyncio.wait_for(bob._reader, 5)
         assert bob.ws.close_code == 1008 and "flood" in server.kills
         await ann.send("state")
@@ -379,7 +385,7 @@ def test_a_flood_disconnects_only_the_flooder():
 async def mole(server, link: str, name: str = "mole"):
     """A client that says hello and then never reads a byte: its transport is paused, so
     nothing sent to it is read and no ping of the server's is answered."""
-    host, port, table_id, token = parse_link(link)
+    _host, port, table_id, token = parse_link(link)
     ws = await connect(f"ws://127.0.0.1:{port}/{table_id}", proxy=None, compression=None)
     await ws.send(json.dumps({"v": 1, "type": "hello", "token": token, "name": name}))
     json.loads(await ws.recv())  # the welcome
@@ -388,7 +394,7 @@ async def mole(server, link: str, name: str = "mole"):
 
 
 def test_a_client_that_never_reads_is_cut_off_after_max_behind_messages_and_nobody_waits():
-    async def go():
+    async def go() -> None:
         server, table, link = await open_table(rate=10_000, burst=2_000, max_behind=64)
         ann, bob = await seat(server, table, "ann", "bob")
         await start([ann, bob])
@@ -412,7 +418,7 @@ def test_a_client_that_never_reads_is_cut_off_after_max_behind_messages_and_nobo
 
 
 def test_nothing_a_player_sends_after_being_cut_off_counts():
-    async def go():
+    async def go() -> None:
         server, table, link = await open_table(rate=10_000, burst=2_000, max_behind=8, close_timeout=0.5)
         ann = (await seat(server, table, "ann"))[0]
         ws = await mole(server, link, "bob")  # seated, never reads
@@ -433,8 +439,8 @@ def test_nothing_a_player_sends_after_being_cut_off_counts():
 
 
 def test_a_client_that_reads_every_message_is_never_behind():
-    async def go():
-        server, table, link = await open_table(rate=10_000, burst=2_000, max_behind=64)
+    async def go() -> None:
+        server, table, _link = await open_table(rate=10_000, burst=2_000, max_behind=64)
         ann, bob = await seat(server, table, "ann", "bob")
         await start([ann, bob])
         for _ in range(300):  # 900 messages to the two of them, far more than 64
@@ -450,8 +456,8 @@ def test_a_client_that_reads_every_message_is_never_behind():
 
 
 def test_draw_offer_accepted_by_everyone_still_racing():
-    async def go():
-        server, table, link = await open_table()
+    async def go() -> None:
+        server, table, _link = await open_table()
         ann, bob, cid = await seat(server, table, "ann", "bob", "cid")
         await start([ann, bob, cid])
         await cid.send("resign")  # out: the offer needs only those still racing
@@ -468,8 +474,8 @@ def test_draw_offer_accepted_by_everyone_still_racing():
 
 @pytest.mark.parametrize("how", ["refusal", "move"])
 def test_draw_offer_cancelled(how):
-    async def go():
-        server, table, link = await open_table()
+    async def go() -> None:
+        server, table, _link = await open_table()
         ann, bob, cid = await seat(server, table, "ann", "bob", "cid")
         await start([ann, bob, cid])
         await ann.send("offer-draw")
@@ -490,8 +496,8 @@ def test_draw_offer_cancelled(how):
 
 
 def test_resign_down_to_the_last_player():
-    async def go():
-        server, table, link = await open_table()
+    async def go() -> None:
+        server, table, _link = await open_table()
         ann, bob, cid = await seat(server, table, "ann", "bob", "cid")
         await start([ann, bob, cid])
         await ann.send("resign")
@@ -508,7 +514,7 @@ def test_resign_down_to_the_last_player():
 
 
 def test_a_lost_connection_comes_back_within_the_window():
-    async def go():
+    async def go() -> None:
         server, table, link = await open_table(reconnect_window=5)
         ann, bob = await seat(server, table, "ann", "bob")
         await start([ann, bob])
@@ -530,7 +536,7 @@ def test_a_lost_connection_comes_back_within_the_window():
 
 
 def test_a_lost_connection_past_the_window_resigns():
-    async def go():
+    async def go() -> None:
         server, table, link = await open_table(reconnect_window=0.3)
         ann, bob = await seat(server, table, "ann", "bob")
         await start([ann, bob])
@@ -547,7 +553,7 @@ def test_a_lost_connection_past_the_window_resigns():
 
 
 def test_one_who_comes_back_after_the_race_ended_is_told_how_it_ended():
-    async def go():
+    async def go() -> None:
         server, table, link = await open_table(reconnect_window=5)
         ann, bob = await seat(server, table, "ann", "bob")
         await start([ann, bob])
@@ -566,7 +572,7 @@ def test_one_who_comes_back_after_the_race_ended_is_told_how_it_ended():
 
 
 def test_spectators_watch_counts_only_and_see_every_table_at_the_end():
-    async def go():
+    async def go() -> None:
         server, table, link = await open_table()
         ann, bob, cid, dan, eve = await seat(server, table, "ann", "bob", "cid", "dan", "eve")
         assert eve.welcome["role"] == "spectator" and eve.welcome["seat_token"] is None
@@ -592,8 +598,8 @@ def test_spectators_watch_counts_only_and_see_every_table_at_the_end():
 
 
 def test_again_rotates_the_seats_and_keeps_the_score():
-    async def go():
-        server, table, link = await open_table()
+    async def go() -> None:
+        server, table, _link = await open_table()
         ann, bob, cid = await seat(server, table, "ann", "bob", "cid")
         await start([ann, bob, cid])
         await play(bob, SOLUTION)
@@ -617,7 +623,7 @@ def test_again_rotates_the_seats_and_keeps_the_score():
 
 
 def test_change_settings_seats_a_newcomer_and_keeps_the_score():
-    async def go():
+    async def go() -> None:
         server, table, link = await open_table()
         ann, bob = await seat(server, table, "ann", "bob")
         await start([ann, bob])
@@ -629,8 +635,9 @@ def test_change_settings_seats_a_newcomer_and_keeps_the_score():
         assert new.welcome["role"] == "spectator"
         await bob.send("settings", race="timed", minutes=10)
         assert (await bob.wait("error"))["code"] == "not-host"
-        for bad in [{"minutes": 7, "race": "timed"}, {"options": {"draw": 2}}, {"variant": "nope"},
-                    {"race": "timed", "seconds": 0}]:
+        bads: list[dict[str, Any]] = [{"minutes": 7, "race": "timed"}, {"options": {"draw": 2}}, {"variant": "nope"},
+                                      {"race": "timed", "seconds": 0}]
+        for bad in bads:
             await ann.send("settings", **bad)
             assert (await ann.wait("error"))["code"] == "bad-settings"
         await ann.send("settings", race="timed", minutes=10, options={"draw": 3})

@@ -6,10 +6,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+from typing import Any
+
+from textual.content import Content
+from textual.widget import Widget
+from textual.widgets import Button
 
 from solitaire.cli.race.client import RaceClient
-from solitaire.cli.race.server import RaceServer, Settings
-from solitaire.cli.tui.table import with_symbols
+from solitaire.cli.race.server import RaceServer, Settings, Table
 from solitaire.cli.race.ui import (
     HIDDEN_CARD,
     ConfirmScreen,
@@ -19,6 +23,7 @@ from solitaire.cli.race.ui import (
     RaceScreen,
     SettingsScreen,
 )
+from solitaire.cli.tui.table import with_symbols
 from solitaire.core import Game, get_variant
 from solitaire.core.cards import HIDDEN, card_name
 
@@ -37,7 +42,7 @@ SOLUTION = [m.replace("_", " ") for m in """
     w_t2 t5_t2 t5_f4 t5_f1 t3_f1 t6_f1 t6_f2 draw draw draw draw w_t4 t6_t4_2 t6_f2 t2_f2 t6_t1
     t6_f3 t6_f4 t3_f4 t3_f1 t4_f1 draw draw w_f4 t3_f4 t3_f1 t3_f2 t4_f4 t2_f1 t4_f3 t2_f2 t6_f1
     t2_f1 t1_f1 t3_f3 t3_f2 t7_f3 t7_f2 t1_f2 t3_f3 t7_f3 draw w_f4 t4_f4 w_f4 t2_f4 t2_f1 t3_f4
-""".split()]
+""".split()]  # noqa: SIM905 (a word list reads best as text)
 STOCK, WASTE = RULES.index["stock"], RULES.index["waste"]
 
 
@@ -59,7 +64,14 @@ def pilot_test(fn):
     return wrapper
 
 
-async def open_table(**settings):
+def plain(widget: Widget) -> str:
+    """The text a widget shows."""
+    shown = widget.render()
+    assert isinstance(shown, Content), shown
+    return shown.plain
+
+
+async def open_table(**settings: Any) -> tuple[RaceServer, Table, str]:
     server = RaceServer(allow_seconds=True)
     await server.start()
     server.deal_seed = lambda _settings: WIN_SEED  # the test hook: never reachable from the wire
@@ -77,7 +89,7 @@ async def until(pilot, check, what: str = "the condition") -> None:
     WAITING.pop()
 
 
-async def host_app(name: str = "ann", **settings):
+async def host_app(name: str = "ann", **settings: Any) -> tuple[RaceServer, Table, RaceApp]:
     """A table whose host is the UI; returns server, table, app (not yet running)."""
     server, table, link = await open_table(**settings)
     client = await RaceClient.join(link, name, host_key=table.host_key)
@@ -115,15 +127,33 @@ def on(app, kind) -> bool:
     """``app`` shows a screen of this kind, composed and painted with the latest state."""
     if not isinstance(app.screen, kind) or not app.screen.query("#status"):
         return False
-    return bool(app.screen.query_one("#status").render().plain)
+    return bool(plain(app.screen.query_one("#status")))
+
+
+def own(app: RaceApp) -> dict[str, Any]:
+    """The player's own table, as the server last sent it (there is one once seated)."""
+    assert app.own is not None
+    return app.own
+
+
+def board(app: RaceApp) -> Game:
+    """The player's own table as drawn (there is one once seated)."""
+    assert app.board is not None
+    return app.board
+
+
+def race_screen(app: RaceApp) -> RaceScreen:
+    screen = app.screen
+    assert isinstance(screen, RaceScreen), screen
+    return screen
 
 
 def progress(app) -> str:
-    return app.screen.query_one("#progress").render().plain
+    return plain(app.screen.query_one("#progress"))
 
 
 def status(app) -> str:
-    return app.screen.query_one("#status").render().plain
+    return plain(app.screen.query_one("#status"))
 
 
 @pilot_test
@@ -134,13 +164,13 @@ async def test_lobby_ready_from_the_ui_and_the_host_starts():
     app = RaceApp(client, link, tick=False)
     async with app.run_test(size=(100, 30)) as pilot:
         await until(pilot, lambda: on(app, LobbyScreen))
-        text = app.screen.query_one("#lobby-players").render().plain
+        text = plain(app.screen.query_one("#lobby-players"))
         assert "ann" in text and "bob (you)" in text and "not ready" in text
-        assert link in app.screen.query_one("#lobby-link").render().plain
+        assert link in plain(app.screen.query_one("#lobby-link"))
         assert not app.screen.query_one("#start").display  # only the host starts
         await pilot.press("r")
         await until(pilot, lambda: table.players[1].ready, "bob ready")
-        await until(pilot, lambda: "Not ready" in str(app.screen.query_one("#ready").label))
+        await until(pilot, lambda: "Not ready" in str(app.screen.query_one("#ready", Button).label))
         await host.send("start")
         await until(pilot, lambda: on(app, RaceScreen), "the race screen")
         assert app.board is not None and app.board.moves == 0
@@ -162,34 +192,37 @@ async def test_host_starts_plays_by_keys_and_clicks_and_sees_the_others_progress
         await started(pilot, app, bob)
         # a move by key: the cursor starts on the stock, d draws; the server's reply shows it
         await pilot.press("d")
-        await until(pilot, lambda: app.own["moves"] == 1, "the draw acknowledged")
+        await until(pilot, lambda: own(app)["moves"] == 1, "the draw acknowledged")
         server_game = table.players[0].game
+        assert server_game is not None
         assert server_game.moves == 1
-        assert app.board.piles[WASTE] == server_game.piles[WASTE]
+        assert board(app).piles[WASTE] == server_game.piles[WASTE]
         # a move by click on the stock
-        x, y = app.screen.table_view.point_of(STOCK)
+        x, y = race_screen(app).table_view.point_of(STOCK)
         await pilot.click("#table", offset=(x, y))
-        await until(pilot, lambda: app.own["moves"] == 2, "the click acknowledged")
-        assert server_game.moves == 2 and app.board.piles[WASTE] == server_game.piles[WASTE]
+        await until(pilot, lambda: own(app)["moves"] == 2, "the click acknowledged")
+        assert server_game.moves == 2 and board(app).piles[WASTE] == server_game.piles[WASTE]
         # a move the rules refuse, by clicks: refused here, with the reason the server would
         # give, nothing sent, and the card stays in hand, as at the solo table
         tableau = [i for i, role in enumerate(RULES.role) if role == "tableau"]
         src, dst = next((s, d) for s in tableau for d in tableau
                         if s != d and server_game.refusal((s, d, 1)) is not None)
-        reason = with_symbols(server_game.refusal((src, dst, 1)))  # spelled as the table shows cards
-        assert reason != server_game.refusal((src, dst, 1))
+        refusal = server_game.refusal((src, dst, 1))
+        assert refusal is not None
+        reason = with_symbols(refusal)  # spelled as the table shows cards
+        assert reason != refusal
         sent = len(app.client.messages)
         for pile in (src, dst):
-            x, y = app.screen.table_view.point_of(pile)
+            x, y = race_screen(app).table_view.point_of(pile)
             await pilot.click("#table", offset=(x, y))
         await until(pilot, lambda: status(app) == reason, "the refusal")
-        assert app.own["moves"] == server_game.moves == 2
-        assert len(app.client.messages) == sent and app.screen.view.picked == (src, 1)
+        assert own(app)["moves"] == server_game.moves == 2
+        assert len(app.client.messages) == sent and race_screen(app).view.picked == (src, 1)
         await pilot.press("escape")
         # while a move is unanswered the board may be out of date: the server judges alone
         app.unanswered = 1
         for pile in (src, dst):
-            x, y = app.screen.table_view.point_of(pile)
+            x, y = race_screen(app).table_view.point_of(pile)
             await pilot.click("#table", offset=(x, y))
         await until(pilot, lambda: len(app.client.messages) > sent and status(app) == reason, "the server's refusal")
         app.unanswered = 0
@@ -203,14 +236,14 @@ async def test_host_starts_plays_by_keys_and_clicks_and_sees_the_others_progress
             await pilot.press(key)
             assert status(app) == notice
         await pilot.pause(0.05)
-        assert len(app.client.messages) == sent and server_game.moves == app.own["moves"]
+        assert len(app.client.messages) == sent and server_game.moves == own(app)["moves"]
     await bob.close()
     await server.close()
 
 
 @pilot_test
 async def test_a_dropped_connection_comes_back_to_the_same_seat_by_itself():
-    async with racing_bob() as (pilot, app, table, bob):
+    async with racing_bob() as (pilot, app, _table, bob):
         await pilot.press("d")  # ann draws
         await until(pilot, lambda: app.own is not None and app.own["moves"] == 1, "the draw")
         first = app.client
@@ -229,7 +262,7 @@ async def test_a_dropped_connection_comes_back_to_the_same_seat_by_itself():
 
 @pilot_test
 async def test_a_seat_already_given_up_is_not_tried_again_and_the_notice_says_why():
-    async with racing_bob() as (pilot, app, table, bob):
+    async with racing_bob() as (pilot, app, table, _bob):
         table.server.reconnect_window = 0  # the table gives the seat up at once
         first = app.client
         first.ws.transport.abort()
@@ -247,7 +280,7 @@ async def test_a_spectator_seated_later_keeps_its_seat_token_to_come_back_with()
     watcher = await RaceClient.join(link, "cid")  # the race is on: cid watches
     app = RaceApp(watcher, link, tick=False)
     async with app.run_test(size=(100, 30)) as pilot:
-        assert app.client.seat_token is None and app.role == "spectator"
+        assert (app.client.seat_token, app.role) == (None, "spectator")
         await bob.send("resign")  # ann, the last one racing, wins
         await ann.wait("end")
         await ann.send("settings", race="timed", minutes=10)  # back to the lobby: cid sits down
@@ -260,7 +293,7 @@ async def test_a_spectator_seated_later_keeps_its_seat_token_to_come_back_with()
 
 @pilot_test
 async def test_a_table_that_closes_is_not_rejoined():
-    server, table, app = await host_app()
+    server, _table, app = await host_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await until(pilot, lambda: on(app, LobbyScreen))
         first = app.client
@@ -271,7 +304,7 @@ async def test_a_table_that_closes_is_not_rejoined():
 
 @pilot_test
 async def test_resign_asks_first_and_the_end_screen_shows_result_score_and_tables():
-    async with racing_bob() as (pilot, app, table, bob):
+    async with racing_bob() as (pilot, app, table, _bob):
         await pilot.press("x")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("n")  # not after all
@@ -282,8 +315,8 @@ async def test_resign_asks_first_and_the_end_screen_shows_result_score_and_table
         await pilot.press("y")
         await until(pilot, lambda: on(app, EndScreen), "the end screen")
         assert table.players[0].status == "lost" and table.players[1].status == "won"
-        text = app.screen.query_one("#end-text").render().plain
-        assert app.screen.query_one("#end-title").render().plain == "You lost."
+        text = plain(app.screen.query_one("#end-text"))
+        assert plain(app.screen.query_one("#end-title")) == "You lost."
         assert "bob: the last one racing" in text and "ann" in text and "1-0-0" in text
         # every table is revealed: the one shown has no face-down card hidden from view
         shown = app.screen.games[0]
@@ -331,8 +364,8 @@ async def test_a_friend_wins_and_the_ui_shows_it_and_a_draw_offer_is_answered_by
             await bob.send("move", move=move)
             assert (await bob.wait("reply"))["ok"]
         await until(pilot, lambda: on(app, EndScreen), "the end screen")
-        assert app.screen.query_one("#end-title").render().plain == "You lost."
-        assert "bob put every card home" in app.screen.query_one("#end-text").render().plain
+        assert plain(app.screen.query_one("#end-title")) == "You lost."
+        assert "bob put every card home" in plain(app.screen.query_one("#end-text"))
         # Change settings (the host): back to the lobby with the new settings
         await pilot.press("c")
         await until(pilot, lambda: isinstance(app.screen, SettingsScreen))
@@ -340,13 +373,13 @@ async def test_a_friend_wins_and_the_ui_shows_it_and_a_draw_offer_is_answered_by
         app.screen.query_one("#flags").value = "--race timed --minutes 10 --draw 3"
         await pilot.press("enter")
         await until(pilot, lambda: on(app, LobbyScreen), "the lobby")
-        assert "Klondike draw 3, timed 10 min" in app.screen.query_one("#lobby-title").render().plain
+        assert "Klondike draw 3, timed 10 min" in plain(app.screen.query_one("#lobby-title"))
         assert table.settings.seconds == 600 and table.settings.options == {"draw": 3}
 
 
 @pilot_test
 async def test_the_ui_never_receives_or_holds_a_face_down_card():
-    async with racing_bob() as (pilot, app, table, bob):
+    async with racing_bob() as (pilot, app, table, _bob):
         for _ in range(5):
             await pilot.press("d")
         await until(pilot, lambda: app.own["moves"] == 5, "five draws")
@@ -364,7 +397,7 @@ async def test_the_ui_never_receives_or_holds_a_face_down_card():
             assert pile[:shown.down[i]] == [HIDDEN_CARD] * shown.down[i]
             assert pile[shown.down[i]:] == game.piles[i][game.down[i]:]
         held = {card_name(c) for p in shown.piles for c in p if c != HIDDEN_CARD}
-        face_down = {card_name(c) for p, d in zip(game.piles, game.down) for c in p[:d]}
+        face_down = {card_name(c) for p, d in zip(game.piles, game.down, strict=True) for c in p[:d]}
         assert held and not held & face_down
 
 
@@ -373,10 +406,10 @@ async def test_timed_race_shows_the_clock_and_a_spectator_watches():
     server, table, app = await host_app(race="timed", seconds=600)
     link = server.link(table)
     async with app.run_test(size=(100, 30)) as pilot:
-        assert "timed 10 min" in app.screen.query_one("#lobby-title").render().plain
+        assert "timed 10 min" in plain(app.screen.query_one("#lobby-title"))
         bob = await ready_friend(table, link)
         await started(pilot, app, bob)
-        info = app.screen.query_one("#race-info").render().plain
+        info = plain(app.screen.query_one("#race-info"))
         assert " left" in info and "timed 10 min" in info
         watcher = await RaceClient.join(link, "eve")
         assert watcher.welcome["role"] == "spectator"
@@ -447,7 +480,7 @@ async def to_the_end(pilot, app) -> None:
 
 @pilot_test
 async def test_every_end_screen_button_does_what_its_key_does_and_it_fits_80x24():
-    async with racing_bob() as (pilot, app, table, bob):
+    async with racing_bob() as (pilot, app, table, _bob):
         await pilot.resize_terminal(80, 24)
         await to_the_end(pilot, app)
         await pilot.pause()
@@ -471,7 +504,7 @@ async def test_every_end_screen_button_does_what_its_key_does_and_it_fits_80x24(
 
 @pilot_test
 async def test_a_draw_offer_shows_even_behind_a_notice_and_the_race_table_has_help():
-    async with racing_bob() as (pilot, app, table, bob):
+    async with racing_bob() as (pilot, app, _table, bob):
         await pilot.press("u")
         assert status(app) == "no undo in a race"
         await bob.send("offer-draw")
@@ -493,7 +526,7 @@ async def test_the_race_keys_line_names_the_arrows_and_f_is_offered_once_the_car
     from solitaire.cli.race.ui import FINISH_LINE, KEYS_LINE, display_game
 
     assert "arrows" in KEYS_LINE and len(KEYS_LINE) <= 78
-    async with racing_bob() as (pilot, app, table, bob):
+    async with racing_bob() as (_pilot, app, _table, _bob):
         assert status(app) == KEYS_LINE  # cards face down: no finish yet
         for data in (near_won(), near_won(stock=["KH"], t1=[])):  # the stock's card unseen: the server finds the way
             app.board = display_game({**data, "options": OPTIONS})

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import datetime
 import itertools
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from solitaire.cli import sharecode
-from solitaire.core import get_variant, registry
+from solitaire.core import VariantDef, get_variant, registry
 
 
-def all_option_sets(defn):
-    values = []
+def all_option_sets(defn: VariantDef) -> Iterator[dict[str, Any]]:
+    values: list[list[Any]] = []
     for o in defn.options:
         if o.kind == "flag":
             values.append([False, True])
@@ -21,7 +23,7 @@ def all_option_sets(defn):
         else:
             values.append([0, 1, 2, 7] + ([None] if o.unlimited else []))
     for combo in itertools.product(*values):
-        yield dict(zip((o.name for o in defn.options), combo))
+        yield dict(zip((o.name for o in defn.options), combo, strict=True))  # a value per option
 
 
 @pytest.mark.parametrize("name", [d.name for d in registry().sorted()])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 import pytest
 
@@ -18,7 +19,7 @@ SEEDS = "1..10"
 BUDGET = ("--states", "500")  # a count, not a time: the same answers on any machine, any load
 
 
-def without_time(rows: list[dict]) -> list[dict]:
+def without_time(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: v for k, v in row.items() if k != "seconds"} for row in rows]
 
 
@@ -34,7 +35,7 @@ def solved_by_workers(address: str) -> int:
     """How many tasks the cluster's workers ran, checking they are other processes than this one."""
     import distributed
 
-    with distributed.Client(address, set_as_default=False) as client:
+    with distributed.Client(address, set_as_default=False) as client:  # type: ignore[no-untyped-call]  # distributed is not annotated
         pids = client.run(os.getpid)
         ran = client.run(lambda dask_worker: dask_worker.state.executed_count)
     assert len(pids) == 2 and os.getpid() not in pids.values()

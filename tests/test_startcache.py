@@ -16,8 +16,9 @@ import sys
 import tempfile
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
+from typing import Any
 
 import pytest
 import yaml
@@ -81,7 +82,9 @@ def clock_skew() -> int:
     with to be older than two seconds (0 unless a kernel module or a package changed moments
     ago). The tests set the clock that far ahead rather than wait that long, so they never test
     a cache that is rightly not written, and never sleep."""
-    return max(0, startcache.environment()[1] + startcache.RACY_NS + 1_000_000 - time.time_ns())
+    stamps = startcache.environment()
+    assert stamps is not None  # sys.path holds only paths here
+    return max(0, stamps[1] + startcache.RACY_NS + 1_000_000 - time.time_ns())
 
 
 def settled_clock() -> Callable[[], int]:
@@ -113,21 +116,22 @@ class Site:
         age(package / "__init__.py", package / f"{dist}.yaml", info / "METADATA", info / "entry_points.txt", info)
         return package / f"{dist}.yaml"
 
-    def run(self) -> dict:
+    def run(self) -> dict[str, Any]:
         env = {**os.environ, "SOLITAIRE_HOME": str(self.home),
                "PYTHONPATH": os.pathsep.join([str(self.root), *filter(None, [os.environ.get("PYTHONPATH")])])}
-        done = subprocess.run([sys.executable, "-c", PROGRAM, str(clock_skew())], env=env, capture_output=True, text=True,
-                              cwd=self.home, timeout=60)
+        done = subprocess.run([sys.executable, "-c", PROGRAM, str(clock_skew())], env=env, capture_output=True,
+                              text=True, cwd=self.home, timeout=60)
         assert done.returncode == 0, done.stderr
         assert done.stderr == ""
-        return json.loads(done.stdout)
+        result: dict[str, Any] = json.loads(done.stdout)
+        return result
 
     def warm(self) -> None:
         """Two runs: the first works everything out and keeps it, the second uses the cache."""
         self.run()
         self.run()
 
-    def titles(self, result: dict) -> dict[str, str]:
+    def titles(self, result: dict[str, Any]) -> dict[str, str]:
         return {v["name"]: v["title"] for v in result["variants"]["variants"]}
 
     def cache_files(self) -> list[Path]:
@@ -424,11 +428,11 @@ def same_tree(a, b) -> bool:
                 and all(same_tree(a[k], b[k]) for k in a))
     if isinstance(a, LList):
         return (a.line == b.line and a.item_lines == b.item_lines and len(a) == len(b)
-                and all(same_tree(x, y) for x, y in zip(a, b)))
-    return a == b
+                and all(same_tree(x, y) for x, y in zip(a, b, strict=True)))
+    return bool(a == b)
 
 
-text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=8)
+text = st.text(st.characters(exclude_categories=["Cs"]), max_size=8)
 scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6),
                     st.floats(allow_nan=False, allow_infinity=False), text)
 keys = st.one_of(text.filter(bool), st.integers(0, 99))
@@ -467,7 +471,7 @@ def forged(file: Path, path: Path, tree: object) -> None:
     file.write_bytes(framed(marshal.dumps(data)))
 
 
-def laughs(depth: int) -> tuple:
+def laughs(depth: int) -> object:
     """A kept list of lists, each item the same object: 2 ** depth leaves, kept in a few bytes."""
     tree: object = "lol"
     for _ in range(depth):
@@ -495,7 +499,12 @@ def test_a_kept_tree_past_the_parsers_limits_is_parsed_again(tmp_path, bad):
     parsed: list[Path] = []
     again = StartupCache(file)
     assert again.usable and again.checked(path)  # read, and the forged entry claims to be checked
-    tree = again.tree(path, lambda p: parsed.append(p) or load_yaml_file(p))
+
+    def parse(p: Path) -> Any:
+        parsed.append(p)
+        return load_yaml_file(p)
+
+    tree = again.tree(path, parse)
     assert parsed == [path] and tree["title"] == "Thumb"
 
 

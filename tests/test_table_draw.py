@@ -6,24 +6,27 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rich.color import ColorSystem, ColorType
+from rich.color import Color, ColorSystem, ColorType
 from rich.segment import Segment
+from rich.style import Style
 from rich.terminal_theme import MONOKAI
 from textual.color import Color as TextualColor
 from textual.filter import ANSIToTruecolor
 
-from solitaire.cli.tui.table import STANDARD, View, draw, minimum_size, pile_at
+from solitaire.cli.tui.table import STANDARD, Canvas, Hit, View, draw, minimum_size, pile_at
 from solitaire.core import Game, get_variant
 from solitaire.core.cards import card_symbol, is_red
 
 DEALS = [("klondike", {}), ("klondike", {"draw": 3}), ("calculation", {})]
 
 
-def deal(variant: str, options: dict, seed: int = 1, moves: int = 0) -> Game:
+def deal(variant: str, options: dict[str, Any], seed: int = 1, moves: int = 0) -> Game:
     game = Game.new(get_variant(variant).rules(options), seed)
     for k in range(moves):
         legal = game.legal_moves()
@@ -37,7 +40,19 @@ def text_of(canvas) -> list[str]:
     return ["".join(row) for row in canvas.chars]
 
 
-def felt_cells(canvas, hits):
+def background(style: Style) -> Color:
+    """A style's background colour (every style of the table has one)."""
+    assert style.bgcolor is not None, style
+    return style.bgcolor
+
+
+def foreground(style: Style) -> Color:
+    """A style's foreground colour."""
+    assert style.color is not None, style
+    return style.color
+
+
+def felt_cells(canvas: Canvas, hits: list[Hit]) -> Iterator[tuple[int, int]]:
     """(x, y) of blank table: no card, no slot, no hit region over it."""
     for y in range(canvas.height):
         for x in range(canvas.width):
@@ -54,7 +69,7 @@ def test_with_16_colours_the_felt_is_the_terminals_green_and_cards_use_named_col
     felt = list(felt_cells(canvas, hits))
     assert len(felt) > 500
     for x, y in felt:
-        bg = canvas.styles[y][x].bgcolor
+        bg = background(canvas.styles[y][x])
         assert (bg.name, bg.type, bg.number) == ("green", ColorType.STANDARD, 2)
     faces = backs = reds = blacks = 0
     for hit in hits:
@@ -62,12 +77,12 @@ def test_with_16_colours_the_felt_is_the_terminals_green_and_cards_use_named_col
         if hit.card is None:
             continue
         if hit.card < game.down[hit.pile]:
-            assert style.bgcolor.name == "blue"
+            assert background(style).name == "blue"
             backs += 1
             continue
         card = game.piles[hit.pile][hit.card]
-        assert style.bgcolor.name == "bright_white"
-        assert style.color.name == ("red" if is_red(card) else "black")
+        assert background(style).name == "bright_white"
+        assert foreground(style).name == ("red" if is_red(card) else "black")
         faces += 1
         reds += is_red(card)
         blacks += not is_red(card)
@@ -76,7 +91,7 @@ def test_with_16_colours_the_felt_is_the_terminals_green_and_cards_use_named_col
     for y, line in enumerate(text_of(canvas)):
         for x, ch in enumerate(line):
             if ch in "░▒":
-                assert canvas.styles[y][x].bgcolor.name == "blue"
+                assert background(canvas.styles[y][x]).name == "blue"
                 backs += 1
     assert backs
 
@@ -102,15 +117,16 @@ def test_with_16_colours_every_style_is_a_named_terminal_colour_and_survives_tex
 
 def test_the_16_colour_palette_keeps_every_part_of_the_table_apart():
     pal = STANDARD
-    backgrounds = [pal.felt.bgcolor, pal.face, pal.picked, pal.cursor, pal.back.bgcolor, pal.back_cursor.bgcolor]
+    backgrounds = [background(pal.felt), pal.face, pal.picked, pal.cursor,
+                   background(pal.back), background(pal.back_cursor)]
     assert len({c.number for c in backgrounds}) == len(backgrounds)
     for bg in (pal.face, pal.picked, pal.cursor):  # the ink of a card differs from its face
         for ink in (pal.red, pal.black, *pal.four):
             assert ink.number != bg.number
     assert len({c.number for c in pal.four}) == 4 and pal.red.number != pal.black.number
     for style in (pal.felt, pal.outline, pal.hint, pal.cursor_mark, pal.back, pal.back_cursor, pal.folded):
-        assert style.color.number != style.bgcolor.number
-    assert len({pal.outline.color.number, pal.hint.color.number, pal.cursor_mark.color.number}) == 3
+        assert foreground(style).number != background(style).number
+    assert len({foreground(style).number for style in (pal.outline, pal.hint, pal.cursor_mark)}) == 3
 
 
 @pytest.mark.parametrize("system", ["truecolor", "256", None])
@@ -118,8 +134,9 @@ def test_with_256_colours_or_more_the_palette_stays_rgb(system):
     game = deal("klondike", {})
     canvas, hits, _ = draw(game, View(), 80, 22, color_system=system)
     x, y = next(felt_cells(canvas, hits))
-    assert canvas.styles[y][x].bgcolor.triplet.hex == "#0b5d1e"
-    assert canvas.styles[y][x].bgcolor.type == ColorType.TRUECOLOR
+    felt = background(canvas.styles[y][x])
+    assert felt.triplet is not None and felt.triplet.hex == "#0b5d1e"
+    assert felt.type == ColorType.TRUECOLOR
 
 
 # ---------------------------------------------------------------- too small
@@ -151,7 +168,7 @@ def test_a_table_too_small_for_the_layout_says_so_and_takes_no_clicks(variant, o
 def test_at_exactly_the_smallest_size_every_pile_is_on_the_table(variant, options):
     game = deal(variant, options)
     width, height = minimum_size(game)
-    canvas, hits, geo = draw(game, View(), width, height)
+    canvas, hits, _geo = draw(game, View(), width, height)
     assert {h.pile for h in hits} == set(range(game.rules.count))
     assert "too small" not in " ".join(text_of(canvas))
     for hit in hits:

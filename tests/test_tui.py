@@ -11,11 +11,13 @@ import functools
 import os
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from klondike_helpers import near_won, suit
+from textual.screen import Screen
 
 from solitaire.cli import saves, stats
 from solitaire.cli.tui.app import HELP_TEXT, HelpScreen, SolitaireApp, WinScreen
@@ -40,6 +42,21 @@ def pilot_test(fn):
 class FrozenTracker(saves.Tracker):
     def elapsed(self) -> float:
         return 42.0
+
+
+def top_screen(app: SolitaireApp) -> Screen[Any]:
+    """The screen on top, read afresh (a key or a message may have changed it since)."""
+    return app.screen
+
+
+def won(app: SolitaireApp) -> bool:
+    """Whether the game on the table is won, read afresh."""
+    return app.game.won
+
+
+def view(app: SolitaireApp) -> View:
+    """What the table shows, read afresh (a key or a click may have changed it since)."""
+    return app.view
 
 
 def make_app(game: Game, dealt: bool = False, **kwargs) -> SolitaireApp:
@@ -73,21 +90,21 @@ async def test_click_click_then_double_click_wins_and_the_win_screen_offers_a_ne
     app = make_app(position(seed=77), dealt=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await click(pilot, app, "t1")  # pick up the king of hearts
-        assert app.view.picked == (IDX["t1"], 1)
+        assert view(app).picked == (IDX["t1"], 1)
         await click(pilot, app, "t1")  # click it again: let go
-        assert app.view.picked is None
+        assert view(app).picked is None
         await click(pilot, app, "t1")
         await click(pilot, app, "f3")  # put it down on the hearts
         assert app.game.piles[IDX["t1"]] == [] and len(app.game.piles[IDX["f3"]]) == 13
         await click(pilot, app, "t2", times=2)  # double-click: the king of spades goes home
         await pilot.pause()
-        assert app.game.won
-        assert isinstance(app.screen, WinScreen)
-        assert "Moves  2" in app.won_summary and "New best" in app.won_summary
+        assert won(app)
+        assert isinstance(top_screen(app), WinScreen)
+        assert app.won_summary is not None and "Moves  2" in app.won_summary and "New best" in app.won_summary
         await pilot.press("n")
         await pilot.pause()
-        assert not isinstance(app.screen, WinScreen)
-        assert app.game.moves == 0 and not app.game.won and app.game.seed is not None
+        assert not isinstance(top_screen(app), WinScreen)
+        assert app.game.moves == 0 and not won(app) and app.game.seed is not None
     recorded = stats.summary("klondike", KLONDIKE.resolve_options())
     assert (recorded["played"], recorded["won"], recorded["fewest_moves"]) == (1, 1, 2)
 
@@ -98,7 +115,7 @@ async def test_a_refused_put_down_says_why_and_keeps_the_cards_in_hand():
     async with app.run_test(size=(80, 24)) as pilot:
         await click(pilot, app, "t1")
         await click(pilot, app, "f1")  # the clubs are complete
-        assert app.view.picked == (IDX["t1"], 1)
+        assert view(app).picked == (IDX["t1"], 1)
         assert "full" in app.message or "does not go" in app.message
         assert app.game.moves == 0
 
@@ -114,14 +131,14 @@ async def test_drag_and_drop_moves_a_run_and_a_card(solitaire_home):
         # and the queen of spades to its foundation
         await drag(pilot, app, "t3", "f4")
         assert len(app.game.piles[IDX["f4"]]) == 12
-        assert app.view.picked is None and app.view.drag_at is None
+        assert view(app).picked is None and app.view.drag_at is None
         # a drop on nothing puts the cards back
         x, y = app.table.point_of(IDX["t3"])
         await pilot.mouse_down("#table", offset=(x, y))
         await pilot.hover("#table", offset=(x + 2, y + 8))
         await pilot.mouse_up("#table", offset=(x + 2, y + 8))
         await pilot.pause()
-        assert app.game.moves == 2 and app.view.picked is None
+        assert app.game.moves == 2 and view(app).picked is None
         # the move was saved
         assert saves.read_save(KLONDIKE) is not None
 
@@ -139,7 +156,7 @@ async def test_click_the_stock_to_draw_and_keys_for_undo_redo_and_a_whole_win():
         assert app.game.moves == 1
         # keyboard: the cursor starts on the stock; right to the waste, pick up, put on f4
         await pilot.press("right", "space")
-        assert app.view.picked == (IDX["waste"], 1)
+        assert view(app).picked == (IDX["waste"], 1)
         for _ in range(4):
             await pilot.press("right")
         assert app.view.cursor == IDX["f4"]
@@ -151,8 +168,8 @@ async def test_click_the_stock_to_draw_and_keys_for_undo_redo_and_a_whole_win():
             await pilot.press("left")
         await pilot.press("a")
         await pilot.pause()
-        assert app.game.won and isinstance(app.screen, WinScreen)
-        assert "not counted" in app.won_summary
+        assert won(app) and isinstance(top_screen(app), WinScreen)
+        assert app.won_summary is not None and "not counted" in app.won_summary
         await pilot.press("s")  # same deal again
         await pilot.pause()
         assert app.game.moves == 0 and app.game.piles[IDX["stock"]]
@@ -170,11 +187,11 @@ async def test_finish_plays_the_cards_home_one_by_one():
         await pilot.click("#finish")
         for _ in range(1000):  # until the animation ends (it stops early once won)
             await pilot.pause(0.02)
-            if app.game.won:
+            if won(app):
                 break
-        assert app.game.won and app.game.moves == 4
+        assert won(app) and app.game.moves == 4
         await pilot.pause()
-        assert isinstance(app.screen, WinScreen)
+        assert isinstance(top_screen(app), WinScreen)
 
 
 @pilot_test
@@ -184,7 +201,7 @@ async def test_hints_are_off_until_asked_and_outline_only_legal_destinations():
         game = app.game
         src, dst, n = next(m for m in game.legal_moves() if m[2] and app.game.rules.role[m[0]] == "tableau")
         await click(pilot, app, game.rules.names[src], len(game.piles[src]) - n)
-        assert app.view.picked == (src, n) and app.view.outlined == frozenset()
+        assert view(app).picked == (src, n) and app.view.outlined == frozenset()
         await pilot.press("escape", "o")
         assert app.outline
         await click(pilot, app, game.rules.names[src], len(game.piles[src]) - n)
@@ -199,9 +216,9 @@ async def test_help_screen_new_deal_and_restart_keys():
     app = make_app(Game.new(KLONDIKE.rules({"draw": 3}), 5))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")
-        assert isinstance(app.screen, HelpScreen)
+        assert isinstance(top_screen(app), HelpScreen)
         await pilot.press("escape")
-        assert not isinstance(app.screen, HelpScreen)
+        assert not isinstance(top_screen(app), HelpScreen)
         await pilot.press("d", "d")
         assert len(app.game.piles[IDX["waste"]]) == 6
         await pilot.press("R", "R")  # the game has moves: R twice
@@ -239,13 +256,13 @@ async def test_a_key_typed_right_after_escape_still_counts():
         await pilot.press("space")  # the cursor starts on the stock: draw
         await pilot.press("alt+d")  # escape, d
         await pilot.pause()
-        assert app.game.moves == 2 and app.view.picked is None
+        assert app.game.moves == 2 and view(app).picked is None
         await pilot.press("question_mark", "alt+q")  # escape closes the help, q quits
         await pilot.pause()
         assert app.return_code == 0 and not app.is_running
 
 
-KNOWN_SOLUTION = (  # klondike-d3-48213, as the solver found it (126 moves), written out so
+_KNOWN_SOLUTION_TEXT = (  # klondike-d3-48213, as the solver found it (126 moves), written out so
     # that a change to the solver cannot change what this test plays
     "t5 t2, t3 t5, t5 t3 2, t6 t4, draw, draw, draw, draw, w t4, t6 t4, t3 t6 3, t6 t5 4, "
     "t6 t4, w t2, w t2, w t4, draw, draw, w t4, draw, draw, draw, draw, draw, draw, draw, "
@@ -257,7 +274,8 @@ KNOWN_SOLUTION = (  # klondike-d3-48213, as the solver found it (126 moves), wri
     "t6 f4, t3 f4, t6 f3, t6 f4, t3 f3, t3 f4, draw, draw, w t6, w f3, t3 f3, t1 f3, draw, "
     "draw, draw, w f4, w f2, w f1, t3 f4, t3 f3, t1 f4, t1 f3, draw, w f2, t6 f2, t2 f2, "
     "t6 f1, t2 f1, t6 f2, t2 f2, t6 f1, t2 f1, t2 f4, t6 f2, t3 f2, t6 f1"
-).split(", ")
+)
+KNOWN_SOLUTION = _KNOWN_SOLUTION_TEXT.split(", ")
 
 
 @pilot_test
@@ -300,8 +318,8 @@ async def test_a_whole_deal_from_its_seed_to_the_win_screen_by_mouse_and_keys(so
             shadow.play(text)
             assert app.game.piles == shadow.piles, f"move {i + 1} ({text}) by {way}"
         await pilot.pause()
-        assert app.game.won and isinstance(app.screen, WinScreen)
-        assert f"Moves  {len(solution)}" in app.won_summary
+        assert won(app) and isinstance(top_screen(app), WinScreen)
+        assert app.won_summary is not None and f"Moves  {len(solution)}" in app.won_summary
     assert all(ways.values()), ways  # every way of playing was used
     recorded = stats.summary("klondike", KLONDIKE.resolve_options({"draw": 3}))
     assert (recorded["played"], recorded["won"]) == (1, 1)
@@ -310,7 +328,7 @@ async def test_a_whole_deal_from_its_seed_to_the_win_screen_by_mouse_and_keys(so
 # ---------------------------------------------------------------- snapshots
 
 
-def snapshot_app(options: dict, draws: int = 0, **kwargs) -> SolitaireApp:
+def snapshot_app(options: dict[str, Any], draws: int = 0, **kwargs) -> SolitaireApp:
     game = Game.new(KLONDIKE.rules(options), 48213)
     for _ in range(draws):
         game.play("draw")
@@ -337,8 +355,8 @@ def test_snapshot_calculation(snap_compare, size):
 
 @pytest.mark.parametrize("mode", ["--json", "--plain"])
 def test_line_and_json_modes_never_import_textual(mode, solitaire_home):
-    code = ("import sys; from solitaire.cli.main import main; rc = main(['play', 'klondike', '%s']); "
-            "print('TEXTUAL' if any(m.split('.')[0] == 'textual' for m in sys.modules) else 'CLEAN')" % mode)
+    code = (f"import sys; from solitaire.cli.main import main; rc = main(['play', 'klondike', '{mode}']); "
+            "print('TEXTUAL' if any(m.split('.')[0] == 'textual' for m in sys.modules) else 'CLEAN')")
     out = subprocess.run([sys.executable, "-c", code], input="draw\nquit\n", capture_output=True, text=True,
                          env={**os.environ, "SOLITAIRE_HOME": str(solitaire_home)}, timeout=60)
     assert out.returncode == 0, out.stderr
@@ -373,7 +391,7 @@ def test_every_face_up_card_shows_its_rank_and_suit_where_a_click_finds_it(varia
         if not moves:
             break
         game.push(moves[pick % len(moves)])
-    canvas, hits, geo = draw(game, View(), size[0], size[1] - 2)
+    canvas, hits, _geo = draw(game, View(), size[0], size[1] - 2)
     text = ["".join(row) for row in canvas.chars]
     cut = any(line.lstrip().startswith("+") for line in text)  # a pile too long for the screen
     for pile, k in shown_cards(game):

@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 import threading
 import time
+from typing import Any
 
 from klondike_helpers import near_won, suit
-from test_tui import IDX, KLONDIKE, click, drag, make_app, pilot_test, position
+from test_tui import IDX, KLONDIKE, click, drag, make_app, pilot_test, position, top_screen, view, won
+from textual.widgets import Button
 
 from solitaire.cli import stats
-from solitaire.cli.tui.app import WinScreen
+from solitaire.cli.tui.app import TableView, WinScreen
 from solitaire.core import Game, get_variant, solver
 
 
@@ -38,7 +40,7 @@ def header_of(app) -> str:
     return "".join(info.render_line(0).text).rstrip()
 
 
-def played(options: dict | None = None) -> tuple[int, int]:
+def played(options: dict[str, Any] | None = None) -> tuple[int, int]:
     recorded = stats.summary("klondike", KLONDIKE.resolve_options(options or {}))
     return recorded["played"], recorded["won"]
 
@@ -79,8 +81,8 @@ async def test_nothing_acts_on_the_game_while_finish_plays_the_cards_home(solita
             if not app.locked():
                 break
         await pilot.pause()
-        assert app.game is game and app.game.won and app.game.moves == 4
-        assert isinstance(app.screen, WinScreen) and "Moves  4" in app.won_summary
+        assert app.game is game and won(app) and app.game.moves == 4
+        assert isinstance(top_screen(app), WinScreen) and app.won_summary is not None and "Moves  4" in app.won_summary
     assert played() == (1, 1)
 
 
@@ -93,9 +95,9 @@ async def test_finish_plays_the_stock_and_the_waste_out_too():
         await pilot.press("f")
         for _ in range(1000):  # until the animation ends (it stops early once won)
             await pilot.pause(0.02)
-            if app.game.won:
+            if won(app):
                 break
-        assert app.game.won and app.game.moves == 4  # QS home, the KH drawn, home, the KS home
+        assert won(app) and app.game.moves == 4  # QS home, the KH drawn, home, the KS home
         assert sum(1 for move in app.game.history if move[2] == 0) == 1  # one draw among them
 
 
@@ -107,8 +109,8 @@ async def test_autoplay_is_off_until_A_and_then_sends_the_safe_cards_home():
         assert app.game.moves == 0
         await pilot.press("A")
         await pilot.pause()
-        assert app.game.won and app.game.moves == 2
-        assert isinstance(app.screen, WinScreen)
+        assert won(app) and app.game.moves == 2
+        assert isinstance(top_screen(app), WinScreen)
 
 
 @pilot_test
@@ -118,7 +120,7 @@ async def test_autoplay_plays_after_each_move_once_on():
     async with app.run_test(size=(80, 24)) as pilot:
         await click(pilot, app, "t3", times=2)  # double-click: the QH home
         await pilot.pause()
-        assert app.game.won and app.game.moves == 3  # the QH by the player, the KH and KS by autoplay
+        assert won(app) and app.game.moves == 3  # the QH by the player, the KH and KS by autoplay
 
 
 # ---------------------------------------------------------------- n and R ask again
@@ -180,17 +182,17 @@ async def test_escape_on_the_win_screen_shows_the_won_table_and_undo_is_refused(
         await click(pilot, app, "t1", times=2)
         await click(pilot, app, "t2", times=2)
         await pilot.pause()
-        assert isinstance(app.screen, WinScreen)
+        assert isinstance(top_screen(app), WinScreen)
         await pilot.press("escape")
         await pilot.pause()
-        assert app.is_running and not isinstance(app.screen, WinScreen)
-        assert app.game.won and "won — n for a new deal, R to play it again, q to quit" in status_of(app)
+        assert app.is_running and not isinstance(top_screen(app), WinScreen)
+        assert won(app) and "won — n for a new deal, R to play it again, q to quit" in status_of(app)
         assert not app.query_one("#finish").display
         await pilot.press("u")
-        assert app.game.won and app.game.moves == 2
+        assert won(app) and app.game.moves == 2
         assert "the game is won: n for a new deal, R to play it again" in status_of(app)
         await pilot.press("R")  # a won game: at once
-        assert app.game.moves == 0 and not app.game.won
+        assert app.game.moves == 0 and not won(app)
         await pilot.press("q")
     assert app.return_code == 0
     assert played() == (1, 1)
@@ -207,13 +209,13 @@ async def test_a_won_game_stays_won_even_where_a_card_could_come_back(solitaire_
         await pilot.pause()
         await pilot.press("escape")
         await pilot.pause()
-        won = app.game.to_position()
+        won_position = app.game.to_position()
         assert app.game.refusal(app.game.parse_move("f4 t1")) is None  # legal, were the game not won
         await drag(pilot, app, "f4", "t1")
         await click(pilot, app, "f3")
         await click(pilot, app, "t2")
-        assert app.game.won and app.game.to_position() == won
-        assert "the game is won" in status_of(app) and not isinstance(app.screen, WinScreen)
+        assert won(app) and app.game.to_position() == won_position
+        assert "the game is won" in status_of(app) and not isinstance(top_screen(app), WinScreen)
     assert played({"relaxed": True}) == (1, 1)  # recorded once
 
 
@@ -307,7 +309,7 @@ async def test_the_hint_is_the_solvers_as_in_the_line_mode():
             assert status_of(app) == f"hint: {expected}"
             src, dst, n = app.game.parse_move(expected)
             if n:
-                assert app.view.picked == (src, n) and app.view.cursor == dst
+                assert view(app).picked == (src, n) and app.view.cursor == dst
         assert app.game.moves == 0
 
 
@@ -346,7 +348,7 @@ async def test_a_move_made_while_the_hint_is_thinking_discards_it(monkeypatch):
         release.set()
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert not status_of(app).startswith("hint") and app.view.picked is None
+        assert not status_of(app).startswith("hint") and view(app).picked is None
         assert asked and asked[0] is not app.game  # it worked on a copy
 
 
@@ -364,8 +366,13 @@ async def test_quitting_while_the_hint_is_thinking_stops_it_at_once(monkeypatch)
 
 def test_the_real_hint_gives_up_when_told_to_stop():
     game = Game.new(KLONDIKE.rules(), 11)
-    asked = []
-    assert solver.player_hint(game, stop=lambda: asked.append(1) or True) == (None, 0) and asked == [1]
+    asked: list[int] = []
+
+    def stop() -> bool:
+        asked.append(1)
+        return True
+
+    assert solver.player_hint(game, stop=stop) == (None, 0) and asked == [1]
 
 
 
@@ -378,7 +385,9 @@ async def test_a_new_deal_from_the_table_is_saved_before_its_first_move(solitair
         await pilot.press("n")  # no move yet: at once
         dealt = app.game
         assert dealt.seed != 11
-    back, _, _ = saves.read_save(KLONDIKE)  # what `solitaire play klondike` resumes
+    saved = saves.read_save(KLONDIKE)  # what `solitaire play klondike` resumes
+    assert saved is not None
+    back, _, _ = saved
     assert back.seed == dealt.seed and back.piles == dealt.piles and back.rules.options["draw"] == 3
 
 
@@ -426,7 +435,7 @@ async def test_a_window_too_small_is_told_in_the_windows_own_size():
     app = make_app(Game.new(get_variant("calculation").rules(), 5))
     async with app.run_test(size=(27, 13)) as pilot:
         await pilot.pause()
-        table = app.query_one("#table")
+        table = app.query_one("#table", TableView)
         text = " ".join("".join(seg.text for seg in table.render_line(y)).strip() for y in range(table.size.height))
         assert " ".join(text.split()) == "window too small: it needs 28x12, it is 27x13"
         assert table.hits == []
@@ -444,7 +453,7 @@ async def test_cards_that_cannot_be_picked_up_say_why_as_the_line_mode_does():
     async with app.run_test(size=(80, 24)) as pilot:
         x, y = app.table.point_of(r1, 0)  # the lower card, under the other
         await pilot.click("#table", offset=(x, y))
-        assert status_of(app) == "only the top card of r1 moves" and app.view.picked is None
+        assert status_of(app) == "only the top card of r1 moves" and view(app).picked is None
     draw3 = Game.new(KLONDIKE.rules({"draw": 3}), 5)
     draw3.play("draw")
     klondike = make_app(draw3)
@@ -468,10 +477,10 @@ async def test_a_draw_hint_puts_the_cursor_on_the_stock_and_space_there_lets_car
         assert app.game.moves == 1
         app.view.cursor = IDX["t1"]
         await pilot.press("space")  # t1's card in hand
-        assert app.view.picked is not None
+        assert view(app).picked is not None
         app.view.cursor = IDX["stock"]
         await pilot.press("space")  # the stock takes no cards: space lets go, as a click does
-        assert app.view.picked is None and app.game.moves == 1
+        assert view(app).picked is None and app.game.moves == 1
 
 
 @pilot_test
@@ -479,16 +488,17 @@ async def test_c_says_which_colours_the_suits_are_in():
     app = make_app(Game.new(KLONDIKE.rules(), 11))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("c")
-        assert app.view.four_colour and status_of(app) == "four colours: clubs green, diamonds blue"
+        assert view(app).four_colour and status_of(app) == "four colours: clubs green, diamonds blue"
         await pilot.press("c")
-        assert not app.view.four_colour and status_of(app) == "two colours: red and black"
+        assert not view(app).four_colour and status_of(app) == "two colours: red and black"
 
 
 # ---------------------------------------------------------------- the clock
 
 
 def screen_text(app) -> str:
-    return app.export_screenshot()
+    shot: str = app.export_screenshot()
+    return shot
 
 
 @pilot_test
@@ -508,7 +518,7 @@ async def test_the_clock_starts_at_the_first_move_and_stops_while_paused_or_in_t
         assert "♠" in screen_text(app) or "♣" in screen_text(app) or "♥" in screen_text(app)
         await pilot.press("p")
         await pilot.pause()
-        assert isinstance(app.screen, PauseScreen)
+        assert isinstance(top_screen(app), PauseScreen)
         shown = screen_text(app)
         assert "Paused" in shown and not any(sym in shown for sym in "♠♥♦♣")  # the cards hidden
         clock.now += 300
@@ -516,12 +526,12 @@ async def test_the_clock_starts_at_the_first_move_and_stops_while_paused_or_in_t
         assert tracker.elapsed() == 10 and app.game.moves == 1
         await pilot.press("p")
         await pilot.pause()
-        assert not isinstance(app.screen, PauseScreen)
+        assert not isinstance(top_screen(app), PauseScreen)
         clock.now += 5
         assert tracker.elapsed() == 15
         await pilot.press("question_mark")
         await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
+        assert isinstance(top_screen(app), HelpScreen)
         clock.now += 60
         await pilot.press("escape")
         await pilot.pause()
@@ -558,7 +568,7 @@ async def test_a_refusal_spells_its_cards_with_symbols_as_the_table_shows_them()
         await click(pilot, app, "t2")
         await click(pilot, app, "t1")
         assert status_of(app) == "K♠ does not go on K♥: t1 builds down in alternating colours"
-        assert app.view.picked == (IDX["t2"], 1)
+        assert view(app).picked == (IDX["t2"], 1)
 
 
 @pilot_test
@@ -568,13 +578,13 @@ async def test_the_win_screen_offers_the_same_deal_with_the_key_the_status_line_
         await click(pilot, app, "t1", times=2)
         await click(pilot, app, "t2", times=2)
         await pilot.pause()
-        assert isinstance(app.screen, WinScreen)
-        labels = [str(b.label) for b in app.screen.query("Button")]
+        assert isinstance(top_screen(app), WinScreen)
+        labels = [str(b.label) for b in app.screen.query(Button)]
         assert "Play it again (R)" in labels
         await pilot.press("R")  # as the won table's status line says: the same deal, from its start
         await pilot.pause()
-        assert not isinstance(app.screen, WinScreen)
-        assert app.game.moves == 0 and not app.game.won and app.game.seed == 7
+        assert not isinstance(top_screen(app), WinScreen)
+        assert app.game.moves == 0 and not won(app) and app.game.seed == 7
 
 
 # ---------------------------------------------------------------- saved, resumed, copied
@@ -590,15 +600,17 @@ async def test_q_says_where_the_game_went_and_a_resumed_game_says_so(solitaire_h
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("d", "d", "q")
     assert app.goodbye() == "your game is saved: 'solitaire play klondike' resumes it"
-    again, elapsed, dealt = saves.read_save(KLONDIKE)
+    saved = saves.read_save(KLONDIKE)
+    assert saved is not None
+    again, elapsed, dealt = saved
     back = SolitaireApp(saves.Tracker(again, elapsed, dealt), tick=False)
     async with back.run_test(size=(80, 24)):
         assert status_of(back) == "your saved game, resumed at move 2: n deals a new one"
-    won = make_app(position())
-    async with won.run_test(size=(80, 24)) as pilot:
-        await click(pilot, won, "t1", times=2)
-        await click(pilot, won, "t2", times=2)
-    assert won.game.won and won.goodbye() is None
+    won_app = make_app(position())
+    async with won_app.run_test(size=(80, 24)) as pilot:
+        await click(pilot, won_app, "t1", times=2)
+        await click(pilot, won_app, "t2", times=2)
+    assert won_app.game.won and won_app.goodbye() is None
 
 
 @pilot_test

@@ -8,12 +8,18 @@ a plugin author through ``solitaire variants`` (see test_plugins.py) and ``load_
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from solitaire.core import VariantError, build_registry, hookimpl, load_variant_file, load_variant_text
-from solitaire.core import spec
+from solitaire.core import VariantError, build_registry, hookimpl, load_variant_file, load_variant_text, spec
+
+
+def found(match: re.Match[str] | None) -> re.Match[str]:
+    """A match that the test needs (a failed assertion when there is none)."""
+    assert match is not None
+    return match
 
 BASE = """\
 name: thumb
@@ -104,7 +110,8 @@ CASES = [
      "thumb.yaml:24: deal: the deal needs 70 cards; a deck has 52"),
     ("a value per pile", "[1, 2, 3, 4, 5, 6, 7]", "[1, 2, 3]",
      "thumb.yaml:25: deal[0].counts: expected 7 values (one per pile), got 3"),
-    ("rest before the end", "  - {to: stock, rest: true}\n", "  - {to: stock, rest: true}\n  - {to: waste, counts: 0}\n",
+    ("rest before the end", "  - {to: stock, rest: true}\n",
+     "  - {to: stock, rest: true}\n  - {to: waste, counts: 0}\n",
      "thumb.yaml:26: deal[1]: 'rest: true' must be the last deal step"),
     ("deal to an unknown group", "{to: tableau, counts", "{to: tableaus, counts",
      f"thumb.yaml:25: deal[0].to: unknown pile group 'tableaus'; expected one of: {GROUPS} "
@@ -182,7 +189,8 @@ def test_the_base_file_is_valid():
     ("", "thumb.yaml:1: expected a mapping with keys such as name, piles and deal; got nothing"),
     ("- name: thumb\n", "thumb.yaml:1: expected a mapping with keys such as name, piles and deal; got a list"),
     ("name: [thumb\n", "thumb.yaml:2: YAML syntax error: expected ',' or ']', but got '<stream end>'"),
-    ("a: 1\n---\nb: 2\n", "thumb.yaml:2: YAML syntax error: expected a single document in the stream, but found another document"),
+    ("a: 1\n---\nb: 2\n",
+     "thumb.yaml:2: YAML syntax error: expected a single document in the stream, but found another document"),
 ])
 def test_files_that_are_not_a_variant_at_all(text, message):
     with pytest.raises(VariantError) as info:
@@ -264,7 +272,7 @@ def documented() -> dict[str, set[str]]:
                 break
             block.append(following)
         if block[0].startswith("|"):
-            words = {re.match(r"\| `([^`]+)` \|", row).group(1) for row in block[2:]}
+            words = {found(re.match(r"\| `([^`]+)` \|", row)).group(1) for row in block[2:]}
         else:
             words = set(re.findall(r"`([^`]+)`", " ".join(block)))
         assert marker.group(1) not in out, f"{marker.group(1)} documented twice"
@@ -283,7 +291,7 @@ def test_the_yaml_reference_lists_exactly_the_schema():
 
 def test_the_yaml_reference_error_examples_are_real():
     text = REFERENCE.read_text()
-    block = re.search(r"## Errors.*?```text\n(.*?)```", text, flags=re.S).group(1)
+    block = found(re.search(r"## Errors.*?```text\n(.*?)```", text, flags=re.S)).group(1)
     messages = {case[3] for case in CASES}
     for line in block.splitlines():
         assert line in messages, line
@@ -324,8 +332,10 @@ LIMIT_CASES = [
     ("nesting past libyaml's own bound", "title: Thumb", "title: " + "[" * 1200 + "]" * 1200,
      "thumb.yaml:2: nested more than 32 mappings and lists deep"),
     ("aliases", "title: Thumb", "title: &t Thumb\ndescription: [" + ", ".join(["*t"] * 101) + "]",
-     f"thumb.yaml:3: description[100]: more than {limits.MAX_ALIASES} aliases; that is the most a variant file may use"),
-    ("values, aliases expanded (billion laughs)", "title: Thumb", "title: Thumb\ndescription: &a [x, x, x, x, x, x, x, x, x]\n"
+     f"thumb.yaml:3: description[100]: more than {limits.MAX_ALIASES} aliases; "
+     "that is the most a variant file may use"),
+    ("values, aliases expanded (billion laughs)", "title: Thumb",
+     "title: Thumb\ndescription: &a [x, x, x, x, x, x, x, x, x]\n"
      + LAUGHS.rstrip("\n"),
      f"thumb.yaml:6: d[1][2][6][4]: more than {limits.MAX_VALUES} values (each alias expanded); "
      "that is the most a variant file may hold"),
@@ -361,7 +371,9 @@ def test_each_limit_is_enforced_with_one_line(tmp_path, limit, old, new, message
     assert BASE.count(old) == 1, "the case must change exactly one place"
     path = tmp_path / "thumb.yaml"
     path.write_text(BASE.replace(old, new))
-    for load in (lambda: load_variant_file(path), lambda: load_variant_text(path.read_text(), "thumb.yaml")):
+    loads: list[Callable[[], object]] = [lambda: load_variant_file(path),
+                                         lambda: load_variant_text(path.read_text(), "thumb.yaml")]
+    for load in loads:
         with pytest.raises(VariantError) as info:
             load()
         assert str(info.value) == message
@@ -378,9 +390,11 @@ def test_a_file_at_the_limits_loads():
 
 def test_merge_keys_and_aliases_load_as_written_out():
     """``<<: *anchor`` takes in a mapping's keys; the mapping's own keys win."""
-    shared = BASE.replace("    build: {rank: up, suit: same-suit}", "    build: &up {rank: up, suit: same-suit}").replace(
+    up = "    build: {rank: up, suit: same-suit}"
+    shared = BASE.replace(up, "    build: &up {rank: up, suit: same-suit}").replace(
         "    build: {rank: down, suit: alternate-colour}", "    build: {<<: *up, rank: down}")
-    written = BASE.replace("    build: {rank: down, suit: alternate-colour}", "    build: {rank: down, suit: same-suit}")
+    down = "    build: {rank: down, suit: alternate-colour}"
+    written = BASE.replace(down, "    build: {rank: down, suit: same-suit}")
     a, b = load_variant_text(shared, "thumb.yaml").rules(), load_variant_text(written, "thumb.yaml").rules()
     assert a.accept == b.accept and a.seq == b.seq
     assert load_variant_text(shared, "thumb.yaml").tree["piles"]["tableau"]["build"] == {"rank": "down",
@@ -390,7 +404,7 @@ def test_merge_keys_and_aliases_load_as_written_out():
 def test_the_yaml_reference_states_every_limit():
     """The Limits table of the reference gives each constant of core/limits.py and its value."""
     text = REFERENCE.read_text()
-    section = re.search(r"^## Limits\n(.*?)(?=^## )", text, flags=re.S | re.M).group(1)
+    section = found(re.search(r"^## Limits\n(.*?)(?=^## )", text, flags=re.S | re.M)).group(1)
     stated = {name: int(value.replace(",", ""))
               for value, name in re.findall(r"^\| .*? \| ([\d,]+)[^|]* \| `(\w+)` \|", section, flags=re.M)}
     # the limits of command lines, JSON input and data files are docs/reference/limits.md's alone

@@ -15,8 +15,9 @@ import ssl
 import sys
 import threading
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import IO, Any, AsyncIterator, ClassVar
+from typing import IO, Any, ClassVar
 
 import attrs
 from websockets.asyncio.client import ClientConnection, connect
@@ -53,7 +54,7 @@ class RaceClient:
     @classmethod
     async def join(cls, link: str, name: str = "player", *, seat_token: str | None = None,
                    host_key: str | None = None, cafile: str | None = None, keep: bool = True,
-                   queue_limit: int = 0, **kwargs: Any) -> "RaceClient":
+                   queue_limit: int = 0, **kwargs: Any) -> RaceClient:
         """Connect and say hello; raise RaceError when refused. A link with ``tls=1`` connects
         with ``wss://``, checking the table's certificate against the system's authorities, or
         against ``cafile`` (a self-signed certificate the host sent)."""
@@ -84,7 +85,7 @@ class RaceClient:
         except ssl.SSLCertVerificationError as exc:
             raise RaceError(f"the table at {host}:{port} has a certificate we cannot trust "
                             f"({exc.verify_message}); if the host sent you theirs, give it with --cafile") from None
-        except (OSError, asyncio.TimeoutError, TimeoutError) as exc:
+        except (OSError, TimeoutError) as exc:
             raise RaceError(f"cannot reach the table at {host}:{port}: {exc}") from None
         except Exception as exc:  # an HTTP refusal, a broken handshake
             raise RaceError(f"the table at {host}:{port} did not accept the connection: {exc}") from None
@@ -94,7 +95,7 @@ class RaceClient:
         await ws.send(text)
         try:
             first = json.loads(await asyncio.wait_for(ws.recv(), 10))
-        except (ConnectionClosed, asyncio.TimeoutError, TimeoutError):
+        except (ConnectionClosed, TimeoutError):
             why = f" ({ws.close_code} {ws.close_reason})" if ws.close_code not in (None, 1006) else ""
             await ws.close()
             raise RaceError(f"the table closed the connection before welcoming us{why}") from None
@@ -323,7 +324,7 @@ class Output:
 
     async def drain(self, timeout: float) -> None:
         """Wait (at most ``timeout`` seconds) until every line is written."""
-        with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+        with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout):
                 while self.waiting:
                     self._room.clear()
@@ -400,17 +401,15 @@ async def run_bridge(link: str, name: str, stdin: IO[str], stdout: IO[str], *, h
     finally:
         if quitting:
             if pending > 0:  # the replies to the last commands, before leaving
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(answered.wait(), 5)
-                except (asyncio.TimeoutError, TimeoutError):
-                    pass
-            with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(client.ws.close(), 3)
         await asyncio.wait({printer}, timeout=3)  # the last events (unless stdout is not read)
         printer.cancel()
     code, reason = client.ws.close_code, client.ws.close_reason
     if not quitting:
-        with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(out.put({"event": "closed", "code": code, "reason": reason or None}), 1)
     await out.drain(2)
     if quitting:
@@ -478,10 +477,7 @@ async def hosted_table(settings: Any, port: int, seconds_allowed: bool = False,
     finally:
         host = next((p for p in table.players if p.host), None)
         who = f"the host ({host.name})" if host is not None else "the host"
-        if host is not None and host.cut_off:
-            reason = f"{who} was cut off ({host.cut_off})"
-        else:
-            reason = f"{who} quit"
+        reason = f"{who} was cut off ({host.cut_off})" if host is not None and host.cut_off else f"{who} quit"
         await server.close(reason)
 
 

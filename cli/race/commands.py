@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -54,24 +54,24 @@ def check_name(name: str) -> None:
 @race_app.command()
 def host(
     variant: str = typer.Option("klondike", "--variant", help="The game, e.g. klondike."),
-    draw: Optional[str] = DRAW,
+    draw: str | None = DRAW,
     race: str = typer.Option("finish", "--race", metavar="finish|timed",
                              help="finish: first to put every card home wins; timed: most cards home."),
-    minutes: Optional[int] = typer.Option(None, "--minutes", metavar="5|10|15", help="Length of a timed race."),
-    seconds: Optional[int] = typer.Option(None, "--seconds", hidden=True,
-                                          help="Tests only: a timed race of N seconds."),
+    minutes: int | None = typer.Option(None, "--minutes", metavar="5|10|15", help="Length of a timed race."),
+    seconds: int | None = typer.Option(None, "--seconds", hidden=True,
+                                       help="Tests only: a timed race of N seconds."),
     port: str = typer.Option("0", "--port", metavar="PORT", help="The port to listen on (0: any free port)."),
     bind: str = typer.Option("127.0.0.1", "--bind", metavar="ADDRESS",
                              help="The address to listen on: 0.0.0.0 (or ::) for every network of this machine."),
-    public: Optional[str] = typer.Option(None, "--public", metavar="HOST[:PORT]",
-                                         help="What the link names: a router's forwarded port, a tunnel's end."),
-    cert: Optional[str] = typer.Option(None, "--cert", metavar="FILE",
-                                       help="A TLS certificate (PEM): the table speaks wss://."),
-    key: Optional[str] = typer.Option(None, "--key", metavar="FILE", help="The certificate's private key (PEM)."),
+    public: str | None = typer.Option(None, "--public", metavar="HOST[:PORT]",
+                                      help="What the link names: a router's forwarded port, a tunnel's end."),
+    cert: str | None = typer.Option(None, "--cert", metavar="FILE",
+                                    help="A TLS certificate (PEM): the table speaks wss://."),
+    key: str | None = typer.Option(None, "--key", metavar="FILE", help="The certificate's private key (PEM)."),
     name: str = typer.Option("host", "--name", help="Your name at the table."),
     json_mode: bool = typer.Option(False, "--json", help="Race with the machine protocol (bots and tests)."),
 ) -> None:
-    """Open a race table on this machine (127.0.0.1 unless --bind), sit down at it and show its link for up to three friends."""
+    """Open a race table on this machine (127.0.0.1 unless --bind), sit down at it and show its link for up to three friends."""  # noqa: E501 (one line of --help)
     from .client import Network, RaceError, run_host
     from .messages import BadMessage
     from .server import Settings
@@ -113,10 +113,10 @@ def host(
 def join(
     link: str = typer.Argument(..., help="The table's link, solitaire://HOST:PORT/TABLE?token=..."),
     name: str = typer.Option("player", "--name", help="Your name at the table."),
-    resume: Optional[str] = typer.Option(None, "--resume", metavar="SEAT_TOKEN",
-                                         help="Come back to your seat (the seat_token of the welcome)."),
-    cafile: Optional[str] = typer.Option(None, "--cafile", metavar="FILE",
-                                         help="Trust this certificate (PEM) for a wss:// table: the host's own."),
+    resume: str | None = typer.Option(None, "--resume", metavar="SEAT_TOKEN",
+                                      help="Come back to your seat (the seat_token of the welcome)."),
+    cafile: str | None = typer.Option(None, "--cafile", metavar="FILE",
+                                      help="Trust this certificate (PEM) for a wss:// table: the host's own."),
     json_mode: bool = typer.Option(False, "--json", help="Race with the machine protocol (bots and tests)."),
 ) -> None:
     """Sit down at a race table (or watch, when it is full or the race has started)."""

@@ -173,7 +173,8 @@ def foundation_cards(game: Game) -> int:
 
 
 def face_up_tableau(game: Game) -> int:
-    return sum(len(p) - d for p, d, role in zip(game.piles, game.down, game.rules.role) if role == "tableau")
+    per_pile = zip(game.piles, game.down, game.rules.role, strict=True)  # one of each per pile
+    return sum(len(p) - d for p, d, role in per_pile if role == "tableau")
 
 
 def own_state(game: Game) -> dict[str, Any]:

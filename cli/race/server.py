@@ -15,13 +15,15 @@ without ever holding up a broadcast to the others.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import itertools
 import secrets
 import ssl as ssl_module
 import time
 from collections import Counter
-from typing import Any, Callable, Coroutine
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import attrs
 from websockets.asyncio.server import ServerConnection, serve
@@ -66,7 +68,7 @@ class Settings:
                 "minutes": minutes, "seconds": self.seconds}
 
     @classmethod
-    def parse(cls, data: dict[str, Any], allow_seconds: bool = False) -> "Settings":
+    def parse(cls, data: dict[str, Any], allow_seconds: bool = False) -> Settings:
         """Settings from a ``settings`` message or the command line; raise BadMessage."""
         variant = data.get("variant", "klondike")
         if not isinstance(variant, str):
@@ -121,7 +123,7 @@ class Connection:
     ``max_behind`` messages behind (queued, or written and not yet confirmed by a pong) is
     cut off (``slow``), whether the bytes sit in our queue or in the kernel's buffers."""
 
-    def __init__(self, server: "RaceServer", ws: ServerConnection) -> None:
+    def __init__(self, server: RaceServer, ws: ServerConnection) -> None:
         self.server = server
         self.ws = ws
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
@@ -148,6 +150,11 @@ class Connection:
             return False
         self.tokens -= 1
         return True
+
+    def closing(self) -> bool:
+        """Whether this connection is being closed: ``closed_reason`` is set, by any task at
+        any await (a method, so that a check before an await says nothing of one after it)."""
+        return self.closed_reason is not None
 
     @property
     def behind(self) -> int:
@@ -183,10 +190,8 @@ class Connection:
         self.server.spawn(self._close(1008, f"{reason}: {why}"[:120] if why else reason))
 
     async def _close(self, code: int, reason: str) -> None:
-        try:
+        with contextlib.suppress(TimeoutError, ConnectionClosed, OSError):
             await asyncio.wait_for(self.ws.close(code, reason), self.server.close_timeout)
-        except (asyncio.TimeoutError, TimeoutError, ConnectionClosed, OSError):
-            pass
         transport = getattr(self.ws, "transport", None)
         if transport is not None and not transport.is_closing():
             transport.abort()
@@ -195,7 +200,7 @@ class Connection:
         self._pinged = self.written
         try:
             pong = await asyncio.wait_for(self.ws.ping(), self.server.send_timeout)
-        except (asyncio.TimeoutError, TimeoutError):
+        except TimeoutError:
             self.kill("slow", f"a send blocked for {self.server.send_timeout:g} s")
             return
         written = self.written
@@ -214,7 +219,7 @@ class Connection:
                     return
                 try:
                     await asyncio.wait_for(self.ws.send(text), self.server.send_timeout)
-                except (asyncio.TimeoutError, TimeoutError):
+                except TimeoutError:
                     self.kill("slow", f"a send blocked for {self.server.send_timeout:g} s")
                     return
                 self.written += 1
@@ -227,10 +232,8 @@ class Connection:
         """Send what is queued (briefly), then close with ``code``."""
         self.queue.put_nowait(None)
         if not self.sender.done():
-            try:
+            with contextlib.suppress(TimeoutError, ConnectionClosed):
                 await asyncio.wait_for(asyncio.shield(self.sender), self.server.close_timeout)
-            except (asyncio.TimeoutError, TimeoutError, ConnectionClosed):
-                pass
         if self.closed_reason is None:
             self.closed_reason = reason
         await self._close(code, reason)
@@ -242,7 +245,7 @@ class Connection:
         try:
             pong = await asyncio.wait_for(self.ws.ping(), self.server.probe_timeout)
             await asyncio.wait_for(pong, self.server.probe_timeout)
-        except (asyncio.TimeoutError, TimeoutError, ConnectionClosed, OSError):
+        except (TimeoutError, ConnectionClosed, OSError):
             return False
         return True
 
@@ -271,7 +274,7 @@ class Player:
 
 
 class Table:
-    def __init__(self, server: "RaceServer", table_id: str, settings: Settings) -> None:
+    def __init__(self, server: RaceServer, table_id: str, settings: Settings) -> None:
         self.server = server
         self.id = table_id
         self.token = secrets.token_urlsafe(24)  # in the link: lets anyone with the link join
@@ -447,21 +450,24 @@ class Table:
         elif kind != "move":
             ack()
 
-    def _cmd_ready(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
+    def _cmd_ready(self, player: Player, msg: dict[str, Any], conn: Connection,
+                   extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "lobby":
             return ("not-lobby", "ready is for the lobby, before the start")
         player.ready = True
         self.announce()
         return None
 
-    def _cmd_unready(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
+    def _cmd_unready(self, player: Player, msg: dict[str, Any], conn: Connection,
+                     extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "lobby":
             return ("not-lobby", "unready is for the lobby, before the start")
         player.ready = False
         self.announce()
         return None
 
-    def _cmd_start(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
+    def _cmd_start(self, player: Player, msg: dict[str, Any], conn: Connection,
+                   extra: dict[str, Any]) -> tuple[str, str] | None:
         if not player.host:
             return ("not-host", "only the host starts the race")
         if self.state != "lobby":
@@ -476,7 +482,8 @@ class Table:
         self._deal()
         return None
 
-    def _cmd_move(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
+    def _cmd_move(self, player: Player, msg: dict[str, Any], conn: Connection,
+                  extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "racing" or player.status != "racing" or player.game is None:
             return ("not-racing", "you are not racing now" if self.state == "racing"
                     else "there is no race on: moves wait for the start")
@@ -498,7 +505,8 @@ class Table:
             self._end("won", [player])
         return None
 
-    def _cmd_offer_draw(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
+    def _cmd_offer_draw(self, player: Player, msg: dict[str, Any], conn: Connection,
+                        extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "racing" or player.status != "racing":
             return ("not-racing", "only a player still racing may offer a draw")
         if self.offer is not None:
@@ -508,7 +516,8 @@ class Table:
         self._check_offer()
         return None
 
-    def _cmd_accept_draw(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
+    def _cmd_accept_draw(self, player: Player, msg: dict[str, Any], conn: Connection,
+                         extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.offer is None:
             return ("no-offer", "no draw is offered")
         if player.status != "racing":
@@ -518,7 +527,8 @@ class Table:
         self._check_offer()
         return None
 
-    def _cmd_decline_draw(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
+    def _cmd_decline_draw(self, player: Player, msg: dict[str, Any], conn: Connection,
+                          extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.offer is None:
             return ("no-offer", "no draw is offered")
         if player.status != "racing":
@@ -526,13 +536,15 @@ class Table:
         self._cancel_offer("declined", player)
         return None
 
-    def _cmd_resign(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
+    def _cmd_resign(self, player: Player, msg: dict[str, Any], conn: Connection,
+                    extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "racing" or player.status != "racing":
             return ("not-racing", "only a player still racing may resign")
         self._resign(player, "resigned")
         return None
 
-    def _cmd_again(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
+    def _cmd_again(self, player: Player, msg: dict[str, Any], conn: Connection,
+                   extra: dict[str, Any]) -> tuple[str, str] | None:
         if not player.host:
             return ("not-host", "only the host deals again")
         if self.state != "ended":
@@ -543,7 +555,8 @@ class Table:
         self._deal()
         return None
 
-    def _cmd_settings(self, player: Player, msg: dict[str, Any], conn: Connection, extra: dict[str, Any]) -> tuple[str, str] | None:
+    def _cmd_settings(self, player: Player, msg: dict[str, Any], conn: Connection,
+                      extra: dict[str, Any]) -> tuple[str, str] | None:
         if not player.host:
             return ("not-host", "only the host changes the settings")
         if self.state == "racing":
@@ -616,9 +629,8 @@ class Table:
             self._check_offer()
 
     def _check_offer(self) -> None:
-        if self.offer is not None and self.state == "racing":
-            if all(p.id in self.offer for p in self._racing()):
-                self._end("draw-agreed", self._racing(), draw=True)
+        if self.offer is not None and self.state == "racing" and all(p.id in self.offer for p in self._racing()):
+            self._end("draw-agreed", self._racing(), draw=True)
 
     def _cancel_offer(self, reason: str, player: Player) -> None:
         self.offer = None
@@ -708,7 +720,7 @@ class RaceServer:
         self._sweeper: asyncio.Task[None] | None = None
         self._server: Any = None
 
-    async def start(self) -> "RaceServer":
+    async def start(self) -> RaceServer:
         self._server = await serve(self._handler, self.host, self.port, max_size=self.max_size,
                                    max_queue=16, write_limit=32 * 1024, compression=None,
                                    ping_interval=20, ping_timeout=20, close_timeout=self.close_timeout,
@@ -759,7 +771,7 @@ class RaceServer:
             self._server.close()
             await self._server.wait_closed()
 
-    async def __aenter__(self) -> "RaceServer":
+    async def __aenter__(self) -> RaceServer:
         return await self.start()
 
     async def __aexit__(self, *exc: Any) -> None:
@@ -800,7 +812,7 @@ class RaceServer:
     async def _serve(self, conn: Connection) -> None:
         ws = conn.ws
         raw = await ws.recv()
-        if conn.closed_reason is not None:  # the hello came too late
+        if conn.closing():  # the hello came too late
             return
         table = self.tables.get(ws.request.path.strip("/").split("?")[0]) if ws.request else None
         try:
@@ -826,7 +838,7 @@ class RaceServer:
             conn.send("error", re="hello", code=exc.code, error=str(exc))
             return await conn.flush_and_close(1008, exc.code)
         async for raw in ws:
-            if conn.closed_reason is not None:  # cut off: nothing more it sends counts
+            if conn.closing():  # nothing more it sends counts (the sweeper or a send may have cut it off)
                 return
             if not conn.allow():
                 conn.send("error", code="flood", error=f"too many messages (more than {self.rate:g} a second): "

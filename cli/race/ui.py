@@ -16,14 +16,15 @@ reads their value). No undo, no hints: those keys are refused with a one-line no
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shlex
 import sys
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
@@ -36,8 +37,7 @@ from solitaire.core.cards import parse_card
 from ..tui.app import TABLE_BINDINGS, HelpScreen, TableView, replay_escape
 from ..tui.controls import Hand
 from ..tui.table import View, with_symbols
-from .client import (LOOPBACK_HINT, RaceClient, RaceError, RaceRefused, hosted_table, leaving_notice,
-                     settings_command)
+from .client import LOOPBACK_HINT, RaceClient, RaceError, RaceRefused, hosted_table, leaving_notice, settings_command
 
 HIDDEN_CARD = 52  # a face-down card: not a card (cards are 0..51); its value is never read
 REJOIN_SECONDS = 60.0  # after a dropped connection, how long to keep trying the seat (the table keeps it 60 s)
@@ -132,8 +132,9 @@ def clock(seconds: float) -> str:
 class RaceHelpScreen(HelpScreen):
     """The race table's keys and clicks; q leaves the race, asking first, as on the table."""
 
-    BINDINGS = [Binding("escape,question_mark,f1,enter,space", "close", "Close"),
-                Binding("q", "leave", "Leave")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,f1,enter,space", "close", "Close"),
+        Binding("q", "leave", "Leave")]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help"):
@@ -150,7 +151,8 @@ class RaceHelpScreen(HelpScreen):
 class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question: y or enter yes, n or escape no."""
 
-    BINDINGS = [Binding("y,enter", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,enter", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
 
     def __init__(self, question: str) -> None:
         super().__init__()
@@ -173,7 +175,7 @@ class ConfirmScreen(ModalScreen[bool]):
 class SettingsScreen(ModalScreen["str | None"]):
     """The host's Change settings: the settings as command-line flags, edited in one line."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, flags: str) -> None:
         super().__init__()
@@ -196,9 +198,10 @@ class SettingsScreen(ModalScreen["str | None"]):
 
 
 class LobbyScreen(Screen[None]):
-    BINDINGS = [Binding("r", "app.ready", "Ready"), Binding("s", "app.start", "Start"),
-                Binding("c", "app.change_settings", "Settings"), Binding("y", "app.copy_link", "Copy the link"),
-                Binding("q", "app.leave", "Quit")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "app.ready", "Ready"), Binding("s", "app.start", "Start"),
+        Binding("c", "app.change_settings", "Settings"), Binding("y", "app.copy_link", "Copy the link"),
+        Binding("q", "app.leave", "Quit")]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby"):
@@ -259,7 +262,8 @@ class LobbyScreen(Screen[None]):
 class RaceScreen(Screen[None]):
     """Your own table (driven by the server), the others' progress, the clock."""
 
-    BINDINGS = TABLE_BINDINGS + [
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *TABLE_BINDINGS,
         Binding("u,ctrl+z", "refuse('no undo in a race')", show=False),
         Binding("r,ctrl+y", "refuse('no redo in a race')", show=False),
         Binding("h,o", "refuse('no hints in a race')", show=False),
@@ -424,11 +428,12 @@ class RaceScreen(Screen[None]):
 class EndScreen(Screen[None]):
     """The result, the match score and every table (1-4 or left/right choose the table shown)."""
 
-    BINDINGS = [Binding("left", "show_table(-1)", show=False), Binding("right", "show_table(1)", show=False),
-                Binding("1", "pick_table(0)", show=False), Binding("2", "pick_table(1)", show=False),
-                Binding("3", "pick_table(2)", show=False), Binding("4", "pick_table(3)", show=False),
-                Binding("g", "app.again", "Again"), Binding("c", "app.change_settings", "Settings"),
-                Binding("q", "app.leave", "Quit")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "show_table(-1)", show=False), Binding("right", "show_table(1)", show=False),
+        Binding("1", "pick_table(0)", show=False), Binding("2", "pick_table(1)", show=False),
+        Binding("3", "pick_table(2)", show=False), Binding("4", "pick_table(3)", show=False),
+        Binding("g", "app.again", "Again"), Binding("c", "app.change_settings", "Settings"),
+        Binding("q", "app.leave", "Quit")]
 
     def __init__(self) -> None:
         super().__init__()
@@ -475,9 +480,10 @@ class EndScreen(Screen[None]):
             self.query_one(f"#{bid}", Button).display = app.is_host
         hint = "g again, c change settings, q quit" if app.is_host else "waiting for the host ... q quits"
         self.query_one("#status", Static).update(Text(app.notice or hint, style="bold" if app.notice else "dim"))
-        if self.games and self.games[self.shown] is not None:
+        shown = self.games[self.shown] if self.games else None
+        if shown is not None:
             for view in self.query("#end-table").results(TableView):
-                view.game = self.games[self.shown]
+                view.game = shown
                 view.update_table()
 
     def action_pick_table(self, k: int) -> None:
@@ -551,7 +557,7 @@ class RaceApp(App[None]):
         self.closed = False
         self.rejoining = False  # after a dropped connection, while coming back to the seat
         self._rejoined_at: float | None = None
-        self.base: Screen | None = None
+        self.base: Screen[Any] | None = None
         self._note_clock(self.table)
 
     # -- what the screens show
@@ -624,7 +630,8 @@ class RaceApp(App[None]):
 
     def reason_text(self) -> str:
         end = self.end or {}
-        return REASONS.get(end.get("reason", ""), end.get("reason", "")).format(winners=self._names(end))
+        reason: str = end.get("reason", "")
+        return REASONS.get(reason, reason).format(winners=self._names(end))
 
     # -- screens
     def on_mount(self) -> None:
@@ -640,7 +647,7 @@ class RaceApp(App[None]):
     def show_state(self) -> None:
         state = self.table.get("state", "lobby")
         if state == "racing":
-            kind: type[Screen] = RaceScreen
+            kind: type[Screen[Any]] = RaceScreen
         elif state == "ended" and self.end is not None:
             kind = EndScreen
         else:
@@ -659,10 +666,8 @@ class RaceApp(App[None]):
 
     def refresh_base(self) -> None:
         if self.base is not None:
-            try:
+            with contextlib.suppress(NoMatches):  # not composed yet: its on_mount shows the latest state
                 self.base.refresh_view()  # type: ignore[attr-defined]
-            except NoMatches:  # not composed yet: its on_mount shows the latest state
-                pass
 
     # -- the connection
     async def _listen(self) -> None:

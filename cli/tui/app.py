@@ -11,12 +11,13 @@ from __future__ import annotations
 import gc
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events, on
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
@@ -29,8 +30,8 @@ from solitaire.core import Game, Move, SolitaireError
 
 from ..common import fresh_seed
 from ..saves import Tracker
-from ..stats import format_time, new_bests
 from ..session import Reply, Session
+from ..stats import format_time, new_bests
 from .controls import Hand
 from .table import Geometry, Hit, View, draw, hit_test, pile_at, with_symbols
 
@@ -275,8 +276,9 @@ class FinishButton(Static):
 class HelpScreen(ModalScreen[None]):
     """The keys and clicks. q quits here too, as the status line says; escape closes."""
 
-    BINDINGS = [Binding("escape,question_mark,f1,enter,space", "close", "Close"),
-                Binding("q", "app.quit", "Quit")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,f1,enter,space", "close", "Close"),
+        Binding("q", "app.quit", "Quit")]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help"):
@@ -291,7 +293,8 @@ class PauseScreen(ModalScreen[None]):
     """The game paused: the clock stopped and the cards hidden (the screen is opaque) until
     p, escape or space; q quits."""
 
-    BINDINGS = [Binding("p,escape,space,enter", "close", "Go on"), Binding("q", "app.quit", "Quit")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("p,escape,space,enter", "close", "Go on"), Binding("q", "app.quit", "Quit")]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pause"):
@@ -303,8 +306,9 @@ class PauseScreen(ModalScreen[None]):
 
 
 class WinScreen(ModalScreen[str]):
-    BINDINGS = [Binding("n", "choose('new')", "New deal"), Binding("R,s", "choose('same')", "Play it again"),
-                Binding("q", "choose('quit')", "Quit"), Binding("escape", "choose('close')", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "choose('new')", "New deal"), Binding("R,s", "choose('same')", "Play it again"),
+        Binding("q", "choose('quit')", "Quit"), Binding("escape", "choose('close')", "Close")]
 
     def __init__(self, summary: str) -> None:
         super().__init__()
@@ -329,7 +333,8 @@ class WinScreen(ModalScreen[str]):
 class SolitaireApp(App[None]):
     CSS_PATH = "solitaire.tcss"
     TITLE = "solitaire"
-    BINDINGS = TABLE_BINDINGS + [
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *TABLE_BINDINGS,
         Binding("u,ctrl+z", "undo", show=False),
         Binding("r,ctrl+y", "redo", show=False),
         Binding("h", "hint", show=False),
@@ -344,7 +349,8 @@ class SolitaireApp(App[None]):
     ]
 
     def __init__(self, tracker: Tracker, *, outline: bool = False, four_colour: bool = False,
-                 autoplay: bool = False, tick: bool = True, clock: Callable[[], float] = time.monotonic, finish_delay: float = 0.06,
+                 autoplay: bool = False, tick: bool = True, clock: Callable[[], float] = time.monotonic,
+                 finish_delay: float = 0.06,
                  next_deal: Callable[[Game], Game] | None = None, notice: str | None = None) -> None:
         """``notice``: a message for the status line when the table opens (e.g. that a save
         could not be read), which would be hidden if printed before the full screen."""

@@ -8,10 +8,10 @@ would). Enter (or a click) chooses; escape or q leaves without playing.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -61,7 +61,7 @@ class PickerApp(App[Choice]):
     #picker-help { padding: 0 1; color: $text-muted; }
     OptionList { height: 1fr; }
     """
-    BINDINGS = [Binding("escape,q", "leave", "Leave")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "leave", "Leave")]
 
     def __init__(self, items: list[Entry] | None = None) -> None:
         super().__init__()

@@ -10,9 +10,12 @@ name: rows come from ``rules.spec.layout``, piles whose ``fan`` is ``down`` fan 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
-from rich.color import Color, ColorTriplet
+from rich.color import Color
+from rich.color_triplet import ColorTriplet
 from rich.segment import Segment
 from rich.style import Style
 from rich.terminal_theme import DEFAULT_TERMINAL_THEME
@@ -20,7 +23,6 @@ from rich.terminal_theme import DEFAULT_TERMINAL_THEME
 from solitaire.core import Game
 from solitaire.core.cards import SUIT, card_symbol, is_red, parse_card
 from solitaire.core.rules import GIVES_ANY, GIVES_NONE, GIVES_RUN, GIVES_TOP
-
 
 _CARD_NAME = re.compile(r"\b(?:10|[A2-9TJQK])[CDHS]\b")
 
@@ -155,7 +157,7 @@ def geometry(game: Game, width: int, height: int) -> Geometry:
     fan_rows = sum(1 for f in fanned_rows if f)
     fan_height = max(card_h, (height - flat_height - 1) // max(1, fan_rows)) if fan_rows else 0
     y = 1 if height > flat_height + fan_rows * (card_h + 6) else 0
-    for row, fanned in zip(layout, fanned_rows):
+    for row, fanned in zip(layout, fanned_rows, strict=True):  # one flag per row
         for k, name in enumerate(row):
             if name is None:
                 continue
@@ -176,7 +178,7 @@ def geometry(game: Game, width: int, height: int) -> Geometry:
 
 
 def _fits_across(geo: Geometry, width: int) -> bool:
-    return all(0 <= x and x + geo.card_w <= width for x in geo.pile_x.values())
+    return all(x >= 0 and x + geo.card_w <= width for x in geo.pile_x.values())
 
 
 def _fits_down(game: Game, geo: Geometry, height: int) -> bool:
@@ -241,7 +243,7 @@ class Canvas:
 
     def lines(self) -> list[list[Segment]]:
         out = []
-        for row, srow in zip(self.chars, self.styles):
+        for row, srow in zip(self.chars, self.styles, strict=True):  # both height rows
             segs: list[Segment] = []
             start = 0
             for k in range(1, len(row) + 1):
@@ -280,6 +282,11 @@ def _card(canvas: Canvas, x: int, y: int, w: int, h: int, card: int | None, bg: 
         canvas.put(x, y + k, text[:w], _face_style(card, bg, four, pal))
 
 
+def _short(game: Game, i: int) -> str:
+    """Pile ``i``'s short name: its group's alias when the group is that one pile, else its name."""
+    return cast(str, game.rules.short_name[i])  # typed str | None by Rules, but the alias is used only when set
+
+
 def _slot(canvas: Canvas, x: int, y: int, w: int, h: int, label: str, style: Style) -> None:
     """An empty pile: a thin outline with the pile's name."""
     if h == 1:
@@ -293,21 +300,20 @@ def _slot(canvas: Canvas, x: int, y: int, w: int, h: int, label: str, style: Sty
 
 
 def _fan_down(canvas: Canvas, hits: list[Hit], top_box: dict[int, tuple[int, int]], game: Game, view: View,
-              geo: Geometry, i: int, visible: int, bg_for, pal: Palette) -> int:
+              geo: Geometry, i: int, visible: int, bg_for: Callable[[int], Color], pal: Palette) -> int:
     """Draw pile ``i`` fanned downwards (its first ``visible`` cards); return the line after it.
 
     Each card shows one line (its rank and suit) and the last shows whole. When the pile is
     longer than its room, the face-down cards shrink to one line with their count, then the
     lowest face-up cards are packed several to a line, so every face-up card stays readable.
     """
-    rules = game.rules
     x, y = geo.pile_x[i], geo.pile_y[i]
     w, h = geo.card_w, geo.card_h
     room = geo.pile_room[i]
     cards = game.piles[i]
     four = view.four_colour
     if visible == 0:
-        _slot(canvas, x, y, w, h, rules.short_name[i], pal.cursor_mark if view.cursor == i else pal.outline)
+        _slot(canvas, x, y, w, h, _short(game, i), pal.cursor_mark if view.cursor == i else pal.outline)
         top_box[i] = (x, y)
         return y + h
     vis_down = min(game.down[i], visible)
@@ -406,7 +412,7 @@ def draw(game: Game, view: View, width: int, height: int,
         lifted = picked_n if (i == picked_pile and view.drag_at is None) else 0
         dragged = picked_n if (i == picked_pile and view.drag_at is not None) else 0
 
-        def bg_for(idx: int) -> Color:
+        def bg_for(idx: int, lifted: int = lifted, size: int = size, i: int = i) -> Color:  # this pile's
             if lifted and idx >= size - lifted:
                 return pal.picked
             if view.cursor == i and idx == size - 1 and not lifted:
@@ -415,7 +421,7 @@ def draw(game: Game, view: View, width: int, height: int,
 
         if not cards:
             style = pal.cursor_mark if view.cursor == i else pal.outline
-            label = rules.short_name[i]
+            label = _short(game, i)
             if spec.role == "stock":
                 label = "↺" if game.refusal(rules.draw_move) is None else "·"  # type: ignore[arg-type]
             _slot(canvas, x, y, w, h, label, style)
@@ -427,7 +433,7 @@ def draw(game: Game, view: View, width: int, height: int,
         # a pile that does not fan down: its top card, or its top `show` cards fanned right
         visible = size - dragged
         if visible == 0:
-            _slot(canvas, x, y, w, h, rules.short_name[i], pal.outline)
+            _slot(canvas, x, y, w, h, _short(game, i), pal.outline)
             top_box[i] = (x, y)
             continue
         show = spec.show or 1
@@ -508,7 +514,7 @@ def pile_at(hits: list[Hit], x: int, y: int, geo: Geometry, game: Game) -> int |
     if hit is not None:
         return hit.pile
     for i, px in geo.pile_x.items():
-        if px <= x < px + geo.card_w and game.rules.piles[i].fan == "down":
-            if geo.pile_y[i] <= y < geo.pile_y[i] + geo.pile_room[i]:
-                return i
+        if (px <= x < px + geo.card_w and game.rules.piles[i].fan == "down"
+                and geo.pile_y[i] <= y < geo.pile_y[i] + geo.pile_room[i]):
+            return i
     return None

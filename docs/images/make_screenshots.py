@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 os.environ["COLORTERM"] = "truecolor"  # the pictures are in the full palette, whatever runs this
 
@@ -26,7 +28,7 @@ class Frozen(Tracker):
         return 187.0
 
 
-def game(variant: str, options: dict, seed: int, moves: list[str]) -> Game:
+def game(variant: str, options: dict[str, Any], seed: int, moves: list[str]) -> Game:
     g = Game.new(get_variant(variant).rules(options), seed)
     for m in moves:
         g.play(m)
@@ -42,7 +44,7 @@ def playable(g: Game, count: int) -> None:
         g.play(move)
 
 
-async def shoot(name: str, g: Game, size: tuple[int, int], keys: list[str] = (), **kwargs) -> None:
+async def shoot(name: str, g: Game, size: tuple[int, int], keys: Sequence[str] = (), **kwargs: Any) -> None:
     app = SolitaireApp(Frozen(g, enabled=False), tick=False, notice="", **kwargs)  # not a resumed save
     async with app.run_test(size=size) as pilot:
         for key in keys:
@@ -69,7 +71,7 @@ async def main() -> None:
     await shoot("help-80x24.svg", k3, (80, 24), keys=["question_mark"])
     names = ["stock", "waste", "f1", "f2", "f3", "f4"] + [f"t{i}" for i in range(1, 8)]
     suits = {s: ["A23456789TJQK"[r] + s for r in range(13)] for s in "CDHS"}
-    piles = {n: {"down": [], "up": []} for n in names}
+    piles: dict[str, dict[str, list[str]]] = {n: {"down": [], "up": []} for n in names}
     piles["f1"]["up"], piles["f2"]["up"] = suits["C"], suits["D"]
     piles["f3"]["up"], piles["f4"]["up"] = suits["H"], suits["S"][:12]
     piles["t1"]["up"] = ["KS"]
