@@ -36,6 +36,7 @@ from typing import Any, Callable, Iterator
 
 from solitaire.core import Game, IllegalMoveError, NotationError, SolitaireError, VariantDef
 from solitaire.core.files import FileLimitError, append, atomic_write, loads_bounded, read_bounded
+from solitaire.core.files import move_aside as move_aside  # the saves' own, for the command line
 
 FORMAT = 2
 SUFFIX = ".save"
@@ -493,29 +494,6 @@ def from_format_1(defn: VariantDef, data: Any) -> tuple[Game, dict[str, Any] | N
             saved.history, saved.future = [], []
             return saved, saved.to_position(), [], float(elapsed), dealt
     raise SaveError("the undo history does not fit the position")
-
-
-def move_aside(path: Path) -> Path:
-    """Rename an unreadable save to a new, unused name beside it; return that name."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    suffix = path.suffix
-    k = 0
-    while True:
-        target = path.with_name(f"{path.stem}.unreadable-{stamp}{f'-{k}' if k else ''}{suffix}")
-        try:
-            # os.link fails if the target exists, so nothing is ever overwritten
-            os.link(path, target)
-        except FileExistsError:
-            k += 1
-            continue
-        except OSError:
-            if target.exists():
-                k += 1
-                continue
-            os.rename(path, target)
-            return target
-        os.unlink(path)
-        return target
 
 
 def remove(path: Path) -> None:

@@ -96,23 +96,9 @@ def _open(path: Path) -> sqlite3.Connection:
 
 def move_aside(path: Path) -> Path:
     """Rename a damaged database (and its -wal and -shm files) to an unused name beside it."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    k = 0
-    while True:
-        target = path.with_name(f"{path.stem}.unreadable-{stamp}{f'-{k}' if k else ''}{path.suffix}")
-        try:
-            os.link(path, target)
-        except FileExistsError:
-            k += 1
-            continue
-        except OSError:
-            if target.exists():
-                k += 1
-                continue
-            os.rename(path, target)
-            break
-        os.unlink(path)
-        break
+    from solitaire.core.files import move_aside as aside
+
+    target = aside(path)
     for extra in ("-wal", "-shm", "-journal"):
         side = path.with_name(path.name + extra)
         if side.exists():

@@ -18,6 +18,7 @@ import json
 import os
 import re
 import stat
+import time
 from pathlib import Path
 from typing import Any
 
@@ -209,3 +210,27 @@ def remove_stale_temporaries(folder: Path) -> list[Path]:
         except OSError:
             pass
     return removed
+
+
+def move_aside(path: Path) -> Path:
+    """Rename the damaged file ``path`` to a new, unused name beside it
+    (``NAME.unreadable-STAMP[-K].SUFFIX``) and return that name. Nothing is overwritten:
+    ``os.link`` fails where the name is taken (on a file system without links, a rename
+    after checking the name is free)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    k = 0
+    while True:
+        target = path.with_name(f"{path.stem}.unreadable-{stamp}{f'-{k}' if k else ''}{path.suffix}")
+        try:
+            os.link(path, target)
+        except FileExistsError:
+            k += 1
+            continue
+        except OSError:
+            if target.exists():
+                k += 1
+                continue
+            os.rename(path, target)
+            return target
+        os.unlink(path)
+        return target

@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from solitaire.core import Game
+from solitaire.core.files import depth_over
 
 VERSION = 1
 MAX_MESSAGE = 4096  # bytes: the largest message a client may send (the server's max_size)
@@ -39,28 +40,6 @@ class BadMessage(Exception):
 
 def encode(type_: str, **fields: Any) -> str:
     return json.dumps({"v": VERSION, "type": type_, **fields}, separators=(",", ":"))
-
-
-def _depth(text: str) -> int:
-    """How deeply objects and arrays nest in ``text`` (brackets inside strings do not count)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
 
 
 def _number(text: str) -> int | float:
@@ -102,7 +81,7 @@ def decode(raw: str | bytes) -> dict[str, Any]:
     break a comparison or an echo further on."""
     if isinstance(raw, bytes):
         raise BadMessage("bad-json", "send JSON in text frames, not binary ones")
-    if _depth(raw) > MAX_DEPTH:
+    if depth_over(raw, MAX_DEPTH):  # the kernel's scan, as for positions and saves
         raise BadMessage("bad-json", f"objects and arrays nested more than {MAX_DEPTH} deep")
     try:
         obj = json.loads(raw, parse_int=_number, parse_float=_number, parse_constant=_constant)
