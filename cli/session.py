@@ -8,6 +8,7 @@ from typing import Any, Protocol
 import attrs
 
 from solitaire.core import Game, Move, MoveRecord, SolitaireError
+from solitaire.core.view import Observation
 
 
 def help_text(game: Game) -> str:
@@ -188,7 +189,7 @@ class Session:
         out: dict[str, Any] = {
             "ok": True if reply is None else reply.ok,
             "error": None if reply is None else reply.error,
-            "position": game.to_position(hidden=True),
+            "position": Observation.of(game).to_position(),  # what the player sees
             "score": game.score,
             "moves": game.moves,
             "won": game.won,

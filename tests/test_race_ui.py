@@ -8,6 +8,7 @@ import contextlib
 import functools
 from typing import Any
 
+import attrs
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Button
@@ -15,7 +16,6 @@ from textual.widgets import Button
 from solitaire.cli.race.client import RaceClient
 from solitaire.cli.race.server import RaceServer, Settings, Table
 from solitaire.cli.race.ui import (
-    HIDDEN_CARD,
     ConfirmScreen,
     EndScreen,
     LobbyScreen,
@@ -25,7 +25,8 @@ from solitaire.cli.race.ui import (
 )
 from solitaire.cli.tui.table import with_symbols
 from solitaire.core import Game, get_variant
-from solitaire.core.cards import HIDDEN, card_name
+from solitaire.core.cards import HIDDEN, card_name, card_symbol
+from solitaire.core.view import Observation
 
 OPTIONS = {"draw": 1}
 WIN_SEED = 1298  # the solver wins it under draw 1
@@ -390,15 +391,57 @@ async def test_the_ui_never_receives_or_holds_a_face_down_card():
                 pos = msg.get(key, {}).get("position") if key == "own" else msg.get(key)
                 if pos:
                     assert all(set(p["down"]) <= {HIDDEN} for p in pos["piles"].values()) and "seed" not in pos
-        # what the UI holds: a stand-in for each face-down card, and exactly the face-up cards
-        shown = app.board
+        # what the UI holds: the player's view, exactly the face-up cards; the board drawn puts
+        # the unseen cards face down in card order (stand-ins), whatever the real order is
+        assert app.seen == attrs.evolve(Observation.of(game), seed=None)  # the seed is never sent
+        shown = board(app)
         assert shown.down == game.down and shown.seed is None
         for i, pile in enumerate(shown.piles):
-            assert pile[:shown.down[i]] == [HIDDEN_CARD] * shown.down[i]
             assert pile[shown.down[i]:] == game.piles[i][game.down[i]:]
-        held = {card_name(c) for p in shown.piles for c in p if c != HIDDEN_CARD}
-        face_down = {card_name(c) for p, d in zip(game.piles, game.down, strict=True) for c in p[:d]}
-        assert held and not held & face_down
+        stand_ins = [c for p, d in zip(shown.piles, shown.down, strict=True) for c in p[:d]]
+        assert stand_ins == sorted(stand_ins) == list(app.seen.unseen())
+
+
+def table_text(app: RaceApp) -> str:
+    """What the race table's widget shows, as text."""
+    view = race_screen(app).table_view
+    view._paint()
+    return "\n".join("".join(seg.text for seg in line) for line in view._lines)
+
+
+def shown_cards(app: RaceApp) -> set[str]:
+    """The cards on the race screen (the table, the status and the progress lines)."""
+    text = "\n".join((table_text(app), status(app), progress(app)))
+    return {card_name(c) for c in range(52) if card_symbol(c) in text}
+
+
+def sent_face_up(position: dict[str, Any]) -> set[str]:
+    return {c for pile in position["piles"].values() for c in pile["up"]}
+
+
+@pilot_test
+async def test_a_move_that_turns_a_card_up_shows_only_what_the_server_sent():
+    async with racing_bob() as (pilot, app, table, _bob):
+        screen = race_screen(app)
+        turning = SOLUTION.index("t7 f4")  # t7's top goes home: the card under it turns up
+        for k, text in enumerate(SOLUTION[:turning + 1]):
+            if text == "draw":
+                await pilot.press("d")
+            else:
+                drawn, seen = board(app), app.seen
+                screen.submit(drawn.parse_move(text))  # as a pick and a put do
+                # sent, not answered yet: nothing was played on the board drawn (redrawn now)
+                assert board(app) is drawn and app.seen is seen and Observation.of(drawn) == seen
+                assert shown_cards(app) <= sent_face_up(own(app)["position"])
+            await until(pilot, lambda k=k: own(app)["moves"] == k + 1 and not app.unanswered, text)
+            await pilot.pause()
+            shown = shown_cards(app)
+            assert shown and shown <= sent_face_up(own(app)["position"])
+        t7 = RULES.index["t7"]
+        up = own(app)["position"]["piles"]["t7"]["up"]
+        game = table.players[0].game
+        assert len(up) == 1 and up == [card_name(game.piles[t7][-1])]  # the card turned up, as sent
+        assert up[0] in shown_cards(app)
 
 
 @pilot_test
@@ -523,12 +566,12 @@ async def test_a_draw_offer_shows_even_behind_a_notice_and_the_race_table_has_he
 async def test_the_race_keys_line_names_the_arrows_and_f_is_offered_once_the_cards_are_up():
     from klondike_helpers import near_won
 
-    from solitaire.cli.race.ui import FINISH_LINE, KEYS_LINE, display_game
+    from solitaire.cli.race.ui import FINISH_LINE, KEYS_LINE
 
     assert "arrows" in KEYS_LINE and len(KEYS_LINE) <= 78
     async with racing_bob() as (_pilot, app, _table, _bob):
         assert status(app) == KEYS_LINE  # cards face down: no finish yet
         for data in (near_won(), near_won(stock=["KH"], t1=[])):  # the stock's card unseen: the server finds the way
-            app.board = display_game({**data, "options": OPTIONS})
+            app.show_own({**data, "options": OPTIONS})
             app.refresh_base()
             assert status(app) == FINISH_LINE

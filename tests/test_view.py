@@ -83,3 +83,18 @@ def test_dealing_given_cards_face_down():
         with pytest.raises(ValueError, match="unseen cards"):
             view.deal(bad)
 
+
+
+@settings(max_examples=40, deadline=None)
+@given(variant=st.sampled_from(["klondike", "calculation"]), seed=st.integers(0, 5000),
+       steps=st.integers(0, 80))
+def test_the_protocol_and_the_race_send_the_view_unchanged(variant, seed, steps):
+    from solitaire.cli.race.messages import own_state
+    from solitaire.cli.session import Session
+
+    game = played(variant, seed, steps)
+    hidden = json.loads(json.dumps(game.to_position(hidden=True)))
+    assert json.loads(json.dumps(Observation.of(game).to_position())) == hidden
+    assert Session(game).state()["position"] == hidden
+    raced = own_state(game)["position"]
+    assert raced == {k: v for k, v in hidden.items() if k != "seed"}

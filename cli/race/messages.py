@@ -14,6 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from solitaire.core import Game
 from solitaire.core.files import depth_over
+from solitaire.core.view import Observation
 
 VERSION = 1
 MAX_MESSAGE = 4096  # bytes: the largest message a client may send (the server's max_size)
@@ -135,7 +136,7 @@ def link_tls(link: str) -> bool:
 
 def public_position(game: Game) -> dict[str, Any]:
     """The player's own position: face-down cards as "??", and never the seed."""
-    position = game.to_position(hidden=True)
+    position = Observation.of(game).to_position()
     del position["seed"]
     return position
 

@@ -8,9 +8,13 @@ the **end** (the result, the match score and every table, revealed by the server
 
 The server is authoritative: every move goes to it through :class:`RaceClient`, and the
 table shown is rebuilt from the position it sends back. That position has face-down cards as
-``"??"``; here they become :data:`HIDDEN_CARD`, a number that is no card, so the UI never
-holds a card it was not shown (the table widget draws face-down cards as backs and never
-reads their value). No undo, no hints: those keys are refused with a one-line notice.
+``"??"``; it is read as an :class:`~solitaire.core.view.Observation` (what the player sees),
+and the table drawn is that view dealt with stand-ins in the face-down places: the unseen
+cards in card order, so they tell nothing the face-up cards do not. No stand-in is ever
+shown: the table widget draws face-down cards as backs, moves are judged here only on face-up
+cards, and no move is played on this board (each goes to the server, and the board is
+rebuilt from its reply, which brings any card turned up). No undo, no hints: those keys are
+refused with a one-line notice.
 """
 
 from __future__ import annotations
@@ -32,14 +36,13 @@ from textual.widgets import Button, Input, Static
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from solitaire.core import Game, Move, get_variant
-from solitaire.core.cards import parse_card
+from solitaire.core.view import Observation
 
 from ..tui.app import TABLE_BINDINGS, HelpScreen, TableView, replay_escape
 from ..tui.controls import Hand
 from ..tui.table import View, with_symbols
 from .client import LOOPBACK_HINT, RaceClient, RaceError, RaceRefused, hosted_table, leaving_notice, settings_command
 
-HIDDEN_CARD = 52  # a face-down card: not a card (cards are 0..51); its value is never read
 REJOIN_SECONDS = 60.0  # after a dropped connection, how long to keep trying the seat (the table keeps it 60 s)
 KEYS_LINE = "arrows move  space pick/put  d draw  f finish  = offer draw  x resign  ? help"
 FINISH_LINE = "Every card outside the stock is face up: press f to play them all home."
@@ -77,20 +80,17 @@ def race_of(screen: Screen[Any]) -> RaceApp:
     return app
 
 
-def display_game(position: dict[str, Any]) -> Game:
-    """The table to draw from a position the server sent: face-down cards become HIDDEN_CARD
-    whatever the message held, so nothing face down is kept."""
-    defn = get_variant(position["variant"])
-    rules = defn.rules(dict(position.get("options", {})))
-    game = Game(rules, None)
-    for i, name in enumerate(rules.names):
-        pile = position["piles"][name]
-        game.piles[i] = [HIDDEN_CARD] * len(pile["down"]) + [parse_card(c) for c in pile["up"]]
-        game.down[i] = len(pile["down"])
-    game.score = position.get("score", 0)
-    game.moves = position.get("moves", 0)
-    game.recycles = position.get("recycles", 0)
-    return game
+def observed(position: dict[str, Any]) -> Observation:
+    """What the player sees of a position the server sent (its face-down cards ``"??"``);
+    whatever a face-down place held, nothing of it is kept."""
+    return Observation.from_position(get_variant(position["variant"]), position)
+
+
+def display_game(seen: Observation) -> Game:
+    """The table to draw: ``seen`` with stand-ins in the face-down places (the unseen cards in
+    card order). The table draws them as backs and nothing plays a move on this game, so none
+    is ever shown (see the module's note)."""
+    return seen.deal(list(seen.unseen()))
 
 
 def revealed(position: dict[str, Any]) -> Game:
@@ -370,9 +370,12 @@ class RaceScreen(Screen[None]):
         if game is None:
             return
         src, dst, n = move
-        seen = all(c != HIDDEN_CARD for c in game.piles[src][-n:] + game.piles[dst][-1:]) if n else False
-        # judged here only on a board the server has brought up to date (no move unanswered)
-        reason = game.refusal(move) if seen and not self.race.unanswered else None
+        seen = self.race.seen
+        # judged here only on face-up cards (those moved and the one they go on, never a
+        # stand-in) of a board the server has brought up to date (no move unanswered)
+        face_up = (seen is not None and 0 < n <= len(seen.up[src])
+                   and (bool(seen.up[dst]) or seen.down[dst] == 0))
+        reason = game.refusal(move) if face_up and not self.race.unanswered else None
         if reason is not None:  # refused here, as at the solo table: the cards stay in hand
             self.say(reason)
             self.refresh_view()
@@ -548,7 +551,10 @@ class RaceApp(App[None]):
         seat = welcome.get("seat")
         self.my_id: int | None = self.table["players"][seat]["id"] if seat is not None else None
         self.own: dict[str, Any] | None = welcome.get("own")
-        self.board: Game | None = display_game(self.own["position"]) if self.own else None
+        self.seen: Observation | None = None  # what the player sees of the own table
+        self.board: Game | None = None  # the table drawn: ``seen`` with stand-ins face down
+        if self.own:
+            self.show_own(self.own["position"])
         self.end: dict[str, Any] | None = None
         self.offer: dict[str, Any] | None = None  # {"by": name, "seat": seat, "accepted": [seats]}
         self.unanswered = 0  # moves sent that the server has not answered yet
@@ -561,6 +567,11 @@ class RaceApp(App[None]):
         self._note_clock(self.table)
 
     # -- what the screens show
+    def show_own(self, position: dict[str, Any]) -> None:
+        """Draw the own table from ``position``, as the server sent it."""
+        self.seen = observed(position)
+        self.board = display_game(self.seen)
+
     def seconds_left(self) -> float | None:
         if self.deadline is None or self.table.get("state") != "racing":
             return None
@@ -750,16 +761,16 @@ class RaceApp(App[None]):
                 self.deadline = self.deadline if "seconds_left" in fields else None
             if "own" in fields:
                 self.own = fields["own"]
-                self.board = display_game(fields["own"]["position"])
+                self.show_own(fields["own"]["position"])
             if kind == "table" and self.table.get("state") == "lobby":
-                self.own = self.board = None
+                self.own = self.board = self.seen = None
                 self.end = None
             self.show_state()
             return
         if kind == "reply":
             self.unanswered = max(0, self.unanswered - 1)
             self.own = {k: fields[k] for k in ("position", "score", "moves", "won", "over")}
-            self.board = display_game(fields["position"])
+            self.show_own(fields["position"])
             self.notice = "" if fields.get("ok") else str(fields.get("error"))
         elif kind == "progress":
             for p in self.table["players"]:
