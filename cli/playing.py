@@ -9,8 +9,9 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any
 
 from solitaire.core import Game, VariantDef
 
@@ -20,9 +21,9 @@ if TYPE_CHECKING:
     from .saves import Saved, Slot, SlotLock, Tracker, Unfinished
 
 
-def play_game(variant: Optional[str] = None, draw: Optional[str] = None, redeals: Optional[str] = None,
-              relaxed: bool = False, seed: Optional[int] = None, position: Optional[Path] = None,
-              new: bool = False, deal_code: Optional[str] = None, daily: bool = False, plain: bool = False,
+def play_game(variant: str | None = None, draw: str | None = None, redeals: str | None = None,
+              relaxed: bool = False, seed: int | None = None, position: Path | None = None,
+              new: bool = False, deal_code: str | None = None, daily: bool = False, plain: bool = False,
               four_colour: bool = False, hints: bool = False, any_deal: bool = False, json_mode: bool = False,
               extra: tuple[str, ...] | list[str] = ()) -> None:
     """Play a game (see ``solitaire play --help``); ``extra`` holds the variant's own options
@@ -176,7 +177,7 @@ def play_game(variant: Optional[str] = None, draw: Optional[str] = None, redeals
     _run(tracker, notices, table, json_mode, four_colour, hints, any_deal)
 
 
-def _run(tracker: "Tracker", notices: list[tuple[str, str]], table: bool, json_mode: bool,
+def _run(tracker: Tracker, notices: list[tuple[str, str]], table: bool, json_mode: bool,
          four_colour: bool, hints: bool, any_deal: bool) -> None:
     """Play the tracker's game in the mode asked for; let its slot go at the end."""
     game = tracker.game
@@ -223,7 +224,7 @@ def _on_stderr(message: str) -> None:
 STARTING = "; starting a new game"
 
 
-def say_unreadable(notices: list[tuple[str, str]], name: str) -> "Callable[[str, Path], None]":
+def say_unreadable(notices: list[tuple[str, str]], name: str) -> Callable[[str, Path], None]:
     """What to say of a save that could not be read and was moved aside (whole and short)."""
 
     def told(reason: str, aside: Path) -> None:
@@ -233,12 +234,12 @@ def say_unreadable(notices: list[tuple[str, str]], name: str) -> "Callable[[str,
     return told
 
 
-def _release(lock: "SlotLock | None") -> None:
+def _release(lock: SlotLock | None) -> None:
     if lock is not None:
         lock.release()
 
 
-def _slot_of(defn: VariantDef, path: Path, head: dict[str, Any]) -> "Slot | None":
+def _slot_of(defn: VariantDef, path: Path, head: dict[str, Any]) -> Slot | None:
     """The slot a save's header names, if the file is where that slot keeps its game."""
     from . import saves
 
@@ -256,8 +257,8 @@ def _slot_of(defn: VariantDef, path: Path, head: dict[str, Any]) -> "Slot | None
     return slot if slot.path() == path else None
 
 
-def _open_slot(defn: VariantDef, slot: "Slot", notices: list[tuple[str, str]],
-               say: "Callable[[str], None]") -> "tuple[SlotLock | None, Saved | None]":
+def _open_slot(defn: VariantDef, slot: Slot, notices: list[tuple[str, str]],
+               say: Callable[[str], None]) -> tuple[SlotLock | None, Saved | None]:
     """Claim the slot and read its game: (lock, saved game or None). A save that cannot be
     read is moved aside and said; a won one is finished (its win recorded, once). Raise
     UserError when another process plays the slot. A folder that cannot be used gives no lock

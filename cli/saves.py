@@ -25,14 +25,16 @@ position, then they are written again in format 2.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import sys
 import time
 import zlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from solitaire.core import Game, IllegalMoveError, NotationError, SolitaireError, VariantDef
 from solitaire.core.files import FileLimitError, append, atomic_write, loads_bounded, read_bounded
@@ -100,7 +102,7 @@ class Slot:
     """Where one unfinished game lives: a variant, its full options, and the deal's name when
     the player named it (``deal``: the seed) or the starting position's checksum."""
 
-    __slots__ = ("variant", "options", "deal", "position")
+    __slots__ = ("deal", "options", "position", "variant")
 
     def __init__(self, variant: str, options: dict[str, Any], deal: int | None = None,
                  position: str | None = None) -> None:
@@ -110,7 +112,7 @@ class Slot:
         self.position = position
 
     @classmethod
-    def for_game(cls, game: Game, named: bool, start: dict[str, Any] | None = None) -> "Slot":
+    def for_game(cls, game: Game, named: bool, start: dict[str, Any] | None = None) -> Slot:
         """The slot of ``game``: its options' free slot unless ``named``; else the slot of its
         starting position (``start``) if given, else of its deal (its seed)."""
         options = dict(game.rules.options)
@@ -124,7 +126,7 @@ class Slot:
     def named(self) -> bool:
         return self.deal is not None or self.position is not None
 
-    def free(self) -> "Slot":
+    def free(self) -> Slot:
         """The slot of this variant and options for deals nobody named."""
         return Slot(self.variant, self.options)
 
@@ -160,7 +162,7 @@ class SlotLock:
         self.file = slot.path().with_suffix(LOCK_SUFFIX)
         self.held = False
 
-    def acquire(self) -> "SlotLock":
+    def acquire(self) -> SlotLock:
         """Raise SlotBusy if another process plays this slot, OSError if the folder cannot be
         made or written."""
         key = str(self.file)
@@ -225,7 +227,7 @@ def try_lock(slot: Slot) -> SlotLock | None:
 class Saved:
     """A save read back: the game replayed to where it was, and what the file said of it."""
 
-    __slots__ = ("game", "elapsed", "dealt", "game_id", "slot", "log", "start", "path")
+    __slots__ = ("dealt", "elapsed", "game", "game_id", "log", "path", "slot", "start")
 
     def __init__(self, game: Game, elapsed: float, dealt: bool, game_id: str, slot: Slot,
                  log: list[str], start: dict[str, Any] | None, path: Path) -> None:
@@ -450,7 +452,7 @@ def from_format_1(defn: VariantDef, data: Any) -> tuple[Game, dict[str, Any] | N
         deal = Game.new(saved.rules, saved.seed)
         # the same cards where the deal put them; more of them face up only where an undo
         # left a card face up (the kernel's undo never hides one again)
-        if deal.piles != start.piles or any(s > d for s, d in zip(start.down, deal.down)):
+        if deal.piles != start.piles or any(s > d for s, d in zip(start.down, deal.down, strict=False)):
             raise SaveError("the undo history does not lead back to its deal")
         starts.append((None, deal))
     starts.append((start_data, start))
@@ -490,17 +492,15 @@ def from_format_1(defn: VariantDef, data: Any) -> tuple[Game, dict[str, Any] | N
     for _, begin in starts:
         done = replayed(begin, False)
         if done is not None and done[0].piles == saved.piles and (done[0].moves, done[0].recycles) == \
-                (saved.moves, saved.recycles) and all(p <= r for p, r in zip(saved.down, done[0].down)):
+                (saved.moves, saved.recycles) and all(p <= r for p, r in zip(saved.down, done[0].down, strict=False)):
             saved.history, saved.future = [], []
             return saved, saved.to_position(), [], float(elapsed), dealt
     raise SaveError("the undo history does not fit the position")
 
 
 def remove(path: Path) -> None:
-    try:
+    with contextlib.suppress(FileNotFoundError):
         path.unlink()
-    except FileNotFoundError:
-        pass
 
 
 def read_header(path: Path) -> dict[str, Any] | None:
@@ -562,7 +562,7 @@ def _start_of(game: Game) -> tuple[dict[str, Any] | None, list[str]]:
         deal = Game.new(game.rules, game.seed)
         if deal.key() == first.key():
             start = None
-    commands = [notation(game, entry[:3]) for entry in game.history]  # type: ignore[arg-type]
+    commands = [notation(game, entry[:3]) for entry in game.history]
     commands += [notation(game, move) for move in reversed(game.future)]
     commands += ["undo"] * len(game.future)
     return start, commands
@@ -582,10 +582,8 @@ def migrate_legacy(defn: VariantDef, told: Callable[[str, Path], None]) -> Path 
             return None
         game, start, commands, elapsed, dealt = from_format_1(defn, _json(text))
     except SaveError as exc:
-        try:
+        with contextlib.suppress(OSError):
             told(str(exc), move_aside(path))
-        except OSError:
-            pass
         return None
     if game.won:  # only a hand-made save can hold one: a win removes its save
         remove(path)
@@ -748,7 +746,7 @@ class Tracker:
                     out.append("redo")
                 else:
                     pending, base = [], 0
-                    out.append(notation(game, move))  # type: ignore[arg-type]
+                    out.append(notation(game, move))
             if len(new_f) == base + len(pending) and new_f[base:] == pending \
                     and not (base and new_f[base - 1] != old_f[base - 1]):
                 break
@@ -834,7 +832,7 @@ class Tracker:
             self._remove()
         return True
 
-    def successor(self, game: Game, dealt: bool) -> "Tracker":
+    def successor(self, game: Game, dealt: bool) -> Tracker:
         """The tracker of the game the table deals after this one (a new deal or the same deal
         again): the same slot for the same deal; the free slot for a new deal left from the
         free slot; else the new deal's own (named) slot, so that no other saved game is touched."""
@@ -861,7 +859,7 @@ class Tracker:
 class Unfinished:
     """One save, as the list and the picker show it."""
 
-    __slots__ = ("path", "saved", "error")
+    __slots__ = ("error", "path", "saved")
 
     def __init__(self, path: Path, saved: Saved | None, error: str | None) -> None:
         self.path = path

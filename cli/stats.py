@@ -22,8 +22,9 @@ import json
 import math
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from solitaire.core import Game
 
@@ -69,8 +70,8 @@ def _damaged(exc: Exception) -> bool:
     """SQLite says the file is not a database, or a damaged one (not: busy, read-only, full)."""
     import sqlite3
 
-    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(
-        exc, (sqlite3.OperationalError, sqlite3.IntegrityError)) or "malformed" in str(exc)
+    return (isinstance(exc, sqlite3.DatabaseError) and not isinstance(
+        exc, (sqlite3.OperationalError, sqlite3.IntegrityError))) or "malformed" in str(exc)
 
 
 def _open(path: Path) -> sqlite3.Connection:

@@ -14,6 +14,7 @@ A refusal raises :class:`FileLimitError` with a one-line reason.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -154,10 +155,8 @@ def atomic_write(path: Path, data: bytes) -> None:
             # write costs milliseconds (a bot playing over --json saves thousands of moves)
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
 
 

@@ -12,7 +12,8 @@ stock's action (draw, or recycle the waste when the stock is empty). Two layers:
 
 from __future__ import annotations
 
-from typing import Any, Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -56,7 +57,7 @@ class MoveRecord:
 class Game:
     """One game in progress. Create with :meth:`new` or :meth:`from_position`."""
 
-    __slots__ = ("rules", "seed", "piles", "down", "score", "moves", "recycles", "history", "future")
+    __slots__ = ("down", "future", "history", "moves", "piles", "recycles", "rules", "score", "seed")
 
     def __init__(self, rules: Rules, seed: int | None = None) -> None:
         self.rules = rules
@@ -72,7 +73,7 @@ class Game:
     # ------------------------------------------------------------------ dealing
 
     @classmethod
-    def new(cls, rules: Rules, seed: int) -> "Game":
+    def new(cls, rules: Rules, seed: int) -> Game:
         """Deal ``seed`` under these rules (see :mod:`solitaire.core.shuffle`)."""
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
             raise ValueError(f"a seed is a whole number from 0 to {MAX_SEED}, got {seed!r}")
@@ -85,7 +86,7 @@ class Game:
         for step in rules.spec.deal:
             targets = rules.group_piles[step.to]
             if step.cards:
-                for i, card in zip(targets, step.cards):
+                for i, card in zip(targets, step.cards, strict=False):
                     piles[i].append(card)
             elif step.rest:
                 piles[targets[0]].extend(rest[pos:])
@@ -101,13 +102,14 @@ class Game:
                     piles[i].extend(rest[pos:pos + step.counts[j]])
                     pos += step.counts[j]
             for j, i in enumerate(targets):
-                if step.face_up and step.face_up[j] is not None:
-                    down[i] = max(0, len(piles[i]) - step.face_up[j])
+                up = step.face_up[j] if step.face_up else None
+                if up is not None:
+                    down[i] = max(0, len(piles[i]) - up)
         if rules.stock is not None:
             down[rules.stock] = len(piles[rules.stock])
         return game
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         """An independent copy of the position (history included)."""
         other = Game(self.rules, self.seed)
         other.piles = [list(p) for p in self.piles]
@@ -132,7 +134,7 @@ class Game:
         self.down = list(snapshot.down)
         self.recycles, self.score, self.moves = snapshot.recycles, snapshot.score, snapshot.moves
 
-    def without_history(self, rules: Rules | None = None) -> "Game":
+    def without_history(self, rules: Rules | None = None) -> Game:
         """An independent copy of the position with no history and nothing to redo; under
         ``rules`` when given (rules with the same piles, e.g. from :meth:`Rules.derive`)."""
         if rules is not None and rules.count != self.rules.count:
@@ -264,7 +266,7 @@ class Game:
                 t = targets[0]
                 k = rules.draw_count if rules.draw_count < len(stock) else len(stock)
                 return len(piles[t]) + k <= cap[t]
-            for t in targets:
+            for t in targets:  # noqa: SIM110 - legal_moves' hot path: a loop, no generator
                 if len(piles[t]) >= cap[t]:
                     return False
             return True
@@ -319,7 +321,7 @@ class Game:
                     if not stock:
                         break
                     self.piles[t].append(stock.pop())
-                    k += 1
+                    k += 1  # noqa: SIM113 - k outlives the loop (the cards drawn); push's hot path
         else:  # recycle the waste, so the cards come again in the same order
             waste = self.piles[targets[0]]
             k = -len(waste)
@@ -387,7 +389,7 @@ class Game:
     def face_up_count(self, index: int) -> int:
         return len(self.piles[index]) - self.down[index]
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int]:
         """A hashable picture of the position (piles, face-down counts, redeals used)."""
         return (tuple(map(tuple, self.piles)), tuple(self.down), self.recycles)
 
@@ -810,8 +812,9 @@ class Game:
         }
 
     @classmethod
-    def from_position(cls, variant: Any, data: Any) -> "Game":
+    def from_position(cls, variant: Any, data: Any) -> Game:
         """Build a game from position data for ``variant`` (a VariantDef); raise PositionError."""
         from .position import game_from_position
 
-        return game_from_position(cls, variant, data)
+        game: Game = game_from_position(cls, variant, data)
+        return game

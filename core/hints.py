@@ -22,14 +22,14 @@ if TYPE_CHECKING:
     from .game import Game, Move
 
 
-def simple_hint(game: "Game") -> "Move | None":
+def simple_hint(game: Game) -> Move | None:
     best = _best(game)
     if best is not None and best[2] == 0 and stuck(game):
         return None
     return best
 
 
-def stuck(game: "Game") -> bool:
+def stuck(game: Game) -> bool:
     """True when turning the stock is all there is left to do and it leads nowhere: since the
     last other move the stock has gone all the way round (the waste turned back, then drawn to
     where it is now), and no position of that round offered a useful move, nor one a move of
@@ -55,7 +55,7 @@ def stuck(game: "Game") -> bool:
     return False
 
 
-def _opening(game: "Game") -> bool:
+def _opening(game: Game) -> bool:
     """Is there progress to be made here other than by the stock: a useful move (see the
     module's list), or a part of a run moved off a card that then has a useful move (the
     card under it going home, say)?"""
@@ -71,7 +71,7 @@ def _opening(game: "Game") -> bool:
     return False
 
 
-def _best(game: "Game", stock: bool = True) -> "Move | None":
+def _best(game: Game, stock: bool = True) -> Move | None:
     """The preferred legal move (see the module's list); ``stock=False`` leaves out the stock's."""
     rules = game.rules
     found = rules.foundation_set

@@ -10,7 +10,8 @@ and implements one or more hooks with ``@solitaire.core.hookimpl``.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pluggy
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 import functools
 import os
 import re
+from collections.abc import Callable, Iterable
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import pluggy
@@ -70,7 +71,7 @@ class Registry:
         kept = self._known.get(id(rules))
         if kept is not None and kept[0] is rules:
             return kept[1]
-        defn = rules.variant
+        defn: VariantDef = rules.variant
         hook = self.knowledge_hooks.get(defn.name) if self.variants.get(defn.name) is defn else None
         answer = None
         if hook is not None:
@@ -199,7 +200,7 @@ class _Interrupts:
         self.seen = True
         raise KeyboardInterrupt
 
-    def __enter__(self) -> "_Interrupts":
+    def __enter__(self) -> _Interrupts:
         import signal
         import threading
 

@@ -85,7 +85,7 @@ def won_but(spec: dict[str, str], options: dict[str, Any] | None = None, **kwarg
     cards the spec places elsewhere; each foundation keeps the ranks below its lowest missing card."""
     named = {parse_card(c) for text in spec.values() for c in text.replace("|", " ").split()}
     full = dict(spec)
-    for f, suit in zip(FOUNDATIONS, "CDHS"):
+    for f, suit in zip(FOUNDATIONS, "CDHS", strict=True):
         if f in spec:
             continue
         top = 0
@@ -106,7 +106,7 @@ def near_won(seed: int | None = None, **piles: list[str]) -> dict[str, Any]:
     """Every card home but the kings of hearts and spades (on t1 and t2), unless ``piles`` say
     otherwise (a list of face-up cards per pile; for the stock, face-down cards): two moves
     from a win."""
-    spec = {n: {"down": [], "up": []} for n in PILES}
+    spec: dict[str, dict[str, list[str]]] = {n: {"down": [], "up": []} for n in PILES}
     spec["f1"]["up"], spec["f2"]["up"] = suit("C"), suit("D")
     spec["f3"]["up"], spec["f4"]["up"] = suit("H", 12), suit("S", 12)
     spec["t1"]["up"], spec["t2"]["up"] = ["KH"], ["KS"]
@@ -115,7 +115,7 @@ def near_won(seed: int | None = None, **piles: list[str]) -> dict[str, Any]:
     return {"variant": "klondike", "seed": seed, "options": {}, "piles": spec}
 
 
-def snapshot(game: Game) -> tuple:
+def snapshot(game: Game) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int, int, int]:
     """Everything a move may change: cards, face-down counts, score and counters."""
     return (tuple(tuple(p) for p in game.piles), tuple(game.down), game.score, game.moves, game.recycles)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -31,7 +32,7 @@ FOUNDATIONS = ("f1", "f2", "f3", "f4")
 RESERVES = ("r1", "r2", "r3", "r4")
 
 
-def position(draws=(), waste=(), found=None, reserves=None, stock_rest=True, score=0, moves=0) -> dict:
+def position(draws=(), waste=(), found=None, reserves=None, stock_rest=True, score=0, moves=0) -> dict[str, Any]:
     """A Calculation position: ``draws`` are the next stock cards in the order drawn; every card
     not placed elsewhere goes under them in the stock. With ``stock_rest=False`` the caller
     places all 52 cards and the stock holds only ``draws``."""
@@ -63,21 +64,22 @@ def free_cards(exclude=()) -> dict[str, list[str]]:
 def play_from(cli, tmp_path):
     """Play ``commands`` from a position through the --json protocol; return the replies."""
 
-    def run(data: dict, *commands: str, variant: str = "calculation") -> list[dict]:
+    def run(data: dict[str, Any], *commands: str, variant: str = "calculation") -> list[dict[str, Any]]:
         path = tmp_path / "position.json"
         path.write_text(json.dumps(data))
         result = cli("play", variant, "--position", str(path), "--json", input="".join(c + "\n" for c in commands))
         assert result.code == 0, result.err
-        replies = result.json_lines()
+        replies: list[dict[str, Any]] = result.json_lines()
         assert len(replies) == len(commands) + 1
         return replies
 
     return run
 
 
-def pile(reply: dict, name: str) -> list[str]:
+def pile(reply: dict[str, Any], name: str) -> list[str]:
     p = reply["position"]["piles"][name]
-    return p["down"] + p["up"]
+    cards: list[str] = p["down"] + p["up"]
+    return cards
 
 
 # --------------------------------------------------------------------------- listing and dealing
@@ -86,7 +88,7 @@ def pile(reply: dict, name: str) -> list[str]:
 def test_variants_lists_calculation_with_alias_description_and_provider(cli):
     result = cli("variants")
     assert result.code == 0
-    line = next(l for l in result.out.splitlines() if l.startswith("calculation"))
+    line = next(ln for ln in result.out.splitlines() if ln.startswith("calculation"))
     assert "hopscotch" in line and "solitaire-table" in line
     data = json.loads(cli("variants", "--json").out)
     calc = next(v for v in data["variants"] if v["name"] == "calculation")
@@ -220,7 +222,7 @@ def test_a_full_foundation_refuses_even_the_card_that_would_follow_the_wrap(play
 
 def test_foundation_cards_never_move(play_from):
     replies = play_from(position(), "f1 r1", "f2 w", "f3 f4")
-    for reply, src in zip(replies[1:], ("f1", "f2", "f3")):
+    for reply, src in zip(replies[1:], ("f1", "f2", "f3"), strict=False):
         assert reply["error"] == f"cards cannot be taken from {src}"
         assert reply["position"] == replies[0]["position"]
 
@@ -288,11 +290,15 @@ def test_reserve_top_moves_only_to_a_foundation_and_only_the_top(play_from):
     replies = play_from(data, "r2 w", "r2 f1 2", "r2 f2", "r2 f1", "r2 f3", "r2 f")
     assert replies[1]["error"] == "waste takes no cards"
     assert replies[2]["error"] == "only the top card of r2 moves"
-    assert replies[3]["error"] == "2H does not go on 2C: f2 builds up by 2 regardless of suit, wrapping between King and Ace"
+    assert replies[3]["error"] == (
+        "2H does not go on 2C: f2 builds up by 2 regardless of suit, wrapping between King and Ace"
+    )
     played = replies[4]
     assert played["ok"] and pile(played, "f1") == ["AC", "2H"] and pile(played, "r2") == ["5D"]
     assert played["score"] == 1
-    assert replies[5]["error"] == "5D does not go on 3C: f3 builds up by 3 regardless of suit, wrapping between King and Ace"
+    assert replies[5]["error"] == (
+        "5D does not go on 3C: f3 builds up by 3 regardless of suit, wrapping between King and Ace"
+    )
     assert replies[6]["error"] == "no foundation pile takes 5D"
 
 
@@ -339,7 +345,7 @@ def test_score_counts_cards_played_to_foundations_and_undo_takes_it_back(play_fr
     assert scores == [0, 0, 1, 1, 1, 1, 2, 1, 1, 1]
 
 
-def over_position(fits: bool) -> dict:
+def over_position(fits: bool) -> dict[str, Any]:
     """Stock and waste empty; the reserve tops fit no foundation (unless ``fits``)."""
     pool = free_cards()
     # foundations: f1 A 2, f2 2 4, f3 3 6, f4 4 8; they need 3, 6, 9, Q next
@@ -457,7 +463,7 @@ def test_random_play_keeps_every_rule(seed, choices):
         assert len(game.piles[idx["waste"]]) <= 1
         on_foundations = sum(len(game.piles[f]) for f in fidx)
         assert game.score == on_foundations - 4
-        for k, (f, first) in enumerate(zip(fidx, start), 1):
+        for k, (f, first) in enumerate(zip(fidx, start, strict=False), 1):
             cards = game.piles[f]
             assert cards[0] == first and len(cards) <= 13
             assert [RANK[c] for c in cards] == [(RANK[first] - 1 + k * i) % 13 + 1 for i in range(len(cards))]
@@ -479,4 +485,5 @@ def test_the_line_mode_speaks_in_calculations_own_piles(cli):
     assert "e.g. 'w r2', 'r1 f'" in out and "r1..r4" in out
     assert "turn the waste back" not in out  # no redeal in Calculation
     assert max(len(line) for line in out.splitlines() if not line.startswith(("refused", ">"))) <= 80
-    assert "t7" not in out and "refused: cannot read 'w': a move is 'SRC DST [N]' (e.g. 'w r2', 'r1 f') or 'draw'" in out
+    assert "t7" not in out
+    assert "refused: cannot read 'w': a move is 'SRC DST [N]' (e.g. 'w r2', 'r1 f') or 'draw'" in out

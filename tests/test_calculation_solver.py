@@ -12,8 +12,10 @@ import random
 import re
 import subprocess
 import sys
+from typing import Any
 
 import pytest
+
 from solitaire.core import Game, get_variant
 from solitaire.core.cards import card_name
 from solitaire.core.solver import (
@@ -25,6 +27,7 @@ from solitaire.core.solver import (
     solve,
     variant_knowledge,
 )
+from solitaire.variants.calculation import CalculationKnowledge
 
 RANKS = "A23456789TJQK"
 # the budget of every search that must reach a definite answer: states, never seconds, so
@@ -43,14 +46,14 @@ def sequence(step: int) -> list[str]:
     return [RANKS[(step * (j + 1) - 1) % 13] for j in range(13)]
 
 
-def end_position(lengths, reserves, stock) -> dict:
+def end_position(lengths, reserves, stock) -> dict[str, Any]:
     """Foundations f1..f4 holding ``lengths`` cards; the cards they still need are named by
     rank in ``reserves`` (lists, bottom to top) and ``stock`` (in the order drawn)."""
     free = {r: [card_name(c) for c in range(52) if card_name(c)[0] == r] for r in RANKS}
     for start in ("AC", "2C", "3C", "4C"):
         free[start[0]].remove(start)
-    piles: dict[str, dict] = {}
-    for k, length in zip(STEPS, lengths):
+    piles: dict[str, dict[str, list[str]]] = {}
+    for k, length in zip(STEPS, lengths, strict=False):
         up = [f"{'A234'[k - 1]}C"] + [free[r].pop() for r in sequence(k)[1:length]]
         piles[f"f{k}"] = {"down": [], "up": up}
     for i, ranks in enumerate(reserves, 1):
@@ -67,13 +70,28 @@ DEAD = end_position((4, 13, 13, 13), [["5", "6"], [], [], []], list("789TJQK"))
 ALIVE = end_position((4, 13, 13, 13), [["6", "5"], [], [], []], list("789TJQK"))
 
 
-def replay(cli, seed: int, moves: list[str]) -> dict:
+def calc_knowledge(calc) -> CalculationKnowledge:
+    """What the registry gives the solver for Calculation: the plugin's own knowledge."""
+    know = variant_knowledge(calc.rules({}))
+    assert isinstance(know, CalculationKnowledge)
+    return know
+
+
+def pool_of(calc) -> list[int]:
+    """Calculation's shipped pool of won seeds (the test knows there is one)."""
+    path = pool_path(calc, {})
+    assert path is not None
+    return load_pool(path)
+
+
+def replay(cli, seed: int, moves: list[str]) -> dict[str, Any]:
     result = cli("play", "calculation", "--seed", str(seed), "--json", input="\n".join(moves) + "\n")
     assert result.code == 0, result.err
     lines = result.json_lines()
     assert len(lines) == len(moves) + 1
     assert [r["error"] for r in lines[1:] if not r["ok"]] == []
-    return lines[-1]
+    last: dict[str, Any] = lines[-1]
+    return last
 
 
 def test_knowledge_comes_from_the_plugin_registry(calc):
@@ -85,7 +103,7 @@ def test_knowledge_comes_from_the_plugin_registry(calc):
 
 
 def test_pool_seeds_solve_and_replay_to_a_win(cli, calc):
-    pool = load_pool(pool_path(calc, {}))
+    pool = pool_of(calc)
     assert len(pool) >= 20
     for seed in random.Random(3).sample(pool, 3):
         out = cli("solve", "calculation", "--seed", str(seed), "--states", str(BUDGET), "--json")
@@ -102,7 +120,7 @@ def test_hand_built_dead_end_is_proved_unwinnable(cli, calc, tmp_path):
     out = cli("solve", "calculation", "--position", str(path), "--states", str(BUDGET), "--json")
     assert out.code == 0, out.err
     assert json.loads(out.out)["result"] == UNWINNABLE
-    know = variant_knowledge(calc.rules({}))
+    know = calc_knowledge(calc)
     assert know.dead(Game.from_position(calc, DEAD))
     # the same cards with the 5 on top of the 6 are won, and the dead-end rule agrees
     assert not know.dead(Game.from_position(calc, ALIVE))
@@ -112,14 +130,14 @@ def test_hand_built_dead_end_is_proved_unwinnable(cli, calc, tmp_path):
 def test_dead_end_needs_every_copy_under_the_card(calc):
     # f1 and f2 both still need a 6 before their 7s... here a second 6 is in the stock, so
     # the 6 on top of r1's 5 is not stuck: no proof of a loss
-    know = variant_knowledge(calc.rules({}))
+    know = calc_knowledge(calc)
     pos = end_position((4, 2, 13, 13), [["5", "6"], [], [], []], list("6789TJQK") + list("8TQA3579JK"))
     assert not know.dead(Game.from_position(calc, pos))
 
 
-def random_end(rng: random.Random) -> dict:
+def random_end(rng: random.Random) -> dict[str, Any]:
     lengths = [rng.randint(9, 13) for _ in STEPS]
-    cards = [r for k, length in zip(STEPS, lengths) for r in sequence(k)[length:]]
+    cards = [r for k, length in zip(STEPS, lengths, strict=False) for r in sequence(k)[length:]]
     rng.shuffle(cards)
     reserves: list[list[str]] = [[], [], [], []]
     stock = []
@@ -148,16 +166,16 @@ def test_knowledge_agrees_with_a_search_without_it(calc):
 def test_play_without_seed_deals_a_pool_seed(cli, calc):
     out = cli("play", "calculation", "--new", "--json", input="quit\n")
     assert out.code == 0, out.err
-    assert out.json_lines()[0]["position"]["seed"] in load_pool(pool_path(calc, {}))
+    assert out.json_lines()[0]["position"]["seed"] in pool_of(calc)
 
 
-def exact_search(data: dict):
+def exact_search(data: dict[str, Any]) -> tuple[Any, bool]:
     """The plugin's exhaustive search alone (no beam): True won, False proved lost."""
     from solitaire.variants.calculation.search import Search
 
     calc = get_variant("calculation")
     g = Game.from_position(calc, data)
-    know = variant_knowledge(calc.rules({}))
+    know = calc_knowledge(calc)
     found = [g.piles[f] for f in know.found]
     cards = [c % 13 for c in g.piles[know.waste] + g.piles[know.stock][::-1]]
     s = Search([len(f) for f in found], [[c % 13 for c in g.piles[r]] for r in know.reserves], cards,
@@ -188,7 +206,7 @@ def test_relaxation_failing_is_a_proof(calc):
     from solitaire.variants.calculation.search import Search
 
     rng = random.Random(5)
-    know = variant_knowledge(calc.rules({}))
+    know = calc_knowledge(calc)
     proofs = beyond = 0
     for _ in range(300):
         data = random_end(rng)
@@ -243,7 +261,7 @@ def test_the_stuck_position_is_proved_lost_with_its_states_counted(calc):
     from solitaire.variants.calculation import search
 
     game = stuck_game(calc)
-    know = variant_knowledge(calc.rules({}))
+    know = calc_knowledge(calc)
     outcome = know.search(game, float("inf"), 1000)
     assert isinstance(outcome, SearchOutcome)
     assert outcome.result == UNWINNABLE and outcome.moves == () and outcome.states == 0

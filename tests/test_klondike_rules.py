@@ -6,17 +6,19 @@ Positions are built from compact specs (see ``klondike_helpers``) and loaded wit
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from klondike_helpers import down_count, load, pile, snapshot, suit_run, up, won_but
 
-from solitaire.core import Game, IllegalMoveError, get_variant
+from solitaire.core import Game, IllegalMoveError, Rules, get_variant
 from solitaire.core.cards import DECK_SIZE
 from solitaire.core.shuffle import MAX_SEED
 
 KLONDIKE = get_variant("klondike")
 
 
-def rules(**options):
+def rules(**options: Any) -> Rules:
     return KLONDIKE.rules(options)
 
 
@@ -57,7 +59,8 @@ def test_the_same_seed_deals_the_same_cards_and_other_seeds_differ():
 
 
 def test_a_seed_out_of_range_is_refused():
-    for seed in (-1, MAX_SEED + 1, "3", 1.0, True):
+    bad: tuple[Any, ...] = (-1, MAX_SEED + 1, "3", 1.0, True)  # not all ints: the refusal is the point
+    for seed in bad:
         with pytest.raises(ValueError, match="a seed is a whole number"):
             Game.new(rules(), seed)
 
@@ -225,7 +228,7 @@ def test_a_foundation_is_built_by_suit_from_ace_to_king():
 
 def test_a_whole_suit_goes_home_one_card_at_a_time():
     game = load({"t1": " ".join(reversed(suit_run("S").split()))})  # KS at the bottom, AS on top
-    for k in range(13):
+    for _k in range(13):
         assert game.play("t1 f").dst == "f1"
     assert pile(game, "f1") == suit_run("S").split()
     assert game.score == 130 and game.moves == 13
@@ -468,7 +471,7 @@ def test_undo_is_unlimited_and_stops_at_the_start():
     for name, p in back["piles"].items():
         assert p["down"] + p["up"] == start["piles"][name]["down"] + start["piles"][name]["up"]
         assert len(p["down"]) <= len(start["piles"][name]["down"])
-    with pytest.raises(IllegalMoveError, match="^nothing to undo$"):
+    with pytest.raises(IllegalMoveError, match=r"^nothing to undo$"):
         game.undo()
 
 
@@ -484,7 +487,7 @@ def test_redo_plays_the_undone_moves_again_and_a_new_move_clears_them():
     assert game.redo().move == "draw"
     again = game.to_position()
     assert again["piles"] == end["piles"] and again["moves"] == 2
-    with pytest.raises(IllegalMoveError, match="^nothing to redo$"):
+    with pytest.raises(IllegalMoveError, match=r"^nothing to redo$"):
         game.redo()
 
 
@@ -493,7 +496,7 @@ def test_a_new_move_after_undo_clears_redo():
     game.play("t1 t2")
     game.undo()
     game.play("draw")
-    with pytest.raises(IllegalMoveError, match="^nothing to redo$"):
+    with pytest.raises(IllegalMoveError, match=r"^nothing to redo$"):
         game.redo()
 
 
@@ -532,15 +535,15 @@ def test_finish_is_refused_until_everything_is_face_up(spec, message):
 
 def test_finish_plays_every_card_home_and_wins():
     game = won_but({"t1": "KC QH", "t2": "KH QC", "t3": "KD QS", "t4": "KS QD"}, score=300, moves=100)
-    assert game.finish_ready() is None and not game.won
+    assert (game.finish_ready(), game.won) == (None, False)  # compared, so mypy keeps game.won a bool
     records = game.finish()
     assert len(records) == 8
     assert all(r.dst.startswith("f") and len(r.cards) == 1 for r in records)
     assert game.won and game.over
     assert game.score == 380 and game.moves == 108
-    for f, suit in zip(("f1", "f2", "f3", "f4"), "CDHS"):
+    for f, suit in zip(("f1", "f2", "f3", "f4"), "CDHS", strict=True):
         assert pile(game, f) == suit_run(suit).split()
-    with pytest.raises(IllegalMoveError, match="^the game is already won$"):
+    with pytest.raises(IllegalMoveError, match=r"^the game is already won$"):
         game.finish()
 
 
@@ -558,7 +561,7 @@ def test_finish_refuses_when_a_round_of_the_stock_sends_nothing_home(options):
     game = won_but({"stock": "KH", "t1": "JH QH"}, options=options)  # QH on the JH it must follow
     assert game.finish_ready() is None
     before = snapshot(game)
-    with pytest.raises(IllegalMoveError, match="^the cards cannot all be played straight home from here$"):
+    with pytest.raises(IllegalMoveError, match=r"^the cards cannot all be played straight home from here$"):
         game.finish()
     assert snapshot(game) == before
 
@@ -567,7 +570,7 @@ def test_finish_refuses_cards_that_cannot_go_straight_home():
     game = won_but({"t1": "AC 2C", "t2": " ".join(suit_run("C", 3).split()[::-1])})
     assert game.finish_ready() is None
     before = snapshot(game)
-    with pytest.raises(IllegalMoveError, match="^the cards cannot all be played straight home from here$"):
+    with pytest.raises(IllegalMoveError, match=r"^the cards cannot all be played straight home from here$"):
         game.finish()
     assert snapshot(game) == before
 
@@ -582,7 +585,7 @@ def test_finish_then_undo_takes_back_one_card():
 
 def test_won_only_with_all_52_cards_home():
     game = won_but({"t1": "KS"})
-    assert not game.won and not game.over
+    assert (game.won, game.over) == (False, False)  # compared, so mypy keeps game.won a bool
     game.play("t1 f")
     assert game.won and game.legal_moves() == []
 
@@ -607,7 +610,8 @@ def test_no_hint_when_nothing_useful_is_left():
     game = load({"f4": "AS 2S", "t1": "3D"}, options={"relaxed": True}, rest="t2")
     moves = [game.move_text(m) for m in game.legal_moves()]
     assert "f4 t1" in moves
-    assert game.hint() is None or game.move_text(game.hint()) != "f4 t1"
+    hint = game.hint()
+    assert hint is None or game.move_text(hint) != "f4 t1"
 
 
 STUCK = {"t1": "2C | KH", "t2": "3C | KS", "t3": "4C | KD", "t4": "5C | KC", "t6": "7C | 2H", "t7": "8C | 2D"}
@@ -633,7 +637,8 @@ def test_a_card_passed_by_in_the_last_round_keeps_the_hint_drawing():
     assert game.hint() == game.rules.draw_move
     game.play("draw")  # 9D
     game.play("draw")  # AH, which the hint now sends home
-    assert game.move_text(game.hint()) == "w f1"
+    hint = game.hint()
+    assert hint is not None and game.move_text(hint) == "w f1"
     for _ in range(3):  # the player draws on past it, then turns the stock
         game.play("draw")
     assert game.hint() == game.rules.draw_move  # the ace is in the stock again: keep drawing
@@ -661,4 +666,5 @@ def test_a_round_of_the_stock_is_not_stuck_while_moving_part_of_a_run_would_open
 
     assert not stuck(game) and game.hint() == game.rules.draw_move
     game.play("t1 t2")
-    assert game.move_text(game.hint()) == "t1 f1"
+    hint = game.hint()
+    assert hint is not None and game.move_text(hint) == "t1 f1"

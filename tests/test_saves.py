@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +15,7 @@ from klondike_helpers import near_won
 
 from solitaire.cli import saves
 from solitaire.core import Game, get_variant
+from solitaire.core.files import atomic_write
 
 KLONDIKE = get_variant("klondike")
 
@@ -34,11 +36,12 @@ def aside(home: Path) -> list[Path]:
     return sorted(p for p in (home / "saves").iterdir() if ".unreadable-" in p.name)
 
 
-def stats_rows(cli) -> list[dict]:
-    return json.loads(cli("stats", "--json").out)["stats"]
+def stats_rows(cli) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = json.loads(cli("stats", "--json").out)["stats"]
+    return rows
 
 
-def format1(game: Game, elapsed: float = 1.0, dealt: bool = True) -> dict:
+def format1(game: Game, elapsed: float = 1.0, dealt: bool = True) -> dict[str, Any]:
     """A save as format 1 wrote it: the position and the kernel's raw undo tuples."""
     return {"format": 1, "position": game.to_position(), "history": [list(h) for h in game.history],
             "future": [list(m) for m in game.future], "elapsed_s": elapsed, "dealt": dealt}
@@ -264,9 +267,14 @@ def test_any_game_reads_back_exactly_as_it_was_played(solitaire_home, seed, kind
 
 
 def test_each_command_appends_one_line_and_never_rewrites_the_file(cli, solitaire_home, monkeypatch):
-    rewrites = []
-    real = saves.atomic_write
-    monkeypatch.setattr(saves, "atomic_write", lambda path, data: (rewrites.append(path), real(path, data)))
+    rewrites: list[Path] = []
+    real = atomic_write  # the function cli/saves imports
+
+    def counted(path: Path, data: bytes) -> None:
+        rewrites.append(path)
+        real(path, data)
+
+    monkeypatch.setattr(saves, "atomic_write", counted)
     game = Game.new(KLONDIKE.rules(), 3)
     tracker = saves.Tracker(game, dealt=True)
     tracker.begin()
@@ -367,7 +375,7 @@ def test_a_format_1_save_loads_into_its_slot_with_undo_that_never_rehides(cli, s
     assert again["position"] == cli_position(game)
 
 
-def cli_position(game: Game) -> dict:
+def cli_position(game: Game) -> dict[str, Any]:
     return game.to_position(hidden=True)
 
 
@@ -382,7 +390,7 @@ def test_a_plain_format_1_save_is_replayed_from_its_deal(cli, solitaire_home):
     assert head["start"] is None and head["seed"] == 8 and head["options"]["draw"] == 3
 
 
-def _forged(kind: str) -> dict:
+def _forged(kind: str) -> dict[str, Any] | str:
     game = Game.new(KLONDIKE.rules(), 3)
     game.play("draw")
     game.play("draw")
@@ -399,9 +407,9 @@ def _forged(kind: str) -> dict:
     elif kind == "nan":
         data["elapsed_s"] = float("nan")
     elif kind == "deep":
-        return "[" * 100_000 + "]" * 100_000  # type: ignore[return-value]
+        return "[" * 100_000 + "]" * 100_000
     elif kind == "digits":
-        return json.dumps(data).replace('"seed": 3', '"seed": ' + "9" * 5000)  # type: ignore[return-value]
+        return json.dumps(data).replace('"seed": 3', '"seed": ' + "9" * 5000)
     return data
 
 
@@ -464,6 +472,7 @@ def test_a_move_played_that_was_also_the_next_redo_keeps_the_undo_history(solita
         tracker.changed()
     assert game.future == []
     back = saves.read_save_file(KLONDIKE, tracker.slot.path())
+    assert back is not None
     assert back.log == ["draw", "draw", "undo", "undo", "draw"] and same_game(back.game, game)
 
 
@@ -499,7 +508,7 @@ def test_a_format_1_save_whose_undo_left_a_card_up_under_another_loads(solitaire
 def test_a_damaged_save_met_on_the_way_to_another_is_moved_aside_and_the_other_resumed(cli, solitaire_home):
     cli("play", "klondike", "--json", "--draw", "3", input="draw\n")
     cli("play", "klondike", "--json", "--seed", "4", input="draw\ndraw\n")
-    named = [p for p in save_files(solitaire_home) if "deal-4" in p.name][0]
+    named = next(p for p in save_files(solitaire_home) if "deal-4" in p.name)
     named.write_text(named.read_text().replace("draw\n", "t1 f1 1\n", 1))
     out = cli("play", "klondike", "--json", input="")  # the most recent is damaged: the next one
     assert out.json_lines()[0]["moves"] == 1 and out.json_lines()[0]["position"]["options"]["draw"] == 3

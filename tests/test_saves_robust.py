@@ -11,12 +11,14 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from klondike_helpers import near_won
 
 from solitaire.cli import saves, stats
 from solitaire.core import Game, get_variant
+from solitaire.core import files as core_files
 
 KLONDIKE = get_variant("klondike")
 
@@ -31,11 +33,18 @@ def solitaire(home: Path, *args: str) -> list[str]:
     return [sys.executable, "-m", "solitaire.cli", *args]
 
 
+def read_save(path: Path) -> saves.Saved:
+    """The save at ``path``, which the test knows to be readable."""
+    back = saves.read_save_file(KLONDIKE, path)
+    assert back is not None, path
+    return back
+
+
 def env(home: Path) -> dict[str, str]:
     return {**os.environ, "SOLITAIRE_HOME": str(home)}
 
 
-def rows(home: Path) -> list[tuple]:
+def rows(home: Path) -> list[tuple[Any, ...]]:
     path = home / "stats.sqlite3"
     if not path.exists():
         return []
@@ -53,6 +62,7 @@ def test_a_game_open_in_one_process_is_never_taken_by_another(solitaire_home):
     a = subprocess.Popen(solitaire(solitaire_home, "play", "klondike", "--json", "--seed", "500"),
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          env=env(solitaire_home))
+    assert a.stdin is not None and a.stdout is not None and a.stderr is not None  # the three pipes
     try:
         assert json.loads(a.stdout.readline())["moves"] == 0  # dealt and saved: A holds its slot
         a.stdin.write("draw\n")
@@ -74,13 +84,14 @@ def test_a_game_open_in_one_process_is_never_taken_by_another(solitaire_home):
         a.wait(120)
     assert a.returncode == 0 and a.stderr.read() == ""
     games = {s.game.seed: s.game.moves for s in
-             (saves.read_save_file(KLONDIKE, p) for p in save_files(solitaire_home))}
+             (read_save(p) for p in save_files(solitaire_home))}
     assert games == {500: 2, 501: 2} and rows(solitaire_home) == []
 
 
 def test_two_terminals_dealing_without_a_seed_both_keep_their_games(solitaire_home):
     a = subprocess.Popen(solitaire(solitaire_home, "play", "klondike", "--json"), stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(solitaire_home))
+    assert a.stdin is not None and a.stdout is not None  # the pipes
     try:
         first = json.loads(a.stdout.readline())
         b = subprocess.run(solitaire(solitaire_home, "play", "klondike", "--json"), input="draw\n",
@@ -95,12 +106,12 @@ def test_two_terminals_dealing_without_a_seed_both_keep_their_games(solitaire_ho
     finally:
         a.stdin.close()
         a.wait(120)
-    seeds = sorted(s.game.seed for s in (saves.read_save_file(KLONDIKE, p) for p in save_files(solitaire_home)))
+    seeds = sorted(cast(int, s.game.seed) for s in (read_save(p) for p in save_files(solitaire_home)))
     assert seeds == sorted([first["position"]["seed"], seed_b]) and rows(solitaire_home) == []
 
 
 def test_processes_giving_up_a_game_at_once_count_each_game_once(solitaire_home):
-    def run(_: int) -> subprocess.CompletedProcess:
+    def run(_: int) -> subprocess.CompletedProcess[str]:
         return subprocess.run(solitaire(solitaire_home, "play", "klondike", "--json", "--seed", "77", "--new"),
                               input="draw\n", capture_output=True, text=True, env=env(solitaire_home), timeout=300)
 
@@ -115,7 +126,7 @@ def test_processes_giving_up_a_game_at_once_count_each_game_once(solitaire_home)
     # every game dealt was either given up by the next one (a row, once) or is the one saved now
     assert len(recorded) == len(ok) - 1 and len({gid for gid, _ in recorded}) == len(recorded)
     (saved,) = save_files(solitaire_home)
-    assert saves.read_save_file(KLONDIKE, saved).game.moves == 1
+    assert read_save(saved).game.moves == 1
 
 
 def test_a_game_given_up_twice_is_counted_once(solitaire_home):
@@ -123,7 +134,7 @@ def test_a_game_given_up_twice_is_counted_once(solitaire_home):
     game.play("draw")
     one = saves.Tracker(game, dealt=True)
     one.begin()
-    back = saves.read_save_file(KLONDIKE, one.slot.path())
+    back = read_save(one.slot.path())
     two = saves.Tracker(back.game, back.elapsed, back.dealt, slot=back.slot, game_id=back.game_id, log=back.log)
     assert one.abandon() and two.abandon()
     assert stats.summary("klondike", dict(game.rules.options))["played"] == 1
@@ -205,7 +216,7 @@ def test_a_home_that_cannot_be_made_plays_on_unsaved_in_one_line(cli, tmp_path, 
 def test_a_failed_save_keeps_the_last_good_one_and_the_game_goes_on(cli, solitaire_home, monkeypatch, code):
     cli("play", "klondike", "--json", "--seed", "3", input="draw\n")
     calls = []
-    real_append, real_write = saves.append, saves.atomic_write
+    real_append, real_write = core_files.append, core_files.atomic_write  # what cli/saves imports
 
     def failing(path, data):
         calls.append(data)
@@ -229,7 +240,7 @@ def test_saving_comes_back_after_a_failed_write(solitaire_home, monkeypatch):
     game = Game.new(KLONDIKE.rules(), 3)
     tracker = saves.Tracker(game, dealt=True, say=told.append)
     tracker.begin()
-    real = saves.append
+    real = core_files.append  # what cli/saves imports
 
     def full(path, data):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
@@ -243,7 +254,7 @@ def test_saving_comes_back_after_a_failed_write(solitaire_home, monkeypatch):
     game.undo()
     tracker.changed()
     assert len(told) == 2 and told[1] == "saving the game again"
-    back = saves.read_save_file(KLONDIKE, tracker.slot.path())
+    back = read_save(tracker.slot.path())
     assert back.game.moves == 1 and back.log == ["draw", "draw", "undo"]
 
 

@@ -9,10 +9,12 @@ import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from solitaire.core import Game, get_variant, hookimpl
 from solitaire.core.plugins import build_registry
 from solitaire.core.solver import (
@@ -42,29 +44,37 @@ def name(rank: int, suit: str) -> str:
     return f"{RANKS[rank - 1]}{suit}"
 
 
-def position(piles: dict[str, dict], options: dict | None = None) -> dict:
+def position(piles: dict[str, dict[str, Any]], options: dict[str, Any] | None = None) -> dict[str, Any]:
     """A Klondike position: ``piles`` given, every other pile empty."""
     names = ["stock", "waste", "f1", "f2", "f3", "f4"] + [f"t{i}" for i in range(1, 8)]
-    full = {n: {"down": [], "up": []} for n in names}
+    full: dict[str, dict[str, list[str]]] = {n: {"down": [], "up": []} for n in names}
     for n, p in piles.items():
         full[n] = {"down": list(p.get("down", [])), "up": list(p.get("up", []))}
     return {"variant": "klondike", "options": options or {}, "piles": full}
 
 
-def home(*suits: str) -> dict[str, dict]:
+def home(*suits: str) -> dict[str, dict[str, Any]]:
     """Foundations f1.. holding the whole of each suit given."""
     return {f"f{i + 1}": {"up": [name(r, s) for r in range(1, 14)]} for i, s in enumerate(suits)}
 
 
-def replay(cli, seed: int, moves: list[str], *options: str) -> dict:
+def pool_of(klondike, options: dict[str, Any]) -> list[int]:
+    """The shipped pool of won seeds for these options (the test knows there is one)."""
+    path = pool_path(klondike, options)
+    assert path is not None, options
+    return load_pool(path)
+
+
+def replay(cli, seed: int, moves: list[str], *options: str) -> dict[str, Any]:
     """Play the moves through `solitaire play --json`; every reply ok; return the last state."""
     result = cli("play", "klondike", "--seed", str(seed), *options, "--json", input="\n".join(moves) + "\n")
     assert result.code == 0, result.err
     lines = result.json_lines()
     assert len(lines) == len(moves) + 1
-    bad = [(m, r["error"]) for m, r in zip(moves, lines[1:]) if not r["ok"]]
+    bad = [(m, r["error"]) for m, r in zip(moves, lines[1:], strict=True) if not r["ok"]]
     assert not bad
-    return lines[-1]
+    last: dict[str, Any] = lines[-1]
+    return last
 
 
 @pytest.mark.parametrize("options, seeds", [((), (2, 6, 9)), (("--draw", "3"), (6, 7, 8))])
@@ -90,10 +100,10 @@ def test_wins_under_other_options_replay(cli, options, seed):
     assert replay(cli, seed, list(result.moves), *flags)["won"] is True
 
 
-def stuck_hearts(redeals) -> dict:
+def stuck_hearts(redeals) -> dict[str, Any]:
     """Hearts come from the stock as 2, 3, A, 4, ..., K with every black card home: with no
     redeal the 3 buries the 2 for ever; with a redeal it is easy."""
-    order = [2, 3, 1] + list(range(4, 14))  # the order they are drawn
+    order = [2, 3, 1, *range(4, 14)]  # the order they are drawn
     stock = [name(r, "H") for r in reversed(order)]  # bottom to top: the last is drawn first
     return position({**home("C", "D", "S"), "stock": {"down": stock}}, {"redeals": redeals})
 
@@ -137,7 +147,7 @@ def test_relaxed_rules_can_rescue_the_buried_card(klondike):
     assert game.won
 
 
-def won_by_solver(klondike, data: dict) -> bool:
+def won_by_solver(klondike, data: dict[str, Any]) -> bool:
     game = Game.from_position(klondike, data)
     result = solve(game, timeout=None, max_states=BUDGET)
     for move in result.moves:
@@ -280,7 +290,7 @@ def test_options_slug_names_the_pool(klondike):
 
 @pytest.mark.parametrize("options", [{}, {"draw": 3}])
 def test_shipped_pools_hold_won_seeds(klondike, options):
-    pool = load_pool(pool_path(klondike, options))
+    pool = pool_of(klondike, options)
     assert len(pool) >= 100
     rules = klondike.rules(options)
     for seed in random.Random(4).sample(pool, 3):
@@ -290,7 +300,7 @@ def test_shipped_pools_hold_won_seeds(klondike, options):
 def test_winnable_seed_comes_from_the_pool_or_is_solved(klondike):
     rng = random.Random(7)
     seed, proved = winnable_seed(klondike, {}, rng)
-    assert proved and seed in load_pool(pool_path(klondike, {}))
+    assert proved and seed in pool_of(klondike, {})
     # options with no shipped pool: solved live within the bound
     seed, proved = winnable_seed(klondike, {"redeals": 3, "relaxed": True}, rng, bound=20)
     assert proved
@@ -303,11 +313,11 @@ def test_play_without_seed_deals_a_won_seed(cli, klondike):
         out = cli("play", "klondike", "--new", *options, "--json", input="quit\n")
         assert out.code == 0, out.err
         seed = out.json_lines()[0]["position"]["seed"]
-        assert seed in load_pool(pool_path(klondike, slug))
+        assert seed in pool_of(klondike, slug)
 
 
 def test_play_any_deal_and_seed_skip_the_pool(cli, klondike):
-    pool = set(load_pool(pool_path(klondike, {})))
+    pool = set(pool_of(klondike, {}))
     seeds = set()
     for _ in range(3):
         out = cli("play", "klondike", "--new", "--any-deal", "--json", input="quit\n")
@@ -321,8 +331,8 @@ def test_play_any_deal_and_seed_skip_the_pool(cli, klondike):
 class Counting:
     """Variant knowledge that records what the solver asks."""
 
-    def __init__(self):
-        self.asked = []
+    def __init__(self) -> None:
+        self.asked: list[Any] = []
 
     def safe_home(self, game, move):
         self.asked.append(move)
@@ -345,10 +355,11 @@ def test_variant_knowledge_is_consulted_and_keeps_the_answer(klondike):
 class OwnSearch:
     """Variant knowledge with its own search, which only notes the deadline it was given."""
 
-    def __init__(self, share=None):
+    def __init__(self, share: object = None) -> None:
         if share is not None:
             self.search_share = share
-        self.deadline = self.called = None
+        self.deadline: float | None = None
+        self.called: float | None = None
 
     def search(self, game, deadline, max_states):
         self.deadline, self.called = deadline, time.perf_counter()
@@ -364,6 +375,7 @@ def test_a_variants_own_search_gets_its_share_of_the_budget(klondike, share, par
                    knowledge=know)
     assert result.result == UNWINNABLE  # the generic search still decides after it
     # the solver's clock starts between ``before`` and the call: the deadline is its start + share
+    assert know.deadline is not None and know.called is not None
     assert before + part * 3600 <= know.deadline <= know.called + part * 3600
 
 
@@ -374,7 +386,8 @@ class KnowingPlugin:
     """Registers Klondike's YAML file and answers the ``solver_knowledge`` hook."""
 
     def __init__(self, answer=None, error: Exception | None = None):
-        self.answer, self.error, self.asked = answer, error, []
+        self.answer, self.error = answer, error
+        self.asked: list[Any] = []
 
     @hookimpl
     def register_variants(self, register):
@@ -501,7 +514,7 @@ def test_cli_hint_is_a_legal_move(cli):
 
 # ---------------------------------------------------------------- soundness against brute force
 
-def end_game(rng: random.Random, options: dict, suits: tuple[int, ...], out_count: range,
+def end_game(rng: random.Random, options: dict[str, Any], suits: tuple[int, ...], out_count: range,
              stock_share: tuple[float, float], columns: int, up_at_most: int) -> Game:
     """A random Klondike end game: some of the highest cards of ``suits`` still out (a number
     drawn from ``out_count``), between the shares ``stock_share`` of them in the stock, the
@@ -518,7 +531,7 @@ def end_game(rng: random.Random, options: dict, suits: tuple[int, ...], out_coun
             heights[s] -= 1
     rng.shuffle(out)
     names = ["stock", "waste"] + [f"f{i}" for i in range(1, 5)] + [f"t{i}" for i in range(1, 8)]
-    piles = {n: {"down": [], "up": []} for n in names}
+    piles: dict[str, dict[str, list[str]]] = {n: {"down": [], "up": []} for n in names}
     for s in range(4):
         piles[f"f{s + 1}"]["up"] = [card_name(s * 13 + r) for r in range(heights[s])]
     low, high = stock_share

@@ -116,7 +116,7 @@ class _Tables:
                                   and any(f in found for f in rules.targets[s]))
 
         # interchangeable piles: same group and identical tables and neighbours
-        def signature(i: int, members: tuple[int, ...]) -> tuple:
+        def signature(i: int, members: tuple[int, ...]) -> tuple[object, ...]:
             mates = set(members)
             return (rules.role[i], rules.accept[i], rules.seq[i], rules.gives[i], rules.capacity[i],
                     rules.max_accept[i], rules.flip[i], frozenset(rules.targets[i]) - mates,
@@ -151,11 +151,11 @@ class _Tables:
         # waste does not
         self.stock_defer = False
         if self.macro and rules.draw_count == 1 and rules.redeals is None:
-            fed = [d for d in rules.targets[self.waste] if d not in found]
+            fed_piles = [d for d in rules.targets[self.waste] if d not in found]
             reach = set(rules.targets[self.waste])
-            self.stock_defer = bool(fed) and all(
-                rules.accept[d] == rules.accept[fed[0]] and self.defer[d] and set(rules.targets[d]) <= reach
-                for d in fed)
+            self.stock_defer = bool(fed_piles) and all(
+                rules.accept[d] == rules.accept[fed_piles[0]] and self.defer[d] and set(rules.targets[d]) <= reach
+                for d in fed_piles)
 
 
 _TABLES: dict[int, _Tables] = {}
@@ -315,7 +315,7 @@ class Solver:
             piles, down = g.piles, g.down
             return (DECK_SIZE - sum(len(piles[f]) for f in found)) + 3 * sum(down[i] for i in hide)
 
-        nodes: list[list] = [[-1, (), ()]]  # parent, moves from the parent, safe moves played here
+        nodes: list[list[Any]] = [[-1, (), ()]]  # parent, moves from the parent, safe moves played here
         heap = [(h(), 0, 0, snap())]
         count = 0
         try:
@@ -766,7 +766,7 @@ class Solver:
         L = len(waste)
         draws = 0
         seen_L = {L}
-        out = []
+        out: list[tuple[int, int, Move]] = []
         found = rules.foundation_set
         piles, down = g.piles, g.down
         fitlist = self.t.fitlist

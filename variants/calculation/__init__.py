@@ -16,9 +16,15 @@ the ``solver_knowledge`` hook, what the solver may know about the game:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from solitaire.core import hookimpl
+
+if TYPE_CHECKING:
+    from solitaire.core import Game, Move, Rules
+    from solitaire.core.solver import SearchOutcome
 
 VARIANT_FILE = Path(__file__).with_name("calculation.yaml")
 
@@ -35,7 +41,7 @@ PATH = tuple(tuple(tuple(sum(1 << seq[j] for j in range(length, POS[k][r])) for 
 RANK_OF = bytes(c % RANKS for c in range(256))
 
 
-def urgency(lengths, rank: int) -> int:
+def urgency(lengths: Sequence[int], rank: int) -> int:
     """Cards the nearest foundation that still needs ``rank`` must take before it (13: none)."""
     best = RANKS
     for k in range(4):
@@ -46,12 +52,12 @@ def urgency(lengths, rank: int) -> int:
 
 
 @hookimpl
-def register_variants(register):
+def register_variants(register: Callable[[Any], None]) -> None:
     register(VARIANT_FILE)
 
 
 @hookimpl
-def solver_knowledge(rules):
+def solver_knowledge(rules: Rules) -> CalculationKnowledge:
     # asked only for the variant this plugin registered (the registry keeps which)
     return CalculationKnowledge(rules)
 
@@ -63,7 +69,7 @@ class CalculationKnowledge:
     # given half, won 1 deal this search had not; the rest of the budget is worth more here
     search_share = 0.9
 
-    def __init__(self, rules) -> None:
+    def __init__(self, rules: Rules) -> None:
         idx = rules.index
         self.stock = idx["stock"]
         self.waste = idx["waste"]
@@ -75,7 +81,7 @@ class CalculationKnowledge:
 
     # -------------------------------------------------------------- helpers
 
-    def _lengths(self, game) -> list[int]:
+    def _lengths(self, game: Game) -> list[int]:
         piles = game.piles
         return [len(piles[f]) for f in self.found]
 
@@ -87,13 +93,13 @@ class CalculationKnowledge:
 
     # -------------------------------------------------------------- hook methods
 
-    def search(self, game, deadline: float, max_states: int):
+    def search(self, game: Game, deadline: float, max_states: int) -> SearchOutcome:
         """The dedicated search (``search.py``): its outcome, with the states it stored."""
         from . import search
 
         return search.search(game, self.piles, deadline, max_states)
 
-    def key(self, game) -> bytes:
+    def key(self, game: Game) -> bytes:
         """Ranks only (suits never matter); foundations by length; reserves sorted."""
         piles = game.piles
         parts = [bytes(piles[self.stock]).translate(RANK_OF), bytes(piles[self.waste]).translate(RANK_OF),
@@ -101,7 +107,7 @@ class CalculationKnowledge:
         parts.append(b"\xfe".join(sorted(bytes(piles[r]).translate(RANK_OF) for r in self.reserves)))
         return b"\xff".join(parts)
 
-    def safe_home(self, game, move) -> bool:
+    def safe_home(self, game: Game, move: Move) -> bool:
         """The last card of its rank away from home fits the one foundation that needs it."""
         src, dst, _ = move
         k = self.fslot.get(dst)
@@ -111,7 +117,7 @@ class CalculationKnowledge:
         rank = game.piles[src][-1] % RANKS
         return self._needers(lengths, rank) == [k]
 
-    def dead(self, game) -> bool:
+    def dead(self, game: Game) -> bool:
         """True only when the position is lost: some reserve card X can never come off,
         because each foundation that still needs X's rank needs first a rank whose remaining
         cards all lie under X in the same reserve."""
@@ -127,7 +133,7 @@ class CalculationKnowledge:
                 continue
             below = [0] * RANKS
             blocked = 0
-            for i, card in enumerate(pile):
+            for card in pile:
                 rank = card % RANKS
                 if blocked:
                     for k in range(4):
@@ -141,7 +147,7 @@ class CalculationKnowledge:
                     blocked |= 1 << rank
         return False
 
-    def priority(self, game, move) -> int:
+    def priority(self, game: Game, move: Move) -> int:
         """Move ordering: park a card on one wanted later, close in time; Kings together."""
         src, dst, n = move
         if n == 0 or dst not in self.reserves:
@@ -159,7 +165,7 @@ class CalculationKnowledge:
             return 25 - min(20, under - u)
         return -25 - min(30, u - under)
 
-    def heuristic(self, game) -> int:
+    def heuristic(self, game: Game) -> int:
         """Best-first estimate (lower is better): cards away from home, and each reserve card
         lying on a card the foundations want sooner counted again, twice."""
         piles = game.piles
@@ -176,7 +182,7 @@ class CalculationKnowledge:
                 prev = u
         return away + 2 * bad
 
-    def prune(self, game, move) -> bool:
+    def prune(self, game: Game, move: Move) -> bool:
         """For the greedy passes only (not sound): a card that fits a foundation goes there,
         and nothing else happens while a reserve's top card fits one."""
         src, dst, n = move

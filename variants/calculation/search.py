@@ -22,7 +22,7 @@ from . import PATH, POS, RANKS, urgency  # the tables of the four sequences, bui
 from . import SEQ as _SEQ
 
 # SEQ[k][j]: the rank of card j on foundation k, then -1 once the foundation is complete
-SEQ = tuple(seq + (-1,) for seq in _SEQ)
+SEQ = tuple((*seq, -1) for seq in _SEQ)
 
 
 class _Out(Exception):
@@ -34,7 +34,7 @@ class BeamResult(NamedTuple):
     format) or None (proves nothing); ``cut``: whether any level was cut short (if not, a
     wider beam would find nothing more); ``states``: the positions it stored."""
 
-    path: list[tuple] | None
+    path: list[tuple[Any, ...]] | None
     cut: bool
     states: int
 
@@ -50,7 +50,7 @@ class Search:
         self.deadline = deadline
         self.max_states = max_states
         self.seen: set[bytes] = set()
-        self.path: list[tuple] = []  # ("h", reserve, foundation) / ("d", foundation or -1, reserve)
+        self.path: list[tuple[Any, ...]] = []  # ("h", reserve, foundation) / ("d", foundation or -1, reserve)
         self.count = 0
         # remaining[r]: copies of rank r not yet home (== foundations still needing r)
         self.remaining = [0] * RANKS
@@ -113,7 +113,7 @@ class Search:
         free = [self.remaining[r] - resv[r] for r in range(RANKS)]
         L = list(self.L)
         H = [len(p) for p in R]
-        seen: set[tuple] = set()
+        seen: set[tuple[Any, ...]] = set()
         count = [0]
 
         def go() -> bool:
@@ -243,7 +243,7 @@ class Search:
             return False
         self.seen.add(key)
         L, R = self.L, self.R
-        moves: list[tuple[int, tuple]] = []
+        moves: list[tuple[int, tuple[Any, ...]]] = []
         wants = [SEQ[k][L[k]] for k in range(4)]
         for j in range(4):
             pile = R[j]
@@ -314,11 +314,11 @@ class Search:
 KINDS = ((3, 3, 0, 10), (3, 3, 1.5, 10), (1, 1, 1.5, 10))
 
 
-def _pile_cost(lb: bytes, pile: bytes, cache: dict, kind: int) -> float:
+def _pile_cost(lb: bytes, pile: bytes, cache: dict[Any, Any], kind: int) -> float:
     """One reserve's share of :func:`_estimate` (to subtract) when the foundations' lengths
     are ``lb``; memoized in ``cache`` (piles recur across states)."""
     key = lb + pile  # lb has four bytes, so this is unambiguous
-    cost = cache.get(key)
+    cost: float | None = cache.get(key)
     if cost is None:
         us = cache.get((lb,))
         if us is None:
@@ -339,7 +339,7 @@ def _pile_cost(lb: bytes, pile: bytes, cache: dict, kind: int) -> float:
     return cost
 
 
-def _estimate(L: tuple, R: tuple, cache: dict, kind: int = 0) -> float:
+def _estimate(L: tuple[int, ...], R: tuple[bytes, ...], cache: dict[Any, Any], kind: int = 0) -> float:
     """The beam's estimate (higher is better): ten a card home, less one a reserve card, and
     less ``base + gap / div`` for each pair of reserve cards where the upper one is wanted
     ``gap`` cards later than the lower (a card is wanted when the nearest foundation still
@@ -359,13 +359,13 @@ def beam(lengths: list[int], reserves: list[list[int]], cards: list[int], width:
     sorted (they are interchangeable); only a move home can uncover a card that fits. A
     state parking a card is scored from its parent's score and the one pile that changed."""
     n = len(cards)
-    cache: dict = {}
+    cache: dict[Any, Any] = {}
     cut = False
     states = 0
     home = KINDS[kind][3]
     done_l = (RANKS,) * 4
 
-    def close(L: list, R: list, path: list) -> None:
+    def close(L: list[int], R: list[bytes], path: list[tuple[Any, ...]]) -> None:
         again = True
         while again:
             again = False
@@ -380,14 +380,15 @@ def beam(lengths: list[int], reserves: list[list[int]], cards: list[int], width:
                     again = True
                     break
 
-    L1, R1, p1 = list(lengths), [bytes(r) for r in reserves], []
+    L1, R1 = list(lengths), [bytes(r) for r in reserves]
+    p1: list[tuple[Any, ...]] = []
     close(L1, R1, p1)
-    level = [(tuple(L1), tuple(R1), None, tuple(p1), 0)]
+    level: list[tuple[Any, ...]] = [(tuple(L1), tuple(R1), None, tuple(p1), 0)]
     for i in range(n + 1):
         for entry in level:
             if entry[0] == done_l:
-                path: list[tuple] = []
-                e = entry
+                path: list[tuple[Any, ...]] = []
+                e: tuple[Any, ...] | None = entry
                 while e is not None:
                     path[:0] = list(e[3])
                     e = e[2]
@@ -396,7 +397,7 @@ def beam(lengths: list[int], reserves: list[list[int]], cards: list[int], width:
             return BeamResult(None, cut, states)
         c = cards[i]
         cb = bytes((c,))
-        nxt: dict[bytes, tuple] = {}
+        nxt: dict[bytes, tuple[Any, ...]] = {}
         for entry in level:
             L0, R0 = entry[0], entry[1]
             ks = [k for k in range(4) if SEQ[k][L0[k]] == c]
@@ -409,9 +410,9 @@ def beam(lengths: list[int], reserves: list[list[int]], cards: list[int], width:
                     close(L, R, path)
                     key = bytes(L) + b"\xff".join(sorted(R))
                     if key not in nxt:
-                        L = tuple(L)
-                        R = tuple(R)
-                        nxt[key] = (L, R, entry, tuple(path), _estimate(L, R, cache, kind))
+                        Lt = tuple(L)
+                        Rt = tuple(R)
+                        nxt[key] = (Lt, Rt, entry, tuple(path), _estimate(Lt, Rt, cache, kind))
                 continue
             lb = bytes(L0)
             costs = [_pile_cost(lb, pile, cache, kind) for pile in R0]
@@ -492,7 +493,7 @@ def search(game: Any, piles: dict[str, Any], deadline: float, max_states: int) -
     return SearchOutcome(WIN, tuple(_moves(s.path, piles, len(pending))), states + len(s.seen))
 
 
-def _moves(path: list[tuple], piles: dict[str, Any], pending: int) -> list[tuple[int, int, int]]:
+def _moves(path: list[tuple[Any, ...]], piles: dict[str, Any], pending: int) -> list[tuple[int, int, int]]:
     stock, waste = piles["stock"], piles["waste"]
     found, reserves = piles["found"], piles["reserves"]
     out = []

@@ -5,7 +5,9 @@ The whole game is ``klondike.yaml``; this module only tells the kernel where it 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from solitaire.core import hookimpl
 
@@ -13,5 +15,5 @@ VARIANT_FILE = Path(__file__).with_name("klondike.yaml")
 
 
 @hookimpl
-def register_variants(register):
+def register_variants(register: Callable[[Any], None]) -> None:
     register(VARIANT_FILE)
