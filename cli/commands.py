@@ -1,8 +1,8 @@
 """The ``solitaire`` command's Typer app: play, deal, variants, stats, solve, race.
 
 :func:`solitaire.cli.main.main` runs it, except for a plain ``play`` line, which it reads
-without Typer (see :mod:`.quickargs`); :func:`run` reads a plain ``deal``, ``variants`` or
-``stats`` line the same way and calls the command itself, skipping Typer's checks (pydantic).
+without Typer (see :mod:`.quickargs`); :func:`run` reads a plain ``deal``, ``variants``,
+``stats`` or ``solve`` line the same way and calls the command itself, skipping Typer's checks (pydantic).
 Every user mistake (bad option, unknown variant, broken position file) is one line on stderr
 and exit status 2, never a traceback.
 """
@@ -23,7 +23,7 @@ from solitaire.core import registry
 from .common import _common, _start_game, _variant, _variant_options, fail
 from .options import APP_SETTINGS, DRAW, EXTRA, REDEALS, RELAXED, SEED
 from .playing import play_game
-from .quickargs import DEAL, STATS, VARIANTS, Declared, quick_args
+from .quickargs import DEAL, SOLVE, STATS, VARIANTS, Declared, quick_args
 
 app = typer.Typer(
     name="solitaire",
@@ -147,7 +147,7 @@ def stats(
               f"best score {r['best_score'] if r['best_score'] is not None else '-'}")
 
 
-from .solve import solve_command  # noqa: E402  (registered after the commands above, to list last)
+from .solve import solve_command, solve_deal  # noqa: E402  (registered after the commands above, to list last)
 
 app.command("solve", context_settings=EXTRA)(solve_command)
 
@@ -162,12 +162,13 @@ PLAIN: dict[str, tuple[Declared, Callable[..., None]]] = {
     "deal": (DEAL, show_deal),
     "variants": (VARIANTS, variants),
     "stats": (STATS, stats),
+    "solve": (SOLVE, solve_deal),
 }
 
 
 def plain_command(words: list[str]) -> tuple[Callable[..., None], dict[str, Any]] | None:
-    """The function and keyword arguments a plain ``deal``, ``variants`` or ``stats`` line
-    calls, read as Typer reads it; None for any other line (Typer then reads it)."""
+    """The function and keyword arguments a plain ``deal``, ``variants``, ``stats`` or ``solve``
+    line calls, read as Typer reads it; None for any other line (Typer then reads it)."""
     if not words or words[0] not in PLAIN:
         return None
     declaration, function = PLAIN[words[0]]

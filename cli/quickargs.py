@@ -1,4 +1,4 @@
-"""A fast path for ``solitaire play ...`` (and ``deal``, ``variants``, ``stats``): the
+"""A fast path for ``solitaire play ...`` (and ``deal``, ``variants``, ``stats``, ``solve``): the
 arguments read without Typer's checks.
 
 Typer checks and converts every parameter through pydantic, and Typer itself takes a while
@@ -10,7 +10,7 @@ parameter left out), which Typer then parses with its own messages.
 
 It reads from :data:`PLAY`, a copy of what ``play``'s Typer declaration says (its options,
 their kinds, defaults and bounds), written out so that this path never imports Typer, and
-from :data:`DEAL`, :data:`VARIANTS` and :data:`STATS`, which :func:`.commands.run` uses to
+from :data:`DEAL`, :data:`VARIANTS`, :data:`STATS` and :data:`SOLVE`, which :func:`.commands.run` uses to
 skip Typer's checks (it has imported Typer by then). :func:`declared` derives the same from
 a declaration, and tests check that the copies agree and that whatever this reader accepts,
 Typer reads the same way.
@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 _WHOLE = re.compile(r"0|[1-9][0-9]{0,17}")  # a plain whole number, no sign, no leading zero
+_DECIMAL = re.compile(r"(0|[1-9][0-9]{0,17})(\.[0-9]{1,17})?")  # a plain decimal: no sign, exponent, inf or nan
 
 
 class Declared(NamedTuple):
@@ -31,6 +32,7 @@ class Declared(NamedTuple):
 
     positional: tuple[str, ...]  # the arguments' parameter names, in order
     options: dict[str, tuple[str, type, int | None, int | None]]  # "--seed": (parameter, kind, min, max)
+    # (a kind is text, a whole number, a plain decimal, a flag or a path)
     defaults: dict[str, Any]  # every parameter's default, but the required ones'
     context: str | None  # the parameter Typer passes its context in (the variant's own options)
     required: frozenset[str] = frozenset()  # parameters without a default: the line must give them
@@ -73,6 +75,28 @@ DEAL = Declared(
     required=frozenset({"variant", "seed"}),
 )
 
+SOLVE = Declared(
+    positional=("variant",),
+    options={
+        "--seed": ("seed", int, 0, None),
+        "--seeds": ("seeds", str, None, None),
+        "--position": ("position", Path, None, None),
+        "--draw": ("draw", str, None, None),
+        "--redeals": ("redeals", str, None, None),
+        "--relaxed": ("relaxed", bool, None, None),
+        "--timeout": ("timeout", float, None, None),
+        "--states": ("states", int, None, None),
+        "--jobs": ("jobs", int, None, None),
+        "--cluster": ("cluster", str, None, None),
+        "--hint": ("hint", bool, None, None),
+        "--json": ("json_mode", bool, None, None),
+    },
+    defaults={"seed": None, "seeds": None, "position": None, "draw": None, "redeals": None, "relaxed": False,
+              "timeout": None, "states": None, "jobs": 1, "cluster": None, "hint": False, "json_mode": False},
+    context="ctx",
+    required=frozenset({"variant"}),
+)
+
 VARIANTS = Declared(positional=(), options={"--json": ("json_mode", bool, None, None)},
                     defaults={"json_mode": False}, context=None)
 
@@ -90,8 +114,8 @@ def declared(command: Callable[..., Any]) -> Declared | None:
     import typer
     from typer.models import ArgumentInfo, OptionInfo
 
-    kinds = {str: str, str | None: str, int: int, int | None: int, bool: bool,
-             Path: Path, Path | None: Path}
+    kinds = {str: str, str | None: str, int: int, int | None: int, float: float, float | None: float,
+             bool: bool, Path: Path, Path | None: Path}
     hints = typing.get_type_hints(command)
     positional: list[str] = []
     options: dict[str, tuple[str, type, int | None, int | None]] = {}
@@ -167,6 +191,10 @@ def quick_args(command: Declared, args: list[str]) -> dict[str, Any] | None:
                 if (low is not None and number < low) or (high is not None and number > high):
                     return None
                 values[name] = number
+            elif kind is float:
+                if not _DECIMAL.fullmatch(value):
+                    return None
+                values[name] = float(value)
             else:
                 values[name] = kind(value)
         elif positional:

@@ -13,8 +13,9 @@ import json
 import math
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any
 
 import typer
 
@@ -72,7 +73,7 @@ def _on_cluster(address: str, tasks: list[Task]) -> Iterator[dict[str, Any]]:
     for name in ("distributed", "tornado"):  # connection retries would print tracebacks
         logging.getLogger(name).setLevel(logging.CRITICAL)
     try:
-        client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)  # type: ignore[no-untyped-call]  # distributed is not annotated
     except Exception as exc:  # OSError/TimeoutError when unreachable, ValueError/TypeError when malformed
         reason = " ".join(str(exc).split()) or type(exc).__name__
         fail(f"cannot reach the cluster at {address!r}: {reason[:200]}")
@@ -81,12 +82,13 @@ def _on_cluster(address: str, tasks: list[Task]) -> Iterator[dict[str, Any]]:
         order = {f.key: i for i, f in enumerate(futures)}
         done: dict[int, dict[str, Any]] = {}
         nxt = 0
-        for future, row in as_completed(futures, loop=client.loop, with_results=True,
-                                        raise_errors=False):
+        completed = as_completed(futures, loop=client.loop, with_results=True,  # type: ignore[no-untyped-call]
+                                 raise_errors=False)
+        for future, row in completed:
             i = order[future.key]
             if future.status == "error":
-                exc = future.exception()
-                fail(f"a cluster worker failed on seed {tasks[i][2]}: {type(exc).__name__}: {exc} "
+                error = future.exception()
+                fail(f"a cluster worker failed on seed {tasks[i][2]}: {type(error).__name__}: {error} "
                      "(every worker needs solitaire-table and the variant installed)")
             done[i] = row
             future.release()
@@ -94,7 +96,7 @@ def _on_cluster(address: str, tasks: list[Task]) -> Iterator[dict[str, Any]]:
                 yield done.pop(nxt)
                 nxt += 1
     finally:
-        client.close()
+        client.close()  # type: ignore[no-untyped-call]
 
 
 def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, states: int, jobs: int,
@@ -176,29 +178,37 @@ def _show(result: SolveResult) -> None:
 def solve_command(
     ctx: typer.Context,
     variant: str = typer.Argument(..., help="The game, e.g. klondike."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Deal number N.", min=0),
-    seeds: Optional[str] = typer.Option(None, "--seeds", help="Solve deals A..B (inclusive), one JSON line "
-                                        "each, then a summary.", metavar="A..B"),
-    position: Optional[Path] = typer.Option(None, "--position", help="Solve the position in this file (JSON)."),
-    draw: Optional[str] = DRAW,
-    redeals: Optional[str] = REDEALS,
+    seed: int | None = typer.Option(None, "--seed", help="Deal number N.", min=0),
+    seeds: str | None = typer.Option(None, "--seeds", help="Solve deals A..B (inclusive), one JSON line "
+                                     "each, then a summary.", metavar="A..B"),
+    position: Path | None = typer.Option(None, "--position", help="Solve the position in this file (JSON)."),
+    draw: str | None = DRAW,
+    redeals: str | None = REDEALS,
     relaxed: bool = RELAXED,
-    timeout: Optional[float] = typer.Option(None, "--timeout", help="Seconds to search before answering "
-                                            "'unknown' (default 10; no limit when --states is given).",
-                                            metavar="S"),
-    states: Optional[int] = typer.Option(None, "--states", help="States each search pass may store before "
-                                         "answering 'unknown': the same answer on any machine.", metavar="N"),
+    timeout: float | None = typer.Option(None, "--timeout", help="Seconds to search before answering "
+                                         "'unknown' (default 10; no limit when --states is given).",
+                                         metavar="S"),
+    states: int | None = typer.Option(None, "--states", help="States each search pass may store before "
+                                      "answering 'unknown': the same answer on any machine.", metavar="N"),
     jobs: int = typer.Option(1, "--jobs", help="Deals solved at once in a batch.", metavar="N"),
-    cluster: Optional[str] = typer.Option(None, "--cluster", help="Solve the batch on the Dask cluster whose "
-                                          "scheduler is at this address (the 'cluster' extra).",
-                                          metavar="tcp://HOST:PORT"),
+    cluster: str | None = typer.Option(None, "--cluster", help="Solve the batch on the Dask cluster whose "
+                                       "scheduler is at this address (the 'cluster' extra).",
+                                       metavar="tcp://HOST:PORT"),
     hint: bool = typer.Option(False, "--hint", help="Suggest a next move from what the player can see only "
                               "(never a face-down card or the stock's order)."),
     json_mode: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Solve a deal with full information: win (with the moves), unwinnable, or unknown."""
+    solve_deal(variant, seed, seeds, position, draw, redeals, relaxed, timeout, states, jobs, cluster, hint,
+               json_mode, extra=list(ctx.args))
+
+
+def solve_deal(variant: str, seed: int | None, seeds: str | None, position: Path | None, draw: str | None,
+               redeals: str | None, relaxed: bool, timeout: float | None, states: int | None, jobs: int,
+               cluster: str | None, hint: bool, json_mode: bool, extra: list[str]) -> None:
+    """``solve``'s work, free of Typer's context: ``extra`` is the variant's own options."""
     defn = _variant(variant)
-    options = _variant_options(defn, _common(draw, redeals, relaxed), list(ctx.args))
+    options = _variant_options(defn, _common(draw, redeals, relaxed), extra)
     if timeout is not None and (not timeout > 0 or math.isinf(timeout) or math.isnan(timeout)):
         fail("--timeout must be a positive number of seconds")
     if states is not None and states < 1:

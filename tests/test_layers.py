@@ -174,13 +174,9 @@ def modules_loaded(words: list[str], home: Path) -> list[str]:
 
 
 HEAVY = ("textual", "pydantic", "typer.rich_utils")
-SOLVE_THROUGH_TYPER = pytest.mark.xfail(
-    strict=True, reason="solve's body takes Typer's context (cli/solve.py, being changed on another branch): "
-    "its plain lines cannot skip Typer's checks until the body is split from the declaration, as deal's is")
 
 
-@pytest.mark.parametrize("command", [pytest.param(name, marks=SOLVE_THROUGH_TYPER) if name == "solve" else name
-                                     for name in sorted(LIGHT_COMMANDS)])
+@pytest.mark.parametrize("command", sorted(LIGHT_COMMANDS))
 def test_commands_without_a_table_import_neither_textual_nor_typers_heavy_path(command: str,
                                                                               tmp_path: Path) -> None:
     modules = modules_loaded(LIGHT_COMMANDS[command], tmp_path)

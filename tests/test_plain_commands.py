@@ -1,8 +1,10 @@
-"""``deal``, ``variants`` and ``stats``: a plain line runs without Typer's checks (pydantic),
+"""``deal``, ``variants``, ``stats`` and ``solve``: a plain line runs without Typer's checks (pydantic),
 read exactly as Typer reads it, or is left to Typer."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -11,7 +13,7 @@ import typer.main
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solitaire.cli import commands, quickargs
+from solitaire.cli import commands, quickargs, solve
 from solitaire.cli.quickargs import declared
 
 
@@ -22,8 +24,10 @@ def typer_group() -> typer.core.TyperGroup:
 
 
 APP = typer_group()
-TYPER_COMMANDS = {name: commands.deal if name == "deal" else function
-                  for name, (_, function) in commands.PLAIN.items()}
+# the Typer declarations of the commands whose plain path calls a function split from it
+SPLIT: dict[str, Callable[..., None]] = {"deal": commands.deal, "solve": solve.solve_command}
+TYPER_COMMANDS: dict[str, Callable[..., None]] = {name: SPLIT.get(name, function)
+                                                  for name, (_, function) in commands.PLAIN.items()}
 
 Read = tuple[dict[str, Any], list[str]]
 
@@ -46,7 +50,7 @@ def plain_reads(words: list[str]) -> Read | None:
 
 
 @pytest.mark.parametrize(("name", "copy"), [("deal", quickargs.DEAL), ("variants", quickargs.VARIANTS),
-                                            ("stats", quickargs.STATS)])
+                                            ("stats", quickargs.STATS), ("solve", quickargs.SOLVE)])
 def test_the_written_out_declarations_are_the_commands_own(name: str, copy: quickargs.Declared) -> None:
     assert declared(TYPER_COMMANDS[name]) == copy
 
@@ -61,6 +65,14 @@ def test_the_written_out_declarations_are_the_commands_own(name: str, copy: quic
     ["stats"],
     ["stats", "klondike", "--json"],
     ["stats", "--json", "calculation"],
+    ["solve", "klondike", "--seed", "1", "--timeout", "5"],
+    ["solve", "klondike", "--seed=3", "--states", "2000", "--json", "--hint"],
+    ["solve", "--seeds", "1..20", "klondike", "--draw", "3", "--jobs", "2", "--timeout=0.5"],
+    ["solve", "klondike", "--seeds", "0..9", "--cluster", "tcp://127.0.0.1:8786", "--relaxed"],
+    ["solve", "klondike", "--position", "deal.json", "--redeals", "unlimited"],
+    ["solve", "yukon", "--seed", "3", "--wild", "2"],  # a variant's own options pass through
+    ["solve", "klondike"],  # the body says what is missing, as after Typer
+    ["solve", "klondike", "--seed", "1", "--jobs", "0", "--states", "0"],  # so for bad numbers it checks
 ])
 def test_plain_lines_read_as_typer_reads_them(words: list[str]) -> None:
     plain = plain_reads(words)
@@ -80,7 +92,13 @@ def test_plain_lines_read_as_typer_reads_them(words: list[str]) -> None:
     ["variants", "--wild"],
     ["stats", "klondike", "calculation"],
     ["stats", "--json=1"],
-    ["solve", "klondike", "--seed", "1"],  # not one of these commands
+    ["solve", "--seed", "1"],  # the variant is required: Typer says so
+    ["solve", "klondike", "--timeout", "1e3"],  # anything but a plain decimal is Typer's to read
+    ["solve", "klondike", "--timeout", "inf"],
+    ["solve", "klondike", "--timeout", "-1"],
+    ["solve", "klondike", "--timeout", "5."],
+    ["solve", "klondike", "--states", "-5"],
+    ["play", "klondike", "--seed", "1"],  # not one of these commands
     [],
 ])
 def test_anything_else_is_left_to_typer(words: list[str]) -> None:
@@ -90,6 +108,8 @@ def test_anything_else_is_left_to_typer(words: list[str]) -> None:
 WORDS = st.sampled_from([
     "klondike", "calculation", "3", "0", "07", "-1", "x", "unlimited", "--seed", "--seed=5", "--draw",
     "--draw=1", "--redeals", "--relaxed", "--json", "--json=1", "--wild", "--wild=2", "--help", "-h", "--", "",
+    "--timeout", "--timeout=0.5", "2.25", "1e3", "inf", "nan", "5.", ".5", "--states", "--jobs", "--seeds",
+    "1..3", "--hint", "--cluster", "--position",
 ])
 
 
@@ -110,12 +130,37 @@ def test_a_plain_line_and_a_typer_line_print_the_same(cli: Any) -> None:
     assert plain.out == through_typer.out and plain.out.startswith("Klondike")
 
 
+@pytest.mark.parametrize("words", [
+    ["solve", "klondike", "--seed", "1", "--states", "2000", "--json"],
+    ["solve", "klondike", "--seed", "2", "--states", "2000"],
+    ["solve", "klondike", "--seed", "1", "--hint"],
+    ["solve", "klondike", "--seeds", "1..2", "--states", "500", "--timeout", "60"],
+    ["solve", "klondike", "--seed", "1", "--timeout", "0"],  # a mistake: the same line on stderr
+    ["solve", "klondike", "--seed", "1", "--wild", "2"],
+])
+def test_a_plain_solve_line_and_a_typer_line_print_the_same(cli: Any, words: list[str]) -> None:
+    assert commands.plain_command(words) is not None
+    assert commands.plain_command([*words, "--"]) is None
+    plain, through_typer = cli(*words), cli(*words, "--")
+    assert plain.code == through_typer.code
+    assert plain.err == through_typer.err
+    # a batch's summary line and a result carry the seconds each took: compare the rest
+    def timeless(out: str) -> str:
+        return re.sub(r"\d+\.\d+ s\b|\"(median_|p95_)?seconds\": ?[0-9.e-]+", "T", out)
+    assert timeless(plain.out) == timeless(through_typer.out)
+    assert plain.out or plain.err
+
+
 def test_mistakes_on_the_plain_path_are_one_line_and_change_nothing(cli: Any, solitaire_home: Any) -> None:
     assert cli("variants").code == 0  # the start-up cache is written
     before = sorted(p.name for p in solitaire_home.rglob("*"))
     for words, message in [(["deal", "nosuch", "--seed", "1"], "unknown variant 'nosuch'"),
                            (["deal", "klondike", "--seed", "1", "--wild", "2"], "klondike has no option --wild"),
-                           (["stats", "nosuch"], "unknown variant 'nosuch'")]:
+                           (["stats", "nosuch"], "unknown variant 'nosuch'"),
+                           (["solve", "klondike", "--seed", "1", "--jobs", "0"], "--jobs must be at least 1"),
+                           (["solve", "klondike", "--seeds", "5..2"], "a seed range is A..B with whole numbers A <= B"),
+                           (["solve", "klondike", "--seed", "1", "--seeds", "1..2"],
+                            "give one of --seed, --seeds or --position")]:
         assert commands.plain_command(words) is not None
         result = cli(*words)
         assert result.code == 2 and result.out == ""
