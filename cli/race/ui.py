@@ -38,7 +38,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 from solitaire.core import Game, Move, get_variant
 from solitaire.core.view import Observation
 
-from ..tui.app import TABLE_BINDINGS, HelpScreen, TableView, replay_escape
+from ..tui.app import TABLE_BINDINGS, HandKeys, HelpScreen, TableView, replay_escape
 from ..tui.controls import Hand
 from ..tui.table import View, with_symbols
 from .client import LOOPBACK_HINT, RaceClient, RaceError, RaceRefused, hosted_table, leaving_notice, settings_command
@@ -259,7 +259,7 @@ class LobbyScreen(Screen[None]):
 # --------------------------------------------------------------------------- the race
 
 
-class RaceScreen(Screen[None]):
+class RaceScreen(HandKeys, Screen[None]):
     """Your own table (driven by the server), the others' progress, the clock."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -382,31 +382,7 @@ class RaceScreen(Screen[None]):
             return
         self.send(game.move_text(move))  # the server judges it in the end
 
-    # -- keys
-    def action_cursor(self, dx: int, dy: int) -> None:
-        self.hand.move_cursor(dx, dy)
-
-    def action_select(self) -> None:
-        self.hand.select()
-
-    def action_let_go(self) -> None:
-        self.hand.let_go()
-
-    def action_home(self) -> None:
-        self.hand.home()
-
-    def action_toggle_colours(self) -> None:
-        self.hand.toggle_colours()
-
-    def on_table_view_pile_clicked(self, event: TableView.PileClicked) -> None:
-        self.hand.clicked(event.pile, event.card, event.chain)
-
-    def on_table_view_dropped(self, event: TableView.Dropped) -> None:
-        self.hand.dropped(event.src, event.n, event.dst)
-
-    def turn_stock(self) -> None:
-        self.action_draw()
-
+    # -- keys: the cursor, picking up and the mouse are HandKeys'
     def action_draw(self) -> None:
         if self.game is None:
             return

@@ -330,7 +330,41 @@ class WinScreen(ModalScreen[str]):
         self.dismiss(what)
 
 
-class SolitaireApp(App[None]):
+class HandKeys:
+    """The keys and mouse events a table passes straight to its :class:`Hand`, for the solo
+    table and the race screen alike; each host has its own ``hand`` and ``action_draw``."""
+
+    hand: Hand
+
+    def action_cursor(self, dx: int, dy: int) -> None:
+        self.hand.move_cursor(dx, dy)
+
+    def action_select(self) -> None:
+        self.hand.select()
+
+    def action_let_go(self) -> None:
+        self.hand.let_go()
+
+    def action_home(self) -> None:
+        self.hand.home()
+
+    def action_toggle_colours(self) -> None:
+        self.hand.toggle_colours()
+
+    def on_table_view_pile_clicked(self, event: TableView.PileClicked) -> None:
+        self.hand.clicked(event.pile, event.card, event.chain)
+
+    def on_table_view_dropped(self, event: TableView.Dropped) -> None:
+        self.hand.dropped(event.src, event.n, event.dst)
+
+    def turn_stock(self) -> None:
+        self.action_draw()
+
+    def action_draw(self) -> None:
+        raise NotImplementedError  # each host draws in its own way
+
+
+class SolitaireApp(HandKeys, App[None]):
     CSS_PATH = "solitaire.tcss"
     TITLE = "solitaire"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -510,31 +544,7 @@ class SolitaireApp(App[None]):
             self.say("")
             self.refresh_view()
 
-    # -- actions (keys)
-    def action_cursor(self, dx: int, dy: int) -> None:
-        self.hand.move_cursor(dx, dy)
-
-    def action_select(self) -> None:
-        self.hand.select()
-
-    def action_let_go(self) -> None:
-        self.hand.let_go()
-
-    def action_home(self) -> None:
-        self.hand.home()
-
-    def action_toggle_colours(self) -> None:
-        self.hand.toggle_colours()
-
-    def on_table_view_pile_clicked(self, event: TableView.PileClicked) -> None:
-        self.hand.clicked(event.pile, event.card, event.chain)
-
-    def on_table_view_dropped(self, event: TableView.Dropped) -> None:
-        self.hand.dropped(event.src, event.n, event.dst)
-
-    def turn_stock(self) -> None:
-        self.action_draw()
-
+    # -- actions (keys): the cursor, picking up and the mouse are HandKeys'
     def action_draw(self) -> None:
         if self.locked():
             return
