@@ -60,6 +60,9 @@ class Rules:
         self.piles = spec.piles
         self.names: tuple[str, ...] = tuple(p.name for p in spec.piles)
         self.count = len(spec.piles)
+        #: the cards of the game's deck (each card once; two decks hold two of each face)
+        self.deck: tuple[int, ...] = tuple(range(DECK_SIZE))
+        self.decks = 1
         self.index: dict[str, int] = {p.name: p.index for p in spec.piles}
         self.group_piles: dict[str, tuple[int, ...]] = {
             g.key: tuple(self.index[n] for n in g.piles) for g in spec.groups

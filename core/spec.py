@@ -33,7 +33,9 @@ ORDERS = ("rows", "piles")
 OPTION_KINDS = ("choice", "flag", "count")
 RESERVED_NAMES = frozenset({"draw", "s", "undo", "redo", "hint", "finish", "quit", "help", "new", "restart"})
 
-TOP_KEYS = ("name", "title", "aliases", "description", "options", "piles", "deal", "scoring", "layout")
+TOP_KEYS = (
+    "name", "title", "aliases", "family", "description", "options", "piles", "deal", "scoring", "layout",
+)
 OPTION_KEYS = ("type", "choices", "default", "help", "unlimited")
 PILE_KEYS = (
     "role", "count", "prefix", "alias", "label", "build", "run", "empty", "gives", "flip",
@@ -796,6 +798,7 @@ class VariantDef:
     tree: Any
     path: Path | None = None
     provider: str = ""
+    family: str = "Other"  # the family of games it belongs to, as a title ("Klondike", "FreeCell")
     _cache: dict[tuple[str, Any], Any] = attrs.field(factory=dict, repr=False)
 
     def option(self, name: str) -> OptionSpec:
@@ -883,7 +886,7 @@ def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str,
             if not isinstance(item.value, str) or item.value != item.value.lower() or not item.value:
                 raise item.error(f"an alias must be a lower-case word, got {describe(item.value)}")
         aliases = tuple(aliases_w.value)
-    for key in ("title", "description"):
+    for key in ("title", "description", "family"):
         w = root.child(key)
         if w.value is not None and not isinstance(w.value, str):
             raise w.error(f"expected text, got {describe(w.value)}")
@@ -907,6 +910,7 @@ def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str,
         tree=tree,
         path=path,
         provider=provider,
+        family=" ".join((root.child("family").value or "Other").split()),
     )
     sets = defn.option_sets()
     if len(sets) > limits.MAX_OPTION_SETS:

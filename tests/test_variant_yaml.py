@@ -57,7 +57,7 @@ ROLES = "stock, waste, foundation, tableau, reserve"
 GROUPS = "stock, waste, foundation, tableau"
 PILE_KEYS = ("role, count, prefix, alias, label, build, run, empty, gives, flip, capacity, max-accept, "
              "accepts-from, fan, show, draw, redeals")
-TOP_KEYS = "name, title, aliases, description, options, piles, deal, scoring, layout"
+TOP_KEYS = "name, title, aliases, family, description, options, piles, deal, scoring, layout"
 
 # (kind, text replaced, replacement, the whole message)
 CASES = [
@@ -418,7 +418,7 @@ def test_an_option_value_past_a_limit_where_the_file_uses_it_is_a_users_mistake(
     limit is 1,000: a larger value is one line and exit status 2, not a traceback at the deal."""
     result = cli("play", "klondike", "--redeals", "5000", "--seed", "1", "--new", "--json", input="quit\n")
     assert (result.code, result.out) == (2, "")
-    assert result.err == ("solitaire: klondike cannot be played with --redeals 5000: klondike.yaml:27: "
+    assert result.err == ("solitaire: klondike cannot be played with --redeals 5000: klondike.yaml:28: "
                           "piles.stock.redeals: expected a number of at most 1000, got 5000\n")
     played = cli("play", "klondike", "--redeals", "1000", "--seed", "1", "--new", "--json", input="quit\n")
     assert played.code == 0 and played.json_lines()[0]["position"]["options"]["redeals"] == 1000
