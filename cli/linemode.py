@@ -78,6 +78,10 @@ def run_lines(game: Game, stdin: IO[str], stdout: IO[str], session: Session | No
         for record in reply.records:
             if record.turned:
                 console.print(f"{shown(record.move, 200)}: {record.turned} turned face up", style="dim")
+            if record.filled:
+                pile, card = record.filled.split(" ", 1)
+                console.print(f"{shown(record.move, 200)}: {record.src} filled from {pile} with {card}",
+                              style="dim")
         console.print(render(game), end="")
         if game.won:
             console.print(f"You won! Score {game.score} in {game.moves} moves.", style="bold green")

@@ -1,8 +1,10 @@
 """Cards as small integers, and their names at the edges.
 
-A card is an ``int`` from 0 to 51: ``suit * 13 + rank - 1`` with suits in the order
-clubs, diamonds, hearts, spades and ranks 1 (Ace) to 13 (King). Rank, suit and colour
-are lookups in precomputed tuples, so the hot path never parses or builds an object.
+A card's *face* is an ``int`` from 0 to 51: ``suit * 13 + rank - 1`` with suits in the order
+clubs, diamonds, hearts, spades and ranks 1 (Ace) to 13 (King). A game of more than one deck
+holds several copies of a face: a card is ``copy * 52 + face`` (copy 0 to ``MAX_COPIES - 1``),
+so two A♠ are two cards with one name. Rank, suit, colour and face are lookups in
+precomputed tuples, so the hot path never parses or builds an object.
 
 >>> parse_card("TH"), card_name(parse_card("10h"))
 (35, 'TH')
@@ -19,18 +21,22 @@ SUIT_LETTERS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
 RED_SUITS = frozenset({1, 2})  # diamonds, hearts
 
-DECK_SIZE = 52
+DECK_SIZE = 52  # the faces of one deck
+MAX_COPIES = 8  # copies of one face a game may hold (Spider of one suit: 8 of each spade)
+CARD_SPACE = DECK_SIZE * MAX_COPIES  # card ints are below this
 HIDDEN = "??"
 
+#: the face (0..51) of each card
+FACE: tuple[int, ...] = tuple(c % DECK_SIZE for c in range(CARD_SPACE))
 #: rank of each card, 1 (Ace) to 13 (King)
-RANK: tuple[int, ...] = tuple(c % 13 + 1 for c in range(DECK_SIZE))
+RANK: tuple[int, ...] = tuple(c % 13 + 1 for c in range(CARD_SPACE))
 #: suit of each card, 0 (clubs) to 3 (spades)
-SUIT: tuple[int, ...] = tuple(c // 13 for c in range(DECK_SIZE))
+SUIT: tuple[int, ...] = tuple(c % DECK_SIZE // 13 for c in range(CARD_SPACE))
 #: colour of each card, 0 black, 1 red
-COLOUR: tuple[int, ...] = tuple(1 if c // 13 in RED_SUITS else 0 for c in range(DECK_SIZE))
+COLOUR: tuple[int, ...] = tuple(1 if SUIT[c] in RED_SUITS else 0 for c in range(CARD_SPACE))
 
-_NAMES: tuple[str, ...] = tuple(RANK_LETTERS[RANK[c] - 1] + SUIT_LETTERS[SUIT[c]] for c in range(DECK_SIZE))
-_BY_NAME: dict[str, int] = {name: c for c, name in enumerate(_NAMES)}
+_NAMES: tuple[str, ...] = tuple(RANK_LETTERS[RANK[c] - 1] + SUIT_LETTERS[SUIT[c]] for c in range(CARD_SPACE))
+_BY_NAME: dict[str, int] = {name: c for c, name in enumerate(_NAMES[:DECK_SIZE])}
 for _c in range(DECK_SIZE):
     if RANK[_c] == 10:
         _BY_NAME["10" + SUIT_LETTERS[SUIT[_c]]] = _c
@@ -45,12 +51,13 @@ def make_card(rank: int, suit: int) -> int:
 
 
 def card_name(card: int) -> str:
-    """``'TH'`` for the ten of hearts."""
+    """``'TH'`` for the ten of hearts (of any copy)."""
     return _NAMES[card]
 
 
 def parse_card(text: str) -> int:
-    """Parse ``'TH'``, ``'10h'``, ``'as'`` (case-insensitive); raise NotationError otherwise."""
+    """Parse ``'TH'``, ``'10h'``, ``'as'`` (case-insensitive) to its face, the card of copy 0;
+    raise NotationError otherwise."""
     card = _BY_NAME.get(text.strip().upper())
     if card is None:
         raise NotationError(

@@ -17,10 +17,10 @@ from typing import Any, NamedTuple
 
 import attrs
 
-from .cards import DECK_SIZE, HIDDEN, card_name
+from .cards import DECK_SIZE, FACE, HIDDEN, RANK, card_name
 from .errors import AmbiguousMoveError, IllegalMoveError, NotationError
 from .limits import MAX_ECHO_CHARS
-from .rules import EMPTY, GIVES_ANY, GIVES_NONE, GIVES_RUN, GIVES_TOP, Rules
+from .rules import GIVES_ANY, GIVES_NONE, GIVES_RUN, GIVES_TOP, Rules
 from .shuffle import MAX_SEED, shuffled_deck
 
 Move = tuple[int, int, int]
@@ -52,6 +52,7 @@ class MoveRecord:
     cards: tuple[str, ...]  # the cards that moved, bottom to top
     turned: str | None  # a card turned face up by the move
     score: int  # score change
+    filled: str | None = None  # the pile emptied by the move was filled at once: "PILE CARD", from where
 
 
 class Game:
@@ -78,16 +79,25 @@ class Game:
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
             raise ValueError(f"a seed is a whole number from 0 to {MAX_SEED}, got {seed!r}")
         game = cls(rules, seed)
-        deck = shuffled_deck(seed)
-        fixed = {c for step in rules.spec.deal for c in step.cards}
-        rest = [c for c in deck if c not in fixed]
+        cards = rules.deck
+        order = [cards[i] for i in shuffled_deck(seed, len(cards))]  # one deck: the seed's order itself
+        named = [step.cards for step in rules.spec.deal if step.cards]
+        placed: dict[int, list[int]] = {}  # face -> the copies the deal places by name, lowest first
+        if named:
+            wanted = [face for faces in named for face in faces]
+            for card in cards:  # the deck lists copy 0 of every face first, then copy 1 ...
+                face = FACE[card]
+                if len(placed.setdefault(face, [])) < wanted.count(face):
+                    placed[face].append(card)
+        fixed = {c for copies in placed.values() for c in copies}
+        rest = [c for c in order if c not in fixed]
         pos = 0
         piles, down = game.piles, game.down
         for step in rules.spec.deal:
             targets = rules.group_piles[step.to]
             if step.cards:
-                for i, card in zip(targets, step.cards, strict=False):
-                    piles[i].append(card)
+                for i, face in zip(targets, step.cards, strict=False):
+                    piles[i].append(placed[face].pop(0))
             elif step.rest:
                 piles[targets[0]].extend(rest[pos:])
                 pos = len(rest)
@@ -101,11 +111,16 @@ class Game:
                 for j, i in enumerate(targets):
                     piles[i].extend(rest[pos:pos + step.counts[j]])
                     pos += step.counts[j]
+            if step.to_bottom:  # these ranks go under the other cards of their pile, in their order
+                for i in targets:
+                    pile = piles[i]
+                    pile[:] = [c for c in pile if RANK[c] in step.to_bottom] + [
+                        c for c in pile if RANK[c] not in step.to_bottom]
             for j, i in enumerate(targets):
                 up = step.face_up[j] if step.face_up else None
                 if up is not None:
                     down[i] = max(0, len(piles[i]) - up)
-        if rules.stock is not None:
+        if rules.stock is not None and not rules.stock_open:
             down[rules.stock] = len(piles[rules.stock])
         return game
 
@@ -169,7 +184,8 @@ class Game:
         rest.reverse()
         piles[waste_i] = seq[:length]
         piles[st] = rest  # type: ignore[index]
-        self.down[st] = len(rest)  # type: ignore[index]
+        if not rules.stock_open:
+            self.down[st] = len(rest)  # type: ignore[index]
         self.recycles += recycled
         self.moves += times
         if recycled and rules.recycle_points:
@@ -193,6 +209,7 @@ class Game:
         rules = self.rules
         piles, down = self.piles, self.down
         seq, gives_of = rules.seq, rules.gives
+        width = rules.width
         movable: dict[int, tuple[int, int]] = {}
         for s in rules.sources:
             pile = piles[s]
@@ -209,7 +226,7 @@ class Game:
                 movable[pile[-1]] = (s, 1)
                 n = 1
                 i = size - 1
-                while n < up and table[pile[i - 1] * 52 + pile[i]]:
+                while n < up and table[pile[i - 1] * width + pile[i]]:
                     n += 1
                     i -= 1
                     movable[pile[i]] = (s, n)
@@ -221,6 +238,7 @@ class Game:
             cap, maxacc, allowed, fits, accept = (rules.capacity, rules.max_accept, rules.allowed,
                                                   rules.fits, rules.accept)
             count = len(movable)
+            runs = self._run_limits() if rules.has_supermove else None
             for d in rules.receivers:
                 dest = piles[d]
                 dsize = len(dest)
@@ -229,12 +247,13 @@ class Game:
                         continue
                     top = dest[-1]
                 else:
-                    top = EMPTY
+                    top = width
                 limit = cap[d] - dsize
                 if maxacc[d] < limit:
                     limit = maxacc[d]
                 if limit <= 0:
                     continue
+                least = rules.min_accept[d]
                 from_ok = allowed[d]
                 candidates = fits[d][top]
                 if len(candidates) <= count:
@@ -242,16 +261,38 @@ class Game:
                         hit = movable.get(card)
                         if hit is not None:
                             s, n = hit
-                            if from_ok[s] and n <= limit and s != d:
+                            if from_ok[s] and least <= n <= limit and s != d and (
+                                    runs is None or n <= runs[s].get(d, runs[s][-1])):
                                 out.append((s, d, n))
                 else:
                     table = accept[d]
-                    row = top * 52
+                    row = top * width
                     for card, (s, n) in movable.items():
-                        if from_ok[s] and n <= limit and s != d and table[row + card]:
+                        if from_ok[s] and least <= n <= limit and s != d and table[row + card] and (
+                                runs is None or n <= runs[s].get(d, runs[s][-1])):
                             out.append((s, d, n))
         if rules.stock is not None and self._can_draw():
             out.append(rules.draw_move)  # type: ignore[arg-type]
+        return out
+
+    def _run_limits(self) -> list[dict[int, int]]:
+        """Per source pile with a supermove: the longest run it may move now, ``[-1]`` for any
+        destination, and the smaller limit for each empty pile that counts (the run cannot use
+        the pile it is moving to). Others: no limit."""
+        rules = self.rules
+        piles = self.piles
+        out: list[dict[int, int]] = []
+        for s, move in enumerate(rules.supermove):
+            if move is None:
+                out.append({-1: 1 << 30})
+                continue
+            cells, columns = move
+            free = 1 + sum(1 for c in cells if not piles[c])
+            empty = [c for c in columns if not piles[c] and c != s]
+            limits = {-1: free << len(empty)}
+            for c in empty:
+                limits[c] = free << (len(empty) - 1)
+            out.append(limits)
         return out
 
     def _can_draw(self) -> bool:
@@ -266,9 +307,11 @@ class Game:
                 t = targets[0]
                 k = rules.draw_count if rules.draw_count < len(stock) else len(stock)
                 return len(piles[t]) + k <= cap[t]
-            for t in targets:  # noqa: SIM110 - legal_moves' hot path: a loop, no generator
+            for t in targets:
                 if len(piles[t]) >= cap[t]:
                     return False
+            if rules.draw_not_onto_empty:
+                return all(piles[t] for t in targets)
             return True
         if len(targets) != 1 or not piles[targets[0]]:
             return False
@@ -296,12 +339,32 @@ class Game:
             self.down[src] = d - 1
             flipped = 1
             delta += rules.turn_up
+        if not s and rules.fills:
+            flipped |= self._fill(src)
+            if flipped & 2:
+                delta += rules.turn_up
         if delta:
             score = prev + delta
             floor = rules.floor
             self.score = floor if floor is not None and score < floor else score
         self.moves += 1
         self.history.append((src, dst, n, flipped, prev))
+
+    def _fill(self, pile: int) -> int:
+        """Fill the empty ``pile`` from the top of the first non-empty pile its rules fill it
+        from (turning up the card beneath when that pile flips); the history's code for it:
+        ``(filler + 1) << 2``, plus 2 if a card turned up. 0 when nothing fills it."""
+        for f in self.rules.fill[pile]:
+            source = self.piles[f]
+            if source and self.down[f] < len(source):
+                self.piles[pile].append(source.pop())
+                code = (f + 1) << 2
+                d = self.down[f]
+                if d and d == len(source) and self.rules.flip[f]:
+                    self.down[f] = d - 1
+                    code |= 2
+                return code
+        return 0
 
     def _draw(self) -> None:
         rules = self.rules
@@ -333,7 +396,8 @@ class Game:
                 score = prev + rules.recycle_points
                 floor = rules.floor
                 self.score = floor if floor is not None and score < floor else score
-        self.down[stock_i] = len(stock)  # type: ignore[index]
+        if not rules.stock_open:
+            self.down[stock_i] = len(stock)  # type: ignore[index]
         self.moves += 1
         self.history.append((stock_i, targets[0], 0, k, prev))  # type: ignore[arg-type]
 
@@ -360,9 +424,15 @@ class Game:
                 waste.extend(reversed(stock))
                 stock.clear()
                 self.recycles -= 1
-            self.down[src] = len(stock)
+            if not self.rules.stock_open:
+                self.down[src] = len(stock)
         else:
-            if extra and rehide:
+            if extra > 1:  # an empty pile was filled from another pile: put the card back first
+                filler = (extra >> 2) - 1
+                piles[filler].append(piles[src].pop())
+                if extra & 2 and rehide:
+                    self.down[filler] += 1
+            if extra & 1 and rehide:
                 self.down[src] += 1
             d = piles[dst]
             if n == 1:
@@ -379,7 +449,7 @@ class Game:
     @property
     def won(self) -> bool:
         """All the cards are on the foundations."""
-        return sum(len(self.piles[f]) for f in self.rules.foundations) == DECK_SIZE
+        return sum(len(self.piles[f]) for f in self.rules.foundations) == len(self.rules.deck)
 
     @property
     def over(self) -> bool:
@@ -430,7 +500,7 @@ class Game:
         if gives == GIVES_RUN and n > 1:
             table = rules.seq[src]
             for i in range(len(pile) - n, len(pile) - 1):
-                if not table[pile[i] * 52 + pile[i + 1]]:
+                if not table[pile[i] * rules.width + pile[i + 1]]:
                     spec = rules.piles[src]
                     return (f"the top {n} cards of {name[src]} are not a run: "
                             f"{card_name(pile[i + 1])} on {card_name(pile[i])} is out of order "
@@ -467,6 +537,15 @@ class Game:
         if n > rules.max_accept[dst]:
             limit = rules.max_accept[dst]
             return ("dest", f"{name[dst]} takes {limit} card{'s' if limit != 1 else ''} at a time")
+        if n < rules.min_accept[dst]:
+            least = rules.min_accept[dst]
+            return ("dest", f"{name[dst]} takes {least} cards at once")
+        if rules.supermove[src] is not None and n > 1:
+            limits = self._run_limits()[src]
+            most = limits.get(dst, limits[-1])
+            if n > most:
+                return ("source", f"{n} cards cannot move together: with the free cells and empty piles "
+                        f"there are now, {most} can ({name[src]} to {name[dst]})")
         if len(dest) + n > rules.capacity[dst]:
             full = rules.capacity[dst]
             if len(dest) >= full:
@@ -475,7 +554,8 @@ class Game:
         if dest and self.down[dst] == len(dest):
             return ("dest", f"the top card of {name[dst]} is face down")
         card = self.piles[src][-n]
-        row = dest[-1] * 52 if dest else EMPTY * 52
+        width = rules.width
+        row = dest[-1] * width if dest else width * width
         if not rules.accept[dst][row + card]:
             if not dest:
                 takes = dspec.empty.describe()
@@ -566,10 +646,14 @@ class Game:
                               tuple(card_name(c) for c in moved), None, self.score - before)
         cards = tuple(card_name(c) for c in self.piles[src][-n:])
         self.push(move)
-        turned = None
-        if self.history[-1][3]:
+        turned = filled = None
+        extra = self.history[-1][3]
+        if extra & 1:
             turned = card_name(self.piles[src][-1])
-        return MoveRecord(text, "move", rules.names[src], rules.names[dst], cards, turned, self.score - before)
+        if extra >= 4:
+            filled = f"{rules.names[(extra >> 2) - 1]} {card_name(self.piles[src][-1])}"
+        return MoveRecord(text, "move", rules.names[src], rules.names[dst], cards, turned, self.score - before,
+                          filled)
 
     def undo(self) -> Move:
         """Take back the last move; a card it turned face up stays face up. Raise if none."""
@@ -697,6 +781,8 @@ class Game:
         """The piles by the names a player types: ``stock, waste (w), f1..f4, t1..t7``."""
         parts = []
         for g in self.rules.spec.groups:
+            if not g.piles:
+                continue
             if len(g.piles) == 1:
                 parts.append(g.piles[0] + (f" ({g.alias})" if g.alias else ""))
             else:
@@ -724,6 +810,8 @@ class Game:
                                 f"{f' (e.g. {shown})' if shown else ''}"
                                 + (" or 'draw'" if self.rules.draw_move is not None else ""))
         sources = self._pile(tokens[0])
+        if not sources:
+            raise NotationError(f"this game has no {_quoted(tokens[0])} piles: piles are {self.pile_list()}")
         if len(sources) != 1:
             raise NotationError(f"name one pile to move from, not {tokens[0]!r} "
                                 f"(e.g. {self.rules.names[sources[0]]})")
@@ -731,6 +819,8 @@ class Game:
         dests = self._pile(tokens[1])
         if len(dests) > 1:  # a group ('t', 'f'): any pile of it but the source itself
             dests = tuple(d for d in dests if d != src)
+        if not dests:
+            raise NotationError(f"this game has no {_quoted(tokens[1])} piles: piles are {self.pile_list()}")
         count: int | None = None
         if len(tokens) == 3:
             word = tokens[2]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .cards import DECK_SIZE
+from . import cards
 
 # ---------------------------------------------------------------- command lines and JSON input
 
@@ -62,8 +62,11 @@ MAX_OPTIONS: Final = 16
 MAX_CHOICES: Final = 16
 #: option sets checked at load time: the defaults and each option varied alone
 MAX_OPTION_SETS: Final = 32
-#: a number of cards (a deal count, face-up cards, a draw, a capacity, a run shown) and of redeals
-MAX_CARDS: Final = DECK_SIZE
+#: a number of cards (a deal count, face-up cards, a draw, a capacity, a run shown): the most
+#: cards a game may hold (eight copies of each face, or eight decks)
+MAX_CARDS: Final = cards.CARD_SPACE
+#: copies of each face in a game's deck (Spider of one suit: two decks' worth of spades)
+MAX_DECKS: Final = cards.MAX_COPIES
 MAX_REDEALS: Final = 1_000
 #: points in one scoring rule, either sign
 MAX_POINTS: Final = 1_000_000

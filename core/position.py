@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .cards import DECK_SIZE, HIDDEN, card_name, parse_card
+from .cards import FACE, HIDDEN, card_name, parse_card
 from .errors import NotationError, OptionError, PositionError
 from .shuffle import MAX_SEED
 
@@ -101,7 +101,10 @@ def game_from_position(cls: Any, variant: Any, data: Any) -> Any:
         if pname not in rules.index:
             raise PositionError(f"unknown pile {pname!r}; {rules.name} has {', '.join(rules.names)}")
     game = cls(rules, seed)
-    where: dict[int, str] = {}
+    where: dict[int, str] = {}  # card (face and copy) -> the pile it is in
+    spare: dict[int, list[int]] = {}  # face -> the deck's copies of it not yet placed, lowest first
+    for c in rules.deck:
+        spare.setdefault(FACE[c], []).append(c)
     for i, pname in enumerate(rules.names):
         if pname not in piles:
             raise PositionError(f"pile {pname!r} is missing (every pile must be present, even if empty)")
@@ -121,18 +124,28 @@ def game_from_position(cls: Any, variant: Any, data: Any) -> Any:
                 if not isinstance(text, str):
                     raise PositionError(f"{pname}.{part}: {text!r} is not a card")
                 try:
-                    card = parse_card(text)
+                    face = parse_card(text)
                 except NotationError as exc:
                     raise PositionError(f"{pname}.{part}: {exc}") from None
-                if card in where:
-                    raise PositionError(f"{card_name(card)} appears twice (in {where[card]} and {pname})")
+                copies = spare.get(face)
+                if not copies:
+                    held = sum(1 for c in rules.deck if FACE[c] == face)
+                    if held == 0:
+                        raise PositionError(f"{pname}.{part}: {card_name(face)} is not in {rules.name}'s deck")
+                    if held == 1:
+                        first = next(w for c, w in where.items() if FACE[c] == face)
+                        raise PositionError(f"{card_name(face)} appears twice (in {first} and {pname})")
+                    raise PositionError(f"{card_name(face)} appears more than {held} times (the deck holds {held})")
+                card = copies.pop(0)
                 where[card] = pname
                 parsed.append(card)
             lists.append(parsed)
         down, up = lists
         spec = rules.piles[i]
-        if spec.role == "stock" and up:
+        if spec.role == "stock" and up and not rules.stock_open:
             raise PositionError(f"the {pname}'s cards are face down: {pname}.up must be empty")
+        if spec.role == "stock" and down and rules.stock_open:
+            raise PositionError(f"the {pname} is open, its cards face up: {pname}.down must be empty")
         if down and i not in rules.may_hide:
             raise PositionError(f"{pname} cannot hold face-down cards")
         if spec.flip and down and not up:
@@ -146,8 +159,8 @@ def game_from_position(cls: Any, variant: Any, data: Any) -> Any:
                                 f"has {len(game.piles[i])}")
         if spec.role == "foundation":
             _check_foundation(rules, i, game.piles[i])
-    if len(where) != DECK_SIZE:
-        missing = [card_name(c) for c in range(DECK_SIZE) if c not in where]
+    if len(where) != len(rules.deck):
+        missing = [card_name(c) for c in rules.deck if c not in where]
         raise PositionError(f"{len(missing)} card{'s are' if len(missing) != 1 else ' is'} missing: "
                             f"{', '.join(missing)}")
     game.score = _whole(data, "score", minimum=rules.floor)  # the score never goes below the floor
@@ -161,10 +174,11 @@ def game_from_position(cls: Any, variant: Any, data: Any) -> Any:
 def _check_foundation(rules: Any, i: int, cards: list[int]) -> None:
     spec = rules.piles[i]
     table = rules.accept[i]
-    below = DECK_SIZE  # the empty row
+    width = rules.width
+    below = width  # the empty row
     for card in cards:
-        if not table[below * DECK_SIZE + card]:
-            if below == DECK_SIZE:
+        if not table[below * width + card]:
+            if below == width:
                 raise PositionError(f"{spec.name} cannot start with {card_name(card)}: "
                                     f"it starts with {spec.empty.describe()}")
             raise PositionError(f"{spec.name} is out of order: {card_name(card)} does not go on "

@@ -3,8 +3,9 @@
 ``Rules`` is built once per (variant, options) and shared by every game of that kind. Nothing
 here is consulted on the hot path but tuples, lists and ``bytes`` tables:
 
-* ``accept[p][top * 52 + card]``: may ``card`` go on ``top`` in pile ``p`` (row 52: empty pile)
-* ``seq[p][lower * 52 + upper]``: do two cards form part of a movable run in pile ``p``
+* ``accept[p][top * width + card]``: may ``card`` go on ``top`` in pile ``p`` (row ``width``:
+  the empty pile); ``width`` is 52 for one deck, 52 times the copies of a face for more
+* ``seq[p][lower * width + upper]``: do two cards form part of a movable run in pile ``p``
 * ``targets[p]``: the piles that take cards from pile ``p``
 * ``score_move[src][dst]``: points per card moved, plus ``turn_up`` and ``recycle``
 """
@@ -20,7 +21,7 @@ from typing import Any
 from .cards import DECK_SIZE
 from .spec import BuildRule, EmptyRule, ResolvedVariant
 
-EMPTY = DECK_SIZE  # the row of ``accept`` used for an empty pile
+EMPTY = DECK_SIZE  # the row of ``accept`` used for an empty pile, in a game of one deck (``Rules.width``)
 GIVES_NONE, GIVES_TOP, GIVES_RUN, GIVES_ANY = 0, 1, 2, 3
 _GIVES_CODE = {"none": GIVES_NONE, "top": GIVES_TOP, "run": GIVES_RUN, "any": GIVES_ANY}
 NO_LIMIT = 1 << 30
@@ -28,25 +29,26 @@ _TABLES: dict[Any, bytes] = {}  # (kind, frozen rule objects) -> table, built on
 _FITS: dict[bytes, tuple[tuple[int, ...], ...]] = {}  # accept table -> its rows as card lists, likewise
 
 
-def _pair_table(rule: BuildRule) -> bytes:
-    """``table[lower * 52 + upper]``: ``rule.fits(lower, upper)`` for every pair of cards, built
-    from the rule's 13 x 13 rank half and 4 x 4 suit half (185 calls instead of 2704), a row of
-    13 bytes at a time (the suit half either lets a rank row through or zeroes it)."""
+def _pair_table(rule: BuildRule, width: int) -> bytes:
+    """``table[lower * width + upper]``: ``rule.fits(lower, upper)`` for every pair of cards,
+    built from the rule's 13 x 13 rank half and 4 x 4 suit half (185 calls instead of 2704), a
+    row of 13 bytes at a time (the suit half either lets a rank row through or zeroes it); the
+    copies of a face (``width // 52`` of them) share its row and column."""
     ranks = [bytes(rule.ranks_fit(lo, up) for up in range(1, 14)) for lo in range(1, 14)]
     suits = [[rule.suits_fit(lo, up) for up in range(4)] for lo in range(4)]
     none = bytes(13)
-    return b"".join(
-        ranks[lower % 13] if suits[lower // 13][upper_suit] else none
-        for lower in range(DECK_SIZE) for upper_suit in range(4)
-    )
+    copies = width // DECK_SIZE
+    rows = [b"".join(ranks[lower % 13] if suits[lower // 13][upper_suit] else none for upper_suit in range(4))
+            * copies for lower in range(DECK_SIZE)]
+    return b"".join(rows) * copies
 
 
-def _accept_table(build: BuildRule, empty: EmptyRule) -> bytes:
-    return _pair_table(build) + bytes(1 if empty.takes(card) else 0 for card in range(DECK_SIZE))
+def _accept_table(build: BuildRule, empty: EmptyRule, width: int) -> bytes:
+    return _pair_table(build, width) + bytes(1 if empty.takes(card) else 0 for card in range(width))
 
 
-def _seq_table(rule: BuildRule) -> bytes:
-    return _pair_table(rule)
+def _seq_table(rule: BuildRule, width: int) -> bytes:
+    return _pair_table(rule, width)
 
 
 class Rules:
@@ -61,8 +63,11 @@ class Rules:
         self.names: tuple[str, ...] = tuple(p.name for p in spec.piles)
         self.count = len(spec.piles)
         #: the cards of the game's deck (each card once; two decks hold two of each face)
-        self.deck: tuple[int, ...] = tuple(range(DECK_SIZE))
-        self.decks = 1
+        self.deck: tuple[int, ...] = spec.deck
+        self.decks: int = spec.decks
+        #: the row length of every table: 52 for each copy of a face the game may hold
+        self.width: int = DECK_SIZE * (max(spec.deck) // DECK_SIZE + 1)
+        width = self.width
         self.index: dict[str, int] = {p.name: p.index for p in spec.piles}
         self.group_piles: dict[str, tuple[int, ...]] = {
             g.key: tuple(self.index[n] for n in g.piles) for g in spec.groups
@@ -94,10 +99,11 @@ class Rules:
             return cache[key]
 
         self.accept: tuple[bytes, ...] = tuple(
-            shared(("a", p.build, p.empty), partial(_accept_table, p.build, p.empty)) for p in spec.piles
+            shared(("a", p.build, p.empty, width), partial(_accept_table, p.build, p.empty, width))
+            for p in spec.piles
         )
         self.seq: tuple[bytes, ...] = tuple(
-            shared(("s", p.run), partial(_seq_table, p.run)) for p in spec.piles
+            shared(("s", p.run, width), partial(_seq_table, p.run, width)) for p in spec.piles
         )
         self.gives: tuple[int, ...] = tuple(_GIVES_CODE[p.gives] for p in spec.piles)
         self.capacity: tuple[int, ...] = tuple(p.capacity or NO_LIMIT for p in spec.piles)
@@ -115,24 +121,46 @@ class Rules:
             bytes(1 if d in self.targets[s] else 0 for s in range(self.count)) for d in range(self.count)
         )
         self.receivers: tuple[int, ...] = tuple(d for d in range(self.count) if any(self.allowed[d]))
-        # fits[d][top]: the cards that may go on ``top`` in pile d (``top == EMPTY``: empty pile)
+        # fits[d][top]: the cards of the deck that may go on ``top`` in pile d (``top == width``:
+        # the empty pile)
         fit_cache = _FITS
         fits = []
+        cards = set(spec.deck)
+        in_deck = bytes(1 if c in cards else 0 for c in range(width))
         for table in self.accept:
-            if table not in fit_cache:
-                fit_cache[table] = tuple(
-                    tuple(compress(range(DECK_SIZE), table[row * DECK_SIZE:(row + 1) * DECK_SIZE]))
-                    for row in range(EMPTY + 1)
+            key = table + in_deck
+            if key not in fit_cache:
+                fit_cache[key] = tuple(
+                    tuple(compress(range(width), bytes(a & b for a, b in zip(
+                        table[row * width:(row + 1) * width], in_deck, strict=True))))
+                    for row in range(width + 1)
                 )
-            fits.append(fit_cache[table])
+            fits.append(fit_cache[key])
         self.fits: tuple[tuple[tuple[int, ...], ...], ...] = tuple(fits)
         self.foundations: tuple[int, ...] = tuple(p.index for p in spec.piles if p.role == "foundation")
         self.foundation_set = frozenset(self.foundations)
+        self.min_accept: tuple[int, ...] = tuple(p.min_accept for p in spec.piles)
+        #: piles that fill at once from the top of another pile when they empty: (pile, from piles)
+        self.fill: tuple[tuple[int, ...], ...] = tuple(
+            self.group_piles[p.fill_from] if p.fill_from else () for p in spec.piles)
+        self.fills = any(self.fill)
+        # supermove: a run of at most (1 + free cells) x 2^(empty piles) cards moves from pile s,
+        # where free cells are the empty one-card reserves it may move to, and empty piles those
+        # of its own group that take any card (a pile the run goes to does not count)
+        self.supermove: tuple[tuple[tuple[int, ...], tuple[int, ...]] | None, ...] = tuple(
+            (tuple(d for d in self.targets[s.index] if spec.piles[d].role == "reserve"
+                   and spec.piles[d].capacity == 1),
+             tuple(d for d in self.targets[s.index] if spec.piles[d].group == s.group
+                   and spec.piles[d].empty.kind == "any"))
+            if s.supermove else None for s in spec.piles)
+        self.has_supermove = any(m is not None for m in self.supermove)
 
         stock = spec.stock
         self.stock: int | None = self.index[stock.pile] if stock else None
         self.draw_targets: tuple[int, ...] = self.group_piles[stock.to] if stock else ()
         self.draw_count: int = stock.draw if stock else 0
+        self.draw_not_onto_empty: bool = bool(stock and stock.not_onto_empty)
+        self.stock_open: bool = bool(stock and spec.piles[self.index[stock.pile]].open)
         self.redeals: int | None = stock.redeals if stock else 0
         self.draw_move: tuple[int, int, int] | None = (
             (self.stock, self.draw_targets[0], 0) if stock else None  # type: ignore[assignment]
@@ -148,7 +176,7 @@ class Rules:
 
         # piles that may legally hold face-down cards: the stock, and those the deal hides cards in
         hides = set()
-        if self.stock is not None:
+        if self.stock is not None and not self.stock_open:
             hides.add(self.stock)
         for step in spec.deal:
             if any(f is not None for f in step.face_up):

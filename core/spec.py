@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 import attrs
 
 from . import limits
-from .cards import COLOUR, DECK_SIZE, RANK, SUIT, parse_card, parse_rank
+from .cards import COLOUR, DECK_SIZE, FACE, RANK, SUIT, SUIT_LETTERS, parse_card, parse_rank
 from .errors import NotationError, OptionError, VariantError
 from .yamlsource import Where, describe, did_you_mean, load_yaml, load_yaml_file
 
@@ -34,17 +34,20 @@ OPTION_KINDS = ("choice", "flag", "count")
 RESERVED_NAMES = frozenset({"draw", "s", "undo", "redo", "hint", "finish", "quit", "help", "new", "restart"})
 
 TOP_KEYS = (
-    "name", "title", "aliases", "family", "description", "options", "piles", "deal", "scoring", "layout",
+    "name", "title", "aliases", "family", "description", "options", "deck", "piles", "deal", "scoring",
+    "layout",
 )
 OPTION_KEYS = ("type", "choices", "default", "help", "unlimited")
 PILE_KEYS = (
     "role", "count", "prefix", "alias", "label", "build", "run", "empty", "gives", "flip",
-    "capacity", "max-accept", "accepts-from", "fan", "show", "draw", "redeals",
+    "capacity", "max-accept", "min-accept", "accepts-from", "supermove", "fill-from", "fan", "show", "open",
+    "draw", "redeals",
 )
+DECK_KEYS = ("decks", "suits")
 BUILD_KEYS = ("rank", "suit", "step", "wrap")
 EMPTY_KEYS = ("rank", "cards")
-DRAW_KEYS = ("count", "to")
-DEAL_KEYS = ("to", "counts", "face-up", "order", "cards", "rest")
+DRAW_KEYS = ("count", "to", "not-onto-empty")
+DEAL_KEYS = ("to", "counts", "face-up", "order", "cards", "rest", "to-bottom")
 SCORING_KEYS = ("moves", "turn-up", "recycle", "floor")
 SCORE_MOVE_KEYS = ("from", "to", "points")
 
@@ -249,7 +252,7 @@ class EmptyRule:
         if self.kind == "ranks":
             return RANK[card] in self.ranks
         if self.kind == "card":
-            return card == self.card
+            return FACE[card] == self.card
         return False
 
     def describe(self) -> str:
@@ -284,6 +287,10 @@ class PileSpec:
     accepts_from: tuple[str, ...]
     fan: str
     show: int | None
+    min_accept: int = 1  # fewer cards at a time are refused (a foundation taking whole suits: 13)
+    supermove: bool = False  # runs limited by free cells and empty piles: (1 + cells) x 2^(empty piles)
+    fill_from: str | None = None  # a group whose top card fills this pile at once when it empties
+    open: bool = False  # a stock whose cards are all face up
 
 
 @attrs.frozen
@@ -302,6 +309,7 @@ class StockSpec:
     draw: int
     to: str  # group key
     redeals: int | None  # None: unlimited
+    not_onto_empty: bool = False  # refused while a pile it deals to is empty (Spider)
 
 
 @attrs.frozen
@@ -310,8 +318,9 @@ class DealStep:
     counts: tuple[int, ...] = ()
     face_up: tuple[int | None, ...] = ()  # None: all face up
     order: str = "rows"
-    cards: tuple[int, ...] = ()
+    cards: tuple[int, ...] = ()  # faces; each takes the first copy the deal has not placed
     rest: bool = False
+    to_bottom: frozenset[int] = frozenset()  # ranks moved under the other cards of their pile
 
 
 @attrs.frozen
@@ -332,6 +341,8 @@ class ResolvedVariant:
     groups: tuple[GroupSpec, ...]
     piles: tuple[PileSpec, ...]
     stock: StockSpec | None
+    deck: tuple[int, ...]  # the cards, each once (copies of a face are ``copy * 52 + face``)
+    decks: int
     deal: tuple[DealStep, ...]
     scoring: ScoringSpec
     layout: tuple[tuple[str | None, ...], ...]
@@ -520,8 +531,9 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
         group_raw[key] = g
         role = r.word(g.child("role"), ROLES, what="role")
         count = r.integer(g.child("count"), allow_none=True, maximum=limits.MAX_PILES)
-        if count is not None and count < 1:
-            raise g.child("count").error("expected at least 1 pile")
+        if count == 0 and role not in ("reserve", "tableau"):
+            raise g.child("count").error(f"a {role} group needs at least 1 pile (only reserves and "
+                                         "tableaus may have none, e.g. FreeCell with no cells)")
         if len(piles) + (count or 1) > limits.MAX_PILES:
             raise (g.child("count") if count else g).error(
                 f"more than {limits.MAX_PILES} piles in all; that is the most a variant may have")
@@ -559,6 +571,17 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
         flip = r.word(g.child("flip"), FLIPS, default="auto" if role == "tableau" else "none", what="rule") == "auto"
         capacity = r.integer(g.child("capacity"), allow_none=True, minimum=1)
         max_accept = r.integer(g.child("max-accept"), allow_none=True, minimum=1)
+        min_accept = r.integer(g.child("min-accept"), default=1, minimum=1)
+        if max_accept is not None and min_accept > max_accept:  # type: ignore[operator]
+            raise g.child("min-accept").error(f"min-accept {min_accept} is above max-accept {max_accept}")
+        supermove = r.boolean(g.child("supermove"), False)
+        if supermove and gives != "run":
+            raise g.child("supermove").error("supermove limits the runs a pile gives: it needs 'gives: run'")
+        fill_from = r.text(g.child("fill-from")) or None
+        is_open = r.boolean(g.child("open"), False)
+        if is_open and role != "stock":
+            raise g.child("open").error("only a stock is open (its cards face up); other piles are "
+                                        "dealt face up or down by the deal's face-up counts")
         default_fan = {"tableau": "down", "reserve": "down", "waste": "right"}.get(role, "none")
         fan = r.word(g.child("fan"), FANS, default=default_fan, what="fan")
         show = r.integer(g.child("show"), allow_none=True, minimum=1)
@@ -580,6 +603,7 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
                 draw=r.integer(draw.child("count"), default=1, minimum=1),  # type: ignore[arg-type]
                 to=r.text(draw.child("to")),
                 redeals=_redeals(r, g.child("redeals")) if g.has("redeals") else 0,
+                not_onto_empty=r.boolean(draw.child("not-onto-empty"), False),
             )
         elif g.has("draw") or g.has("redeals"):
             bad = "draw" if g.has("draw") else "redeals"
@@ -593,10 +617,18 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
                 build=builds[i], run=runs[i], empty=empties[i], gives=gives, flip=flip,
                 capacity=capacity, max_accept=max_accept,
                 accepts_from=accepts if accepts is not None else (),
-                fan=fan, show=show,
+                fan=fan, show=show, min_accept=min_accept, supermove=supermove,  # type: ignore[arg-type]
+                fill_from=fill_from, open=is_open,
             ))
 
     group_keys = [g.key for g in groups]
+    for p in piles:
+        if p.fill_from is not None and p.fill_from not in group_keys:
+            w = group_raw[p.group].child("fill-from")
+            raise w.error(f"unknown pile group {p.fill_from!r}; expected one of: {', '.join(group_keys)}"
+                          + did_you_mean(p.fill_from, group_keys))
+        if p.fill_from == p.group:
+            raise group_raw[p.group].child("fill-from").error("a pile group cannot fill itself")
     # accepts-from must name groups; default: every group that gives cards
     givers = tuple(p.group for p in piles if p.gives != "none")
     fixed = []
@@ -624,13 +656,46 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
     if stock is not None and stock.to == stock.pile:
         raise group_raw[stock.pile].child("draw").child("to").error("the stock cannot draw onto itself")
 
-    deal = _deal_steps(r, root.child("deal"), {g.key: g for g in groups}, stock)
+    deck, decks = _deck(r, root.child("deck"))
+    deal = _deal_steps(r, root.child("deal"), {g.key: g for g in groups}, stock, deck)
     scoring = _scoring(r, root.child("scoring"), group_keys)
     layout = _layout(r, root.child("layout"), groups, [p.name for p in piles])
     return ResolvedVariant(
         name=defn.name, title=defn.title, options=dict(options), groups=tuple(groups), piles=tuple(piles),
-        stock=stock, deal=deal, scoring=scoring, layout=layout,
+        stock=stock, deck=deck, decks=decks, deal=deal, scoring=scoring, layout=layout,
     )
+
+
+def _deck(r: _Resolver, where: Where) -> tuple[tuple[int, ...], int]:
+    """The cards of the game: ``decks`` decks' worth (default 1) of the listed ``suits``
+    (default all four, ``CDHS``), each suit as often as it takes to fill them."""
+    where = r.get(where)
+    if where.value is None:
+        return tuple(range(DECK_SIZE)), 1
+    where.mapping(DECK_KEYS)
+    decks = r.integer(where.child("decks"), default=1, minimum=1, maximum=limits.MAX_DECKS)
+    assert decks is not None
+    suits_where = r.get(where.child("suits"))
+    suits_value = suits_where.value if suits_where.value is not None else SUIT_LETTERS
+    if isinstance(suits_value, list):
+        if not all(isinstance(x, str) for x in suits_value):
+            raise suits_where.error("expected suit letters, e.g. [S, H] or SH")
+        suits_value = "".join(suits_value)
+    if not isinstance(suits_value, str) or not suits_value:
+        raise suits_where.error(f"expected suit letters, e.g. [S, H] or SH, got {describe(suits_value)}")
+    letters = suits_value.upper()
+    suits = sorted({SUIT_LETTERS.index(ch) for ch in letters if ch in SUIT_LETTERS})
+    if len(suits) != len(letters) or not suits:
+        bad = next((ch for ch in letters if ch not in SUIT_LETTERS), None)
+        raise suits_where.error(f"unknown suit {bad!r}: suits are C D H S" if bad else
+                                f"a suit is named twice in {suits_value!r}")
+    if (4 * decks) % len(suits):
+        raise suits_where.error(f"{decks} deck{'s' if decks > 1 else ''} cannot be made of {len(suits)} suits "
+                                "evenly: give 1, 2 or 4 suits")
+    copies = 4 * decks // len(suits)
+    if copies > limits.MAX_DECKS:
+        raise where.error(f"{copies} copies of each card; a game may hold at most {limits.MAX_DECKS}")
+    return tuple(k * DECK_SIZE + suit * 13 + r_ for k in range(copies) for suit in suits for r_ in range(13)), decks
 
 
 def _redeals(r: _Resolver, where: Where) -> int | None:
@@ -642,12 +707,16 @@ def _redeals(r: _Resolver, where: Where) -> int | None:
 
 
 def _deal_steps(r: _Resolver, where: Where, groups: Mapping[str, GroupSpec],
-                stock: StockSpec | None) -> tuple[DealStep, ...]:
+                stock: StockSpec | None, deck: tuple[int, ...]) -> tuple[DealStep, ...]:
     if where.value is None:
         raise where.error("missing key 'deal'")
     steps: list[DealStep] = []
     total = 0
-    fixed_cards: set[int] = set()
+    size = len(deck)
+    copies = {FACE[c]: 0 for c in deck}
+    for c in deck:
+        copies[FACE[c]] += 1
+    fixed_cards: dict[int, int] = {}  # face -> copies the deal places by name
     items = where.items()
     if len(items) > limits.MAX_DEAL_STEPS:
         raise where.error(f"{len(items)} deal steps; a deal may have at most {limits.MAX_DEAL_STEPS}")
@@ -668,6 +737,18 @@ def _deal_steps(r: _Resolver, where: Where, groups: Mapping[str, GroupSpec],
             face_up = r.per_pile(item.child("face-up"), n, lambda w: r.integer(w, minimum=0))
         else:
             face_up = [None] * n
+        to_bottom: frozenset[int] = frozenset()
+        if item.has("to-bottom"):
+            bottom_where = r.get(item.child("to-bottom"))
+            ranks = set()
+            for rank_item in bottom_where.items() if isinstance(bottom_where.value, list) else [bottom_where]:
+                try:
+                    if not isinstance(rank_item.value, (str, int)):
+                        raise rank_item.error(f"expected a rank such as K, got {describe(rank_item.value)}")
+                    ranks.add(parse_rank(rank_item.value))
+                except NotationError as exc:
+                    raise rank_item.error(str(exc)) from None
+            to_bottom = frozenset(ranks)
         if kind == "rest":
             if not r.boolean(item.child("rest"), False):
                 raise item.child("rest").error("rest must be true (deal every remaining card here)")
@@ -675,11 +756,12 @@ def _deal_steps(r: _Resolver, where: Where, groups: Mapping[str, GroupSpec],
                 raise item.error("'rest: true' must be the last deal step")
             if n != 1:
                 raise item.child("to").error("the rest of the deck goes to a single pile")
-            steps.append(DealStep(to=to, face_up=tuple(face_up), rest=True))
+            steps.append(DealStep(to=to, face_up=tuple(face_up), rest=True, to_bottom=to_bottom))
         elif kind == "counts":
             counts = r.per_pile(item.child("counts"), n, lambda w: r.integer(w, minimum=0))
             total += sum(counts)
-            steps.append(DealStep(to=to, counts=tuple(counts), face_up=tuple(face_up), order=order))
+            steps.append(DealStep(to=to, counts=tuple(counts), face_up=tuple(face_up), order=order,
+                                  to_bottom=to_bottom))
         else:
             cards: list[int] = []
             cw = r.get(item.child("cards"))
@@ -691,16 +773,19 @@ def _deal_steps(r: _Resolver, where: Where, groups: Mapping[str, GroupSpec],
                     card = _card(w)
                 except NotationError as exc:
                     raise w.error(str(exc)) from None
-                if card in fixed_cards:
-                    raise w.error(f"{w.value} is dealt twice")
-                fixed_cards.add(card)
+                held = copies.get(card, 0)
+                if fixed_cards.get(card, 0) >= held:
+                    raise w.error(f"{w.value} is dealt twice" if held == 1 else
+                                  f"{w.value} is not in the deck" if not held else
+                                  f"{w.value} is dealt more often than the deck holds it ({held})")
+                fixed_cards[card] = fixed_cards.get(card, 0) + 1
                 cards.append(card)
             total += len(cards)
-            steps.append(DealStep(to=to, cards=tuple(cards), face_up=tuple(face_up)))
-    if total > DECK_SIZE:
-        raise where.error(f"the deal needs {total} cards; a deck has {DECK_SIZE}")
-    if (not steps or not steps[-1].rest) and total != DECK_SIZE:
-        raise where.error(f"the deal places {total} of the {DECK_SIZE} cards: end with "
+            steps.append(DealStep(to=to, cards=tuple(cards), face_up=tuple(face_up), to_bottom=to_bottom))
+    if total > size:
+        raise where.error(f"the deal needs {total} cards; the deck has {size}")
+    if (not steps or not steps[-1].rest) and total != size:
+        raise where.error(f"the deal places {total} of the {size} cards: end with "
                           "'- {to: stock, rest: true}' or deal them all")
     return tuple(steps)
 

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from .cards import DECK_SIZE, HIDDEN, card_name
-from .errors import PositionError
+from .cards import FACE, HIDDEN, card_name, parse_card
+from .errors import NotationError, PositionError, SolitaireError
 
 if TYPE_CHECKING:
     from .game import Game
@@ -47,7 +47,7 @@ class Observation:
     def unseen(self) -> tuple[int, ...]:
         """The cards the player cannot see (in card order): those face down somewhere."""
         seen = {c for pile in self.up for c in pile}
-        return tuple(c for c in range(DECK_SIZE) if c not in seen)
+        return tuple(sorted(c for c in self.rules.deck if c not in seen))
 
     def sample(self, rng: random.Random) -> Game:
         """A game consistent with this view: the unseen cards shuffled by ``rng`` into the
@@ -95,9 +95,29 @@ class Observation:
 
         if not isinstance(data, dict) or not isinstance(data.get("piles"), dict):
             return cls.of(Game.from_position(variant, data))  # the full check says what is wrong
-        shown = {text for pile in data["piles"].values() if isinstance(pile, dict)
-                 for part in ("down", "up") for text in (pile.get(part) or []) if isinstance(text, str)}
-        spare = iter([card_name(c) for c in range(DECK_SIZE) if card_name(c) not in shown])
+        options = data.get("options", {})
+        try:
+            rules = variant.rules(options if isinstance(options, dict) else {})
+        except SolitaireError:
+            return cls.of(Game.from_position(variant, data))  # the full check says what is wrong
+        shown_count: dict[int, int] = {}  # face -> how often the view shows it
+        for pile in data["piles"].values():
+            if isinstance(pile, dict):
+                for part in ("down", "up"):
+                    for text in pile.get(part) or []:
+                        if isinstance(text, str) and text != HIDDEN:
+                            try:
+                                face = parse_card(text)
+                            except NotationError:
+                                continue  # the full check below names it
+                            shown_count[face] = shown_count.get(face, 0) + 1
+        spare_names = []
+        for c in rules.deck:  # a name for each card the view hides
+            if shown_count.get(FACE[c], 0):
+                shown_count[FACE[c]] -= 1
+            else:
+                spare_names.append(card_name(c))
+        spare = iter(spare_names)
         piles: dict[str, Any] = {}
         for name, pile in data["piles"].items():
             if isinstance(pile, dict):

@@ -222,7 +222,7 @@ def movable(game: Game, pile: int, n: int) -> bool:
         return n == 1
     if gives == GIVES_RUN:
         table = rules.seq[pile]
-        return all(table[cards[i] * 52 + cards[i + 1]] for i in range(len(cards) - n, len(cards) - 1))
+        return all(table[cards[i] * rules.width + cards[i + 1]] for i in range(len(cards) - n, len(cards) - 1))
     return gives == GIVES_ANY
 
 
