@@ -17,10 +17,10 @@ from typing import Any, NamedTuple
 
 import attrs
 
-from .cards import DECK_SIZE, FACE, HIDDEN, RANK, card_name
+from .cards import DECK_SIZE, FACE, HIDDEN, RANK, card_name, rank_name
 from .errors import AmbiguousMoveError, IllegalMoveError, NotationError
 from .limits import MAX_ECHO_CHARS
-from .rules import GIVES_ANY, GIVES_NONE, GIVES_RUN, GIVES_TOP, Rules
+from .rules import GIVES_ANY, GIVES_NONE, GIVES_PILE, GIVES_RUN, GIVES_TOP, Rules
 from .shuffle import MAX_SEED, shuffled_deck
 
 Move = tuple[int, int, int]
@@ -93,8 +93,15 @@ class Game:
         rest = [c for c in order if c not in fixed]
         pos = 0
         piles, down = game.piles, game.down
+        base: int | None = None
         for step in rules.spec.deal:
             targets = rules.group_piles[step.to]
+            if step.base:
+                base = RANK[placed[step.cards[0]][0]] if step.cards else RANK[rest[pos]]
+            if step.pick == "base":  # the cards of the base rank, out of what is left, in deck order
+                picked = [c for c in rest[pos:] if RANK[c] == base][:sum(step.counts)]
+                taken = set(picked)
+                rest = rest[:pos] + picked + [c for c in rest[pos:] if c not in taken]
             if step.cards:
                 for i, face in zip(targets, step.cards, strict=False):
                     piles[i].append(placed[face].pop(0))
@@ -122,6 +129,8 @@ class Game:
                     down[i] = max(0, len(piles[i]) - up)
         if rules.stock is not None and not rules.stock_open:
             down[rules.stock] = len(piles[rules.stock])
+        if base is not None:
+            game.rules = rules.with_base(base)
         return game
 
     def copy(self) -> Game:
@@ -211,11 +220,14 @@ class Game:
         seq, gives_of = rules.seq, rules.gives
         width = rules.width
         movable: dict[int, tuple[int, int]] = {}
+        covering = rules.covered if rules.covering else None
         for s in rules.sources:
             pile = piles[s]
             size = len(pile)
             up = size - down[s]
             if up <= 0:
+                continue
+            if covering is not None and self._covered(s):
                 continue
             gives = gives_of[s]
             if gives == GIVES_TOP:
@@ -230,6 +242,9 @@ class Game:
                     n += 1
                     i -= 1
                     movable[pile[i]] = (s, n)
+            elif gives == GIVES_PILE:
+                movable[pile[-1]] = (s, 1)
+                movable[pile[size - up]] = (s, up)
             else:
                 for n in range(1, up + 1):
                     movable[pile[size - n]] = (s, n)
@@ -343,12 +358,32 @@ class Game:
             flipped |= self._fill(src)
             if flipped & 2:
                 delta += rules.turn_up
+        if not s and rules.covering:
+            flipped |= self._uncover(src)
         if delta:
             score = prev + delta
             floor = rules.floor
             self.score = floor if floor is not None and score < floor else score
         self.moves += 1
         self.history.append((src, dst, n, flipped, prev))
+
+    def _covered(self, pile: int) -> bool:
+        """Some pile covering ``pile`` still holds a card."""
+        piles = self.piles
+        return any(piles[c] for c in self.rules.covered[pile])
+
+    def _uncover(self, pile: int) -> int:
+        """``pile`` has just emptied: turn up the card of each pile it covered that is now
+        uncovered, when that pile flips. The history's code: bit ``10 + k`` for the k-th pile
+        of ``rules.uncovers[pile]`` turned up."""
+        rules = self.rules
+        code = 0
+        for k, p in enumerate(rules.uncovers[pile]):
+            d = self.down[p]
+            if d and d == len(self.piles[p]) and rules.flip[p] and not self._covered(p):
+                self.down[p] = d - 1
+                code |= 1 << (10 + k)
+        return code
 
     def _fill(self, pile: int) -> int:
         """Fill the empty ``pile`` from the top of the first non-empty pile its rules fill it
@@ -427,8 +462,12 @@ class Game:
             if not self.rules.stock_open:
                 self.down[src] = len(stock)
         else:
-            if extra > 1:  # an empty pile was filled from another pile: put the card back first
-                filler = (extra >> 2) - 1
+            if extra >> 10 and rehide:  # piles this one covered turned up: face down again
+                for k, p in enumerate(self.rules.uncovers[src]):
+                    if extra >> (10 + k) & 1:
+                        self.down[p] += 1
+            if extra & 1023 > 1:  # an empty pile was filled from another pile: put the card back first
+                filler = ((extra & 1023) >> 2) - 1
                 piles[filler].append(piles[src].pop())
                 if extra & 2 and rehide:
                     self.down[filler] += 1
@@ -448,8 +487,12 @@ class Game:
 
     @property
     def won(self) -> bool:
-        """All the cards are on the foundations."""
-        return sum(len(self.piles[f]) for f in self.rules.foundations) == len(self.rules.deck)
+        """All the cards are on the foundations, or what the variant's ``win`` says: so many
+        cards home, these groups cleared."""
+        rules = self.rules
+        piles = self.piles
+        return sum(len(piles[f]) for f in rules.foundations) >= rules.win_home and not any(
+            piles[p] for p in rules.win_cleared)
 
     @property
     def over(self) -> bool:
@@ -495,8 +538,13 @@ class Game:
             if up == 0:
                 return f"{name[src]} has no face-up card"
             return f"{name[src]} has only {up} face-up card{'s' if up != 1 else ''}"
+        if rules.covering and self._covered(src):
+            return (f"{name[src]} is covered: "
+                    f"{', '.join(name[c] for c in rules.covered[src] if self.piles[c])} must go first")
         if gives == GIVES_TOP and n > 1:
             return f"only the top card of {name[src]} moves"
+        if gives == GIVES_PILE and 1 < n < up:
+            return f"only the top card of {name[src]} moves, or all its {up} face-up cards together"
         if gives == GIVES_RUN and n > 1:
             table = rules.seq[src]
             for i in range(len(pile) - n, len(pile) - 1):
@@ -650,8 +698,11 @@ class Game:
         extra = self.history[-1][3]
         if extra & 1:
             turned = card_name(self.piles[src][-1])
-        if extra >= 4:
-            filled = f"{rules.names[(extra >> 2) - 1]} {card_name(self.piles[src][-1])}"
+        if extra & 1023 >= 4:
+            filled = f"{rules.names[((extra & 1023) >> 2) - 1]} {card_name(self.piles[src][-1])}"
+        if extra >> 10:
+            turned = ", ".join(card_name(self.piles[p][-1]) for k, p in enumerate(rules.uncovers[src])
+                               if extra >> (10 + k) & 1)
         return MoveRecord(text, "move", rules.names[src], rules.names[dst], cards, turned, self.score - before,
                           filled)
 
@@ -836,6 +887,8 @@ class Game:
             counts: Iterable[int] = (count,)
         elif rules.gives[src] in (GIVES_RUN, GIVES_ANY):
             counts = range(1, max(1, len(pile) - self.down[src]) + 1)
+        elif rules.gives[src] == GIVES_PILE:
+            counts = tuple(dict.fromkeys((1, max(1, len(pile) - self.down[src]))))
         else:
             counts = (1,)
         counts = tuple(counts)
@@ -899,6 +952,7 @@ class Game:
             "score": self.score,
             "moves": self.moves,
             "recycles": self.recycles,
+            **({"base": rank_name(rules.base)} if rules.base is not None else {}),
         }
 
     @classmethod

@@ -15,11 +15,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .cards import FACE, HIDDEN, card_name, parse_card
+from .cards import FACE, HIDDEN, card_name, parse_card, parse_rank
 from .errors import NotationError, OptionError, PositionError
 from .shuffle import MAX_SEED
 
-KEYS = ("variant", "seed", "options", "piles", "score", "moves", "recycles")
+KEYS = ("variant", "seed", "options", "piles", "score", "moves", "recycles", "base")
 REQUIRED = ("variant", "piles")
 
 
@@ -94,6 +94,7 @@ def game_from_position(cls: Any, variant: Any, data: Any) -> Any:
     seed = data.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED):
         raise PositionError(f"seed must be null or a whole number from 0 to {MAX_SEED}, got {seed!r}")
+    rules = _based(rules, data)
     piles = data["piles"]
     if not isinstance(piles, dict):
         raise PositionError("piles must be an object of pile name to {\"down\": [...], \"up\": [...]}")
@@ -169,6 +170,34 @@ def game_from_position(cls: Any, variant: Any, data: Any) -> Any:
     if rules.redeals is not None and game.recycles > rules.redeals:
         raise PositionError(f"recycles is {game.recycles} but the options allow only {rules.redeals} redeal(s)")
     return game
+
+
+def _based(rules: Any, data: dict[str, Any]) -> Any:
+    """The rules of the position's base rank (``"base": "7"``), for a variant whose deal
+    chooses one; without the key, the rank of the first card of a pile that starts on the
+    base (a Canfield foundation), else a PositionError."""
+    if not rules.needs_base:
+        if "base" in data:
+            raise PositionError(f"{rules.name} has no base rank: the position cannot give one")
+        return rules
+    text = data.get("base")
+    if text is None:
+        piles = data.get("piles")
+        for pile in rules.piles:
+            entry = piles.get(pile.name) if isinstance(piles, dict) else None
+            if pile.empty.kind == "base" and pile.empty.offset == 0 and isinstance(entry, dict):
+                cards = [*(entry.get("down") or []), *(entry.get("up") or [])]
+                if cards and isinstance(cards[0], str) and cards[0] != HIDDEN:
+                    text = cards[0][:-1]
+                    break
+        if text is None:
+            raise PositionError(f"{rules.name}'s deal chooses a base rank: give it, e.g. \"base\": \"7\"")
+    if not isinstance(text, (str, int)) or isinstance(text, bool):
+        raise PositionError(f"base must be a rank such as \"7\" or \"K\", got {text!r}")
+    try:
+        return rules.with_base(parse_rank(text))
+    except NotationError as exc:
+        raise PositionError(f"base: {exc}") from None
 
 
 def _check_foundation(rules: Any, i: int, cards: list[int]) -> None:

@@ -18,12 +18,14 @@ from functools import partial
 from itertools import compress
 from typing import Any
 
+import attrs
+
 from .cards import DECK_SIZE
 from .spec import BuildRule, EmptyRule, ResolvedVariant
 
 EMPTY = DECK_SIZE  # the row of ``accept`` used for an empty pile, in a game of one deck (``Rules.width``)
-GIVES_NONE, GIVES_TOP, GIVES_RUN, GIVES_ANY = 0, 1, 2, 3
-_GIVES_CODE = {"none": GIVES_NONE, "top": GIVES_TOP, "run": GIVES_RUN, "any": GIVES_ANY}
+GIVES_NONE, GIVES_TOP, GIVES_RUN, GIVES_ANY, GIVES_PILE = 0, 1, 2, 3, 4
+_GIVES_CODE = {"none": GIVES_NONE, "top": GIVES_TOP, "run": GIVES_RUN, "any": GIVES_ANY, "pile": GIVES_PILE}
 NO_LIMIT = 1 << 30
 _TABLES: dict[Any, bytes] = {}  # (kind, frozen rule objects) -> table, built once per process
 _FITS: dict[bytes, tuple[tuple[int, ...], ...]] = {}  # accept table -> its rows as card lists, likewise
@@ -154,6 +156,13 @@ class Rules:
                    and spec.piles[d].empty.kind == "any"))
             if s.supermove else None for s in spec.piles)
         self.has_supermove = any(m is not None for m in self.supermove)
+        #: covered[p]: the piles that must all be empty before pile p gives a card (Pyramid, TriPeaks);
+        #: uncovers[q]: the piles q covers, whose face-down card turns up once q and the rest are empty
+        self.covered: tuple[tuple[int, ...], ...] = tuple(tuple(self.index[n] for n in p.covered_by)
+                                                          for p in spec.piles)
+        self.covering = any(self.covered)
+        self.uncovers: tuple[tuple[int, ...], ...] = tuple(
+            tuple(p for p in range(self.count) if q in self.covered[p]) for q in range(self.count))
 
         stock = spec.stock
         self.stock: int | None = self.index[stock.pile] if stock else None
@@ -182,6 +191,32 @@ class Rules:
             if any(f is not None for f in step.face_up):
                 hides.update(self.group_piles[step.to])
         self.may_hide = frozenset(hides)
+
+        # the base rank: piles whose empty rule is the rank the deal chooses (Canfield)
+        self.base: int | None = None  # chosen: the rules of one deal, from with_base
+        self.needs_base = any(p.empty.kind == "base" for p in spec.piles)
+        self._based: dict[int, Rules] = {}
+        # winning: every card home, unless the variant says which groups to clear / cards home
+        self.win_cleared: tuple[int, ...] = tuple(i for g in spec.win_cleared for i in self.group_piles[g])
+        self.win_home: int = spec.win_home if spec.win_home is not None else 0 if spec.win_cleared else len(spec.deck)
+
+    def with_base(self, rank: int) -> Rules:
+        """These rules once the deal has chosen ``rank`` (1..13) as the base rank: each empty
+        rule of the base rank becomes that rank's (cached; the same rules when none is)."""
+        if not self.needs_base:
+            return self
+        if not isinstance(rank, int) or isinstance(rank, bool) or not 1 <= rank <= 13:
+            raise ValueError(f"a base rank is 1 to 13, got {rank!r}")
+        hit = self._based.get(rank)
+        if hit is None:
+            spec = attrs.evolve(self.spec, piles=tuple(attrs.evolve(p, empty=p.empty.based(rank))
+                                                       for p in self.spec.piles))
+            hit = Rules(self.variant, spec)
+            hit.base = rank
+            hit.needs_base = False
+            hit._based = self._based
+            self._based[rank] = hit
+        return hit
 
     # ---------------------------------------------------------------- derived rules
 

@@ -26,7 +26,7 @@ ROLES = ("stock", "waste", "foundation", "tableau", "reserve")
 RANK_RULES = ("down", "up", "up-or-down", "same", "any", "none")
 SUIT_RULES = ("alternate-colour", "same-suit", "same-colour", "different-suit", "any-suit")
 SUIT_SPELLINGS = {"alternate-color": "alternate-colour", "same-color": "same-colour"}
-GIVES = ("top", "run", "any", "none")
+GIVES = ("top", "run", "any", "pile", "none")
 FLIPS = ("auto", "none")
 FANS = ("down", "right", "none")
 ORDERS = ("rows", "piles")
@@ -34,20 +34,23 @@ OPTION_KINDS = ("choice", "flag", "count")
 RESERVED_NAMES = frozenset({"draw", "s", "undo", "redo", "hint", "finish", "quit", "help", "new", "restart"})
 
 TOP_KEYS = (
-    "name", "title", "aliases", "family", "description", "options", "deck", "piles", "deal", "scoring",
-    "layout",
+    "name", "title", "aliases", "family", "description", "options", "deck", "piles", "deal", "win",
+    "scoring", "layout",
 )
 OPTION_KEYS = ("type", "choices", "default", "help", "unlimited")
 PILE_KEYS = (
     "role", "count", "prefix", "alias", "label", "build", "run", "empty", "gives", "flip",
-    "capacity", "max-accept", "min-accept", "accepts-from", "supermove", "fill-from", "fan", "show", "open",
+    "capacity", "max-accept", "min-accept", "accepts-from", "supermove", "fill-from", "covered-by", "fan",
+    "show", "open",
     "draw", "redeals",
 )
 DECK_KEYS = ("decks", "suits")
 BUILD_KEYS = ("rank", "suit", "step", "wrap")
-EMPTY_KEYS = ("rank", "cards")
+EMPTY_KEYS = ("rank", "cards", "base")
 DRAW_KEYS = ("count", "to", "not-onto-empty")
-DEAL_KEYS = ("to", "counts", "face-up", "order", "cards", "rest", "to-bottom")
+DEAL_KEYS = ("to", "counts", "face-up", "order", "cards", "rest", "to-bottom", "base", "pick")
+PICKS = ("base",)
+WIN_KEYS = ("cleared", "home")
 SCORING_KEYS = ("moves", "turn-up", "recycle", "floor")
 SCORE_MOVE_KEYS = ("from", "to", "points")
 
@@ -238,11 +241,20 @@ class BuildRule:
 
 @attrs.frozen
 class EmptyRule:
-    """What an empty pile takes: ``any`` card, ``none``, some ``ranks``, or one ``card``."""
+    """What an empty pile takes: ``any`` card, ``none``, some ``ranks``, or one ``card``; or
+    ``base``: the rank the deal chose (``offset`` ranks from it, wrapping), which
+    :meth:`Rules.with_base` turns into ``ranks`` once the deal has chosen it."""
 
     kind: str = "any"
     ranks: frozenset[int] = frozenset()
     card: int | None = None
+    offset: int = 0
+
+    def based(self, rank: int) -> EmptyRule:
+        """This rule once the deal's base rank is ``rank``; others are returned as they are."""
+        if self.kind != "base":
+            return self
+        return EmptyRule(kind="ranks", ranks=frozenset({(rank - 1 + self.offset) % 13 + 1}))
 
     def takes(self, card: int) -> bool:
         from .cards import RANK
@@ -265,6 +277,11 @@ class EmptyRule:
             return " or ".join(names.get(r, f"a {rank_name(r)}") for r in sorted(self.ranks))
         if self.kind == "card":
             return card_name(self.card)  # type: ignore[arg-type]
+        if self.kind == "base":
+            if not self.offset:
+                return "a card of the base rank (the deal chooses it)"
+            return f"a card {abs(self.offset)} rank{'s' if abs(self.offset) > 1 else ''} " \
+                   f"{'below' if self.offset < 0 else 'above'} the base rank (the deal chooses it)"
         return "nothing"
 
 
@@ -291,6 +308,7 @@ class PileSpec:
     supermove: bool = False  # runs limited by free cells and empty piles: (1 + cells) x 2^(empty piles)
     fill_from: str | None = None  # a group whose top card fills this pile at once when it empties
     open: bool = False  # a stock whose cards are all face up
+    covered_by: tuple[str, ...] = ()  # piles that must be empty before this one gives a card
 
 
 @attrs.frozen
@@ -321,6 +339,8 @@ class DealStep:
     cards: tuple[int, ...] = ()  # faces; each takes the first copy the deal has not placed
     rest: bool = False
     to_bottom: frozenset[int] = frozenset()  # ranks moved under the other cards of their pile
+    base: bool = False  # the first card this step deals sets the base rank
+    pick: str | None = None  # "base": the step deals cards of the base rank, taken from the deck
 
 
 @attrs.frozen
@@ -346,6 +366,8 @@ class ResolvedVariant:
     deal: tuple[DealStep, ...]
     scoring: ScoringSpec
     layout: tuple[tuple[str | None, ...], ...]
+    win_cleared: tuple[str, ...] = ()  # groups that must be empty to win
+    win_home: int | None = None  # cards on the foundations to win (None: every card)
 
 
 # --------------------------------------------------------------------------- resolution
@@ -481,11 +503,19 @@ def _empty_rule(r: _Resolver, where: Where, count: int, default: EmptyRule) -> l
         return [default] * count
     if value in ("any", "none"):
         return [EmptyRule(kind=value)] * count
+    if value == "base":
+        return [EmptyRule(kind="base")] * count
     if not isinstance(value, dict):
-        raise where.error(f"expected 'any', 'none', {{rank: ...}} or {{cards: [...]}}, got {describe(value)}")
+        raise where.error(f"expected 'any', 'none', 'base', {{rank: ...}}, {{cards: [...]}} or {{base: N}}, "
+                          f"got {describe(value)}")
     where.mapping(EMPTY_KEYS)
-    if where.has("rank") == where.has("cards"):
-        raise where.error("give exactly one of 'rank' or 'cards'")
+    if sum(1 for k in ("rank", "cards", "base") if where.has(k)) != 1:
+        raise where.error("give exactly one of 'rank', 'cards' or 'base'")
+    if where.has("base"):
+        bw = r.get(where.child("base"))
+        if not isinstance(bw.value, int) or isinstance(bw.value, bool) or not -12 <= bw.value <= 12:
+            raise bw.error(f"expected ranks from the base, -12 to 12 (-1: one below), got {describe(bw.value)}")
+        return [EmptyRule(kind="base", offset=bw.value)] * count
     if where.has("rank"):
         rank_where = r.get(where.child("rank"))
         items = rank_where.items() if isinstance(rank_where.value, list) else [rank_where]
@@ -579,6 +609,18 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
             raise g.child("supermove").error("supermove limits the runs a pile gives: it needs 'gives: run'")
         fill_from = r.text(g.child("fill-from")) or None
         is_open = r.boolean(g.child("open"), False)
+        covers: list[tuple[str, ...]] = [()] * n
+        if g.has("covered-by"):
+            cw = r.get(g.child("covered-by"))
+            if not isinstance(cw.value, list) or len(cw.value) != n:
+                raise cw.error(f"expected a list with one entry per pile ({n}): the piles covering it, e.g. [t2, t3]")
+            covers = []
+            for item in cw.items():
+                value = item.value if item.value is not None else []
+                if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+                    raise item.error("expected a list of pile names (or [] for an uncovered pile), "
+                                     f"got {describe(value)}")
+                covers.append(tuple(value))
         if is_open and role != "stock":
             raise g.child("open").error("only a stock is open (its cards face up); other piles are "
                                         "dealt face up or down by the deal's face-up counts")
@@ -618,11 +660,18 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
                 capacity=capacity, max_accept=max_accept,
                 accepts_from=accepts if accepts is not None else (),
                 fan=fan, show=show, min_accept=min_accept, supermove=supermove,  # type: ignore[arg-type]
-                fill_from=fill_from, open=is_open,
+                fill_from=fill_from, open=is_open, covered_by=covers[i],
             ))
 
     group_keys = [g.key for g in groups]
+    pile_names_all = [p.name for p in piles]
     for p in piles:
+        for other in p.covered_by:
+            if other not in pile_names_all or other == p.name:
+                w = group_raw[p.group].child("covered-by")
+                raise w.error(f"{p.name} is covered by {other!r}: " + (
+                    "a pile cannot cover itself" if other == p.name else
+                    f"no such pile; piles are {', '.join(pile_names_all)}" + did_you_mean(other, pile_names_all)))
         if p.fill_from is not None and p.fill_from not in group_keys:
             w = group_raw[p.group].child("fill-from")
             raise w.error(f"unknown pile group {p.fill_from!r}; expected one of: {', '.join(group_keys)}"
@@ -658,12 +707,44 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
 
     deck, decks = _deck(r, root.child("deck"))
     deal = _deal_steps(r, root.child("deal"), {g.key: g for g in groups}, stock, deck)
+    based = [p for p in piles if p.empty.kind == "base"]
+    setters = [s for s in deal if s.base]
+    if based and not setters:
+        w = group_raw[based[0].group].child("empty")
+        raise w.error("an empty rule of the base rank needs a deal step that chooses it ('base: true')")
+    if len(setters) > 1:
+        raise root.child("deal").error("only one deal step may choose the base rank ('base: true')")
+    if any(s.pick == "base" for s in deal) and not setters:
+        raise root.child("deal").error("'pick: base' needs an earlier deal step that chooses the base ('base: true')")
+    win_cleared, win_home = _win(r, root.child("win"), group_keys, len(deck))
     scoring = _scoring(r, root.child("scoring"), group_keys)
     layout = _layout(r, root.child("layout"), groups, [p.name for p in piles])
     return ResolvedVariant(
         name=defn.name, title=defn.title, options=dict(options), groups=tuple(groups), piles=tuple(piles),
         stock=stock, deck=deck, decks=decks, deal=deal, scoring=scoring, layout=layout,
+        win_cleared=win_cleared, win_home=win_home,
     )
+
+
+def _win(r: _Resolver, where: Where, group_keys: list[str], size: int) -> tuple[tuple[str, ...], int | None]:
+    """``win: {cleared: [GROUP ...], home: N}``: what wins instead of every card home."""
+    where = r.get(where)
+    if where.value is None:
+        return (), None
+    where.mapping(WIN_KEYS)
+    cleared: list[str] = []
+    cw = r.get(where.child("cleared"))
+    if cw.value is not None:
+        for item in cw.items() if isinstance(cw.value, list) else [cw]:
+            key = r.text(item)
+            if key not in group_keys:
+                raise item.error(f"unknown pile group {key!r}; expected one of: {', '.join(group_keys)}"
+                                 + did_you_mean(key, group_keys))
+            cleared.append(key)
+    home = r.integer(where.child("home"), allow_none=True, minimum=1, maximum=size)
+    if not cleared and home is None:
+        raise where.error("give 'cleared' (pile groups to empty), 'home' (cards on the foundations) or both")
+    return tuple(cleared), home
 
 
 def _deck(r: _Resolver, where: Where) -> tuple[tuple[int, ...], int]:
@@ -737,6 +818,12 @@ def _deal_steps(r: _Resolver, where: Where, groups: Mapping[str, GroupSpec],
             face_up = r.per_pile(item.child("face-up"), n, lambda w: r.integer(w, minimum=0))
         else:
             face_up = [None] * n
+        sets_base = r.boolean(item.child("base"), False)
+        pick = r.word(item.child("pick"), PICKS, what="pick") if item.has("pick") else None
+        if pick is not None and kind != "counts":
+            raise item.child("pick").error("'pick' goes with 'counts': how many cards of that rank each pile gets")
+        if sets_base and pick is not None:
+            raise item.child("base").error("a step that picks cards of the base rank cannot also choose it")
         to_bottom: frozenset[int] = frozenset()
         if item.has("to-bottom"):
             bottom_where = r.get(item.child("to-bottom"))
@@ -756,12 +843,17 @@ def _deal_steps(r: _Resolver, where: Where, groups: Mapping[str, GroupSpec],
                 raise item.error("'rest: true' must be the last deal step")
             if n != 1:
                 raise item.child("to").error("the rest of the deck goes to a single pile")
-            steps.append(DealStep(to=to, face_up=tuple(face_up), rest=True, to_bottom=to_bottom))
+            steps.append(DealStep(to=to, face_up=tuple(face_up), rest=True, to_bottom=to_bottom, base=sets_base))
         elif kind == "counts":
             counts = r.per_pile(item.child("counts"), n, lambda w: r.integer(w, minimum=0))
             total += sum(counts)
+            per_rank = min(sum(1 for c in deck if RANK[c] == rank) for rank in range(1, 14))
+            if pick == "base" and sum(counts) > per_rank - 1:
+                raise item.child("counts").error(
+                    f"{sum(counts)} cards of the base rank, but the deck holds {per_rank} of a rank "
+                    "and the step choosing the base deals one of them")
             steps.append(DealStep(to=to, counts=tuple(counts), face_up=tuple(face_up), order=order,
-                                  to_bottom=to_bottom))
+                                  to_bottom=to_bottom, base=sets_base, pick=pick))
         else:
             cards: list[int] = []
             cw = r.get(item.child("cards"))
@@ -781,7 +873,8 @@ def _deal_steps(r: _Resolver, where: Where, groups: Mapping[str, GroupSpec],
                 fixed_cards[card] = fixed_cards.get(card, 0) + 1
                 cards.append(card)
             total += len(cards)
-            steps.append(DealStep(to=to, cards=tuple(cards), face_up=tuple(face_up), to_bottom=to_bottom))
+            steps.append(DealStep(to=to, cards=tuple(cards), face_up=tuple(face_up), to_bottom=to_bottom,
+                                  base=sets_base))
     if total > size:
         raise where.error(f"the deal needs {total} cards; the deck has {size}")
     if (not steps or not steps[-1].rest) and total != size:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from .cards import FACE, HIDDEN, card_name, parse_card
+from .cards import FACE, HIDDEN, card_name, parse_card, rank_name
 from .errors import NotationError, PositionError, SolitaireError
 
 if TYPE_CHECKING:
@@ -85,6 +85,7 @@ class Observation:
             "score": self.score,
             "moves": self.moves,
             "recycles": self.recycles,
+            **({"base": rank_name(rules.base)} if rules.base is not None else {}),
         }
 
     @classmethod

@@ -7,11 +7,13 @@ import shlex
 
 from solitaire.cli import playing
 from solitaire.cli.tui.picker import Choice, PickerApp, entries
+from solitaire.core import registry
 
 
 def test_the_list_shows_each_unfinished_game_and_how_to_resume_it(cli, solitaire_home):
-    assert cli("play").out == ("No unfinished games. Start one with 'solitaire play GAME' "
-                               "(games: calculation, klondike).\n")
+    games = ", ".join(d.name for d in registry().sorted())
+    assert "calculation, " in games and "klondike" in games
+    assert cli("play").out == f"No unfinished games. Start one with 'solitaire play GAME' (games: {games}).\n"
     cli("play", "klondike", "--json", "--draw", "3", "--seed", "5", input="draw\ndraw\n")
     cli("play", "klondike", "--json", "--seed", "9", input="draw\n")
     out = cli("play")
@@ -39,7 +41,8 @@ def test_the_picker_lists_unfinished_games_then_installed_ones_and_returns_the_c
     items = entries()
     labels = [e.label for e in items]
     assert labels[0].startswith("Resume Klondike (draw 1, redeals unlimited): deal klondike-9, 1 move, ")
-    assert labels[1:] == ["Play Calculation", "Play Klondike"]
+    assert labels[1:] == [f"Play {d.title}" for d in registry().sorted()]
+    klondike = labels.index("Play Klondike")
 
     async def choose(keys: list[str]) -> Choice | None:
         app = PickerApp(items)
@@ -51,7 +54,7 @@ def test_the_picker_lists_unfinished_games_then_installed_ones_and_returns_the_c
 
     first = asyncio.run(choose(["enter"]))
     assert first is not None and first.path == items[0].choice.path and first.variant is None
-    assert asyncio.run(choose(["down", "down", "enter"])) == Choice("klondike", None)
+    assert asyncio.run(choose(["down"] * klondike + ["enter"])) == Choice("klondike", None)
     assert asyncio.run(choose(["escape"])) is None
 
 
@@ -80,7 +83,7 @@ def test_on_a_terminal_play_alone_opens_the_picker_and_a_choice_opens_the_table(
 
     cli("play", "klondike", "--json", "--seed", "48213", input="draw\n")
     with program_in_pty(solitaire_home, "play") as (proc, main_fd):
-        screen = read_until(main_fd, b"Play Klondike", 120)  # generous: a loaded machine is slow
+        screen = read_until(main_fd, b"Play Calculation", 120)  # generous: a loaded machine is slow
         assert b"Resume Klondike" in screen and b"deal klondike-48213" in screen
         os.write(main_fd, b"\r")  # the first line: resume it
         screen = read_until(main_fd, b"moves 1", 120)

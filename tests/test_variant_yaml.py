@@ -56,7 +56,7 @@ layout:
 ROLES = "stock, waste, foundation, tableau, reserve"
 GROUPS = "stock, waste, foundation, tableau"
 PILE_KEYS = ", ".join(spec.PILE_KEYS)
-TOP_KEYS = "name, title, aliases, family, description, options, deck, piles, deal, scoring, layout"
+TOP_KEYS = ", ".join(spec.TOP_KEYS)
 
 # (kind, text replaced, replacement, the whole message)
 CASES = [
@@ -73,7 +73,7 @@ CASES = [
     ("unknown role", "    role: tableau", "    role: tablo",
      f"thumb.yaml:20: piles.tableau.role: unknown role 'tablo'; expected one of: {ROLES} (did you mean 'tableau'?)"),
     ("unknown gives rule", "    alias: w", "    alias: w\n    gives: all",
-     "thumb.yaml:14: piles.waste.gives: unknown rule 'all'; expected one of: top, run, any, none"),
+     "thumb.yaml:14: piles.waste.gives: unknown rule 'all'; expected one of: top, run, any, pile, none"),
     ("wrong type", "    count: 7", "    count: seven",
      "thumb.yaml:21: piles.tableau.count: expected a whole number, got 'seven'"),
     ("wrong type: boolean", "{rank: up, suit: same-suit}", "{rank: up, suit: same-suit, wrap: sometimes}",
@@ -146,9 +146,10 @@ CASES = [
     ("capacity below 1", "    alias: w", "    alias: w\n    capacity: 0",
      "thumb.yaml:14: piles.waste.capacity: expected a number of at least 1, got 0"),
     ("empty rule both ways", "{rank: A}", "{rank: A, cards: [AC, AD, AH, AS]}",
-     "thumb.yaml:18: piles.foundation.empty: give exactly one of 'rank' or 'cards'"),
+     "thumb.yaml:18: piles.foundation.empty: give exactly one of 'rank', 'cards' or 'base'"),
     ("empty rule of the wrong kind", "{rank: A}", "ace",
-     "thumb.yaml:18: piles.foundation.empty: expected 'any', 'none', {rank: ...} or {cards: [...]}, got 'ace'"),
+     "thumb.yaml:18: piles.foundation.empty: expected 'any', 'none', 'base', {rank: ...}, {cards: [...]} "
+     "or {base: N}, got 'ace'"),
     ("a name used twice", "    alias: w", "    alias: t1",
      "thumb.yaml:19: piles.tableau: the name 't1' is already used by pile group 'waste'"),
     ("a command as a pile name", "    alias: w", "    alias: s",
@@ -203,7 +204,7 @@ def test_an_error_in_an_option_branch_is_found_at_load_time():
     with pytest.raises(VariantError) as info:
         load_variant_text(text, "thumb.yaml")
     assert str(info.value) == ("thumb.yaml:14: piles.waste.gives.then: unknown rule 'tops'; expected one of: "
-                               "top, run, any, none (did you mean 'top'?)")
+                               "top, run, any, pile, none (did you mean 'top'?)")
 
 
 def test_unreadable_files(tmp_path):

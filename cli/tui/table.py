@@ -22,7 +22,6 @@ from rich.terminal_theme import DEFAULT_TERMINAL_THEME
 
 from solitaire.core import Game
 from solitaire.core.cards import SUIT, card_symbol, is_red, parse_card
-from solitaire.core.rules import GIVES_ANY, GIVES_NONE, GIVES_RUN, GIVES_TOP
 
 _CARD_NAME = re.compile(r"\b(?:10|[A2-9TJQK])[CDHS]\b")
 
@@ -213,17 +212,7 @@ def _message(canvas: Canvas, text: str, style: Style) -> None:
 
 def movable(game: Game, pile: int, n: int) -> bool:
     """May the top ``n`` cards of ``pile`` be picked up together (judged from visible cards)?"""
-    rules = game.rules
-    cards = game.piles[pile]
-    gives = rules.gives[pile]
-    if n < 1 or gives == GIVES_NONE or n > len(cards) - game.down[pile]:
-        return False
-    if gives == GIVES_TOP:
-        return n == 1
-    if gives == GIVES_RUN:
-        table = rules.seq[pile]
-        return all(table[cards[i] * rules.width + cards[i + 1]] for i in range(len(cards) - n, len(cards) - 1))
-    return gives == GIVES_ANY
+    return game.can_pick(pile, n)
 
 
 class Canvas:

@@ -1,6 +1,8 @@
-"""Klondike: registered through the ``solitaire`` entry point, exactly as a third party would.
+"""The Klondike family: registered through the ``solitaire`` entry point, exactly as a third
+party would.
 
-The whole game is ``klondike.yaml``; this module only tells the kernel where it is.
+Each game is one YAML file of this folder (``klondike.yaml``, ``thoughtful.yaml`` ...); this
+module only tells the kernel where they are.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ from typing import Any
 from solitaire.core import hookimpl
 
 VARIANT_FILE = Path(__file__).with_name("klondike.yaml")
+VARIANT_FILES = sorted(Path(__file__).parent.glob("*.yaml"))
 
 
 @hookimpl
 def register_variants(register: Callable[[Any], None]) -> None:
-    register(VARIANT_FILE)
+    for path in VARIANT_FILES:
+        register(path)
