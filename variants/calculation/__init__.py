@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from solitaire.core.solver import SearchOutcome
 
 VARIANT_FILE = Path(__file__).with_name("calculation.yaml")
+BETSY_ROSS_FILE = Path(__file__).with_name("betsy-ross.yaml")  # a cousin; the knowledge below is not its
 
 RANKS = 13
 STEPS = (1, 2, 3, 4)
@@ -54,12 +55,14 @@ def urgency(lengths: Sequence[int], rank: int) -> int:
 @hookimpl
 def register_variants(register: Callable[[Any], None]) -> None:
     register(VARIANT_FILE)
+    register(BETSY_ROSS_FILE)
 
 
 @hookimpl
-def solver_knowledge(rules: Rules) -> CalculationKnowledge:
-    # asked only for the variant this plugin registered (the registry keeps which)
-    return CalculationKnowledge(rules)
+def solver_knowledge(rules: Rules) -> CalculationKnowledge | None:
+    # asked only for the variants this plugin registered (the registry keeps which); what
+    # follows is proved for Calculation's foundations alone
+    return CalculationKnowledge(rules) if rules.name == "calculation" else None
 
 
 class CalculationKnowledge:
