@@ -19,11 +19,11 @@ import sys
 import time
 from typing import Any
 
-from solitaire.core import Game, get_variant
+from solitaire.core import Game, Rules, get_variant
 
 
 def run(variant: str, options: dict[str, Any], games: int, steps: int, seed: int) -> dict[str, Any]:
-    rules = get_variant(variant).rules(options)
+    rules = Rules.of(get_variant(variant), options)
     rng = random.Random(seed)
     gen = push = pop = 0
     t_gen = t_push = t_pop = 0.0

@@ -33,11 +33,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as home:
         os.environ["SOLITAIRE_HOME"] = home
         from solitaire.cli import saves
-        from solitaire.core import Game, get_variant
+        from solitaire.core import Game, Rules, get_variant
 
         defn = get_variant("klondike")
         rng = random.Random(args.seed)
-        game = Game.new(defn.rules({"draw": 3}), args.seed)
+        game = Game.new(Rules.of(defn, {"draw": 3}), args.seed)
         tracker = saves.Tracker(game, dealt=True)
         tracker.begin()
         clock = time.perf_counter

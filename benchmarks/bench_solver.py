@@ -25,11 +25,11 @@ from solitaire.cli.solve import wilson
 
 
 def run_one(task: tuple[str, dict[str, Any], int, float]) -> dict[str, Any]:
-    from solitaire.core import Game, get_variant
+    from solitaire.core import Game, Rules, get_variant
     from solitaire.core.solver import solve
 
     variant, options, seed, timeout = task
-    rules = get_variant(variant).rules(options)
+    rules = Rules.of(get_variant(variant), options)
     result = solve(Game.new(rules, seed), timeout=timeout)
     replays = None
     if result.result == "win":

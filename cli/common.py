@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 from typing import Any, NoReturn
 
-from solitaire.core import Game, SolitaireError, VariantDef, get_variant
+from solitaire.core import Game, Rules, SolitaireError, VariantDef, get_variant
 from solitaire.core.position import read_position_file
 from solitaire.core.shuffle import MAX_SEED
 
@@ -109,7 +109,7 @@ def _start_game(defn: VariantDef, options: dict[str, Any], seed: int | None,
         seed = fresh_seed()
     if not 0 <= seed <= MAX_SEED:
         fail(f"--seed must be a whole number from 0 to {MAX_SEED}")
-    return Game.new(defn.rules(options), seed)
+    return Game.new(Rules.of(defn, options), seed)
 
 
 def _common(draw: str | None, redeals: str | None, relaxed: bool) -> dict[str, Any]:

@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from solitaire.core.plugins import use_startup_cache
 
-        from .saves import startup_cache_file
+        from .home import startup_cache_file
 
         previous = use_startup_cache(startup_cache_file())  # for this command only
         return _main(words)

@@ -36,9 +36,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from solitaire.core import Game, IllegalMoveError, NotationError, SolitaireError, VariantDef
+from solitaire.core import Game, IllegalMoveError, NotationError, Rules, SolitaireError, VariantDef
 from solitaire.core.files import FileLimitError, append, atomic_write, loads_bounded, read_bounded
 from solitaire.core.files import move_aside as move_aside  # the saves' own, for the command line
+
+from .home import data_dir
+from .stats import StatsError, record_game
 
 FORMAT = 2
 SUFFIX = ".save"
@@ -53,33 +56,6 @@ class SaveError(Exception):
 
 class SlotBusy(Exception):
     """The game of a slot is being played by another process (the message says which)."""
-
-
-def data_dir() -> Path:
-    """The user data folder: ``$SOLITAIRE_HOME`` if set, else platformdirs' user data path."""
-    home = os.environ.get("SOLITAIRE_HOME")
-    if home:
-        return Path(home)
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("solitaire", appauthor=False))
-
-
-def cache_dir() -> Path:
-    """The user cache folder: ``$SOLITAIRE_HOME/cache`` if set, else platformdirs' user cache path."""
-    home = os.environ.get("SOLITAIRE_HOME")
-    if home:
-        return Path(home) / "cache"
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("solitaire", appauthor=False))
-
-
-def startup_cache_file() -> Path:
-    """The start-up cache (:mod:`solitaire.core.startcache`): one file per Python environment,
-    so two environments sharing a folder do not overwrite each other's."""
-    tag = f"py{sys.version_info[0]}{sys.version_info[1]}-{zlib.crc32(os.fsencode(sys.prefix)):08x}"
-    return cache_dir() / f"startup-{tag}.marshal"
 
 
 def saves_dir() -> Path:
@@ -349,7 +325,7 @@ def _header(defn: VariantDef, head: Any) -> tuple[Game, dict[str, Any] | None, s
         if start is None:
             if not isinstance(seed, int) or isinstance(seed, bool):
                 raise SaveError("a save without a start position needs a seed")
-            game = Game.new(defn.rules(options), seed)
+            game = Game.new(Rules.of(defn, options), seed)
         else:
             game = Game.from_position(defn, start)
             if dict(game.rules.options) != options or game.seed != seed:
@@ -782,8 +758,6 @@ class Tracker:
 
     def _record(self, won: bool) -> bool:
         """Record this game (once, by its id); False, said, if the statistics cannot be had."""
-        from .stats import StatsError, record_game
-
         try:
             self.last_result = record_game(self.game, won, self.elapsed(), game_id=self.game_id, say=self.say)
             return True

@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from solitaire.core import OptionError, SolitaireError, VariantDef, get_variant
+from solitaire.core import OptionError, Rules, SolitaireError, VariantDef, get_variant
 from solitaire.core.shuffle import MAX_SEED
 
 DAILY_SEEDS = 1_000_000_000
@@ -112,7 +112,7 @@ def decode(code: str) -> tuple[VariantDef, dict[str, Any], int]:
         else:
             raise ShareCodeError(f"bad share code {code!r}: {token!r} is not an option of {defn.name}")
     try:
-        defn.rules(options)
+        Rules.of(defn, options)
     except SolitaireError as exc:
         raise ShareCodeError(f"bad share code {code!r}: {exc}") from None
     return defn, options, seed

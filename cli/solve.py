@@ -44,10 +44,10 @@ CONNECT_TIMEOUT = "10s"  # how long --cluster waits for the scheduler
 
 def _one(args: Task) -> dict[str, Any]:
     """Solve one deal of a batch: a module-level function, so a cluster's workers can import it."""
-    from solitaire.core import Game, get_variant
+    from solitaire.core import Game, Rules, get_variant
 
     name, options, seed, timeout, states = args
-    rules = get_variant(name).rules(options)
+    rules = Rules.of(get_variant(name), options)
     result = solve(Game.new(rules, seed), timeout=timeout, max_states=states)
     return {"seed": seed, **result.as_json()}
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from solitaire.core import Game
 
-from .saves import data_dir
+from .home import data_dir
 
 if TYPE_CHECKING:  # sqlite3 itself is imported when a game ends, not when the table opens
     import sqlite3

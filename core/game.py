@@ -7,7 +7,8 @@ stock's action (draw, or recycle the waste when the stock is empty). Two layers:
   :meth:`Game.pop` (exact inverse, re-hides a turned card);
 * the player's layer: :meth:`Game.play` (checked, with a precise reason on refusal, returns a
   :class:`MoveRecord`), :meth:`Game.undo` (never re-hides a card), :meth:`Game.redo`,
-  :meth:`Game.finish`, :meth:`Game.hint`, and :meth:`Game.parse_move` for the notation.
+  :meth:`Game.finish`, and :meth:`Game.parse_move` for the notation (a hint:
+  :func:`solitaire.core.hints.simple_hint`).
 """
 
 from __future__ import annotations
@@ -775,12 +776,6 @@ class Game:
         if moves is None:
             raise IllegalMoveError("the cards cannot all be played straight home from here")
         return [self.play(m) for m in moves]
-
-    def hint(self) -> Move | None:
-        """A legal, sensible move judged only from what the player can see; ``None`` if none."""
-        from .hints import simple_hint
-
-        return simple_hint(self)
 
     # ------------------------------------------------------------------ notation
 

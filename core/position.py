@@ -17,6 +17,7 @@ from typing import Any
 
 from .cards import FACE, HIDDEN, card_name, parse_card, parse_rank
 from .errors import NotationError, OptionError, PositionError
+from .rules import Rules
 from .shuffle import MAX_SEED
 
 KEYS = ("variant", "seed", "options", "piles", "score", "moves", "recycles", "base")
@@ -88,7 +89,7 @@ def game_from_position(cls: Any, variant: Any, data: Any) -> Any:
     if not isinstance(options, dict):
         raise PositionError("options must be an object, e.g. {\"draw\": 3}")
     try:
-        rules = variant.rules({k: v for k, v in options.items()})
+        rules = Rules.of(variant, {k: v for k, v in options.items()})
     except OptionError as exc:
         raise PositionError(f"options: {exc}") from None
     seed = data.get("seed")

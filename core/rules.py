@@ -1,6 +1,7 @@
 """Compiled rules: a resolved variant turned into plain tables that the hot path only indexes.
 
-``Rules`` is built once per (variant, options) and shared by every game of that kind. Nothing
+``Rules.of(variant, options)`` builds them once per (variant, options), and every game of
+that kind shares them. Nothing
 here is consulted on the hot path but tuples, lists and ``bytes`` tables:
 
 * ``accept[p][top * width + card]``: may ``card`` go on ``top`` in pile ``p`` (row ``width``:
@@ -13,7 +14,7 @@ here is consulted on the hot path but tuples, lists and ``bytes`` tables:
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from itertools import compress
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 import attrs
 
 from .cards import DECK_SIZE
-from .spec import BuildRule, EmptyRule, ResolvedVariant
+from .spec import BuildRule, EmptyRule, ResolvedVariant, VariantDef
 
 EMPTY = DECK_SIZE  # the row of ``accept`` used for an empty pile, in a game of one deck (``Rules.width``)
 GIVES_NONE, GIVES_TOP, GIVES_RUN, GIVES_ANY, GIVES_PILE = 0, 1, 2, 3, 4
@@ -56,8 +57,17 @@ def _seq_table(rule: BuildRule, width: int) -> bytes:
 class Rules:
     """The compiled rules of one variant under one option set. Immutable by convention."""
 
-    def __init__(self, variant: Any, spec: ResolvedVariant) -> None:
-        self.variant = variant  # the VariantDef
+    @classmethod
+    def of(cls, variant: VariantDef, options: Mapping[str, Any] | None = None) -> Rules:
+        """The compiled rules of ``variant`` for these options (defaults filled in; a bad
+        option raises OptionError), built once and kept with the variant: what :class:`Game`
+        plays."""
+        opts = variant.resolve_options(options, check=False)
+        key = tuple(sorted(opts.items(), key=lambda kv: kv[0]))
+        return variant.memo(("rules", key), lambda: cls(variant, variant.resolved(opts)))
+
+    def __init__(self, variant: VariantDef, spec: ResolvedVariant) -> None:
+        self.variant = variant
         self.spec = spec
         self.name = spec.name
         self.options = dict(spec.options)

@@ -1,8 +1,8 @@
 """Variant definitions: the YAML vocabulary, validated on load, resolved per option set.
 
-A :class:`VariantDef` is what a YAML file declares. ``VariantDef.rules(options)`` resolves the
-option references (``$draw``, ``{if: relaxed, then: top, else: none}``) and returns compiled
-:class:`~solitaire.core.rules.Rules`, cached per option set. Every check here happens at load
+A :class:`VariantDef` is what a YAML file declares. ``VariantDef.resolved(options)`` resolves the
+option references (``$draw``, ``{if: relaxed, then: top, else: none}``), cached per option set;
+:meth:`Rules.of(variant, options) <solitaire.core.rules.Rules.of>` compiles that. Every check here happens at load
 time, never on the hot path, and every failure names the file, line and key.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, TypeVar, cast
 
 import attrs
 
@@ -19,8 +19,7 @@ from .cards import COLOUR, DECK_SIZE, FACE, RANK, SUIT, SUIT_LETTERS, parse_card
 from .errors import NotationError, OptionError, VariantError
 from .yamlsource import Where, describe, did_you_mean, load_yaml, load_yaml_file
 
-if TYPE_CHECKING:
-    from .rules import Rules
+T = TypeVar("T")
 
 ROLES = ("stock", "waste", "foundation", "tableau", "reserve")
 RANK_RULES = ("down", "up", "up-or-down", "same", "any", "none")
@@ -1015,17 +1014,12 @@ class VariantDef:
             self._cache[("resolved", key)] = hit
         return hit
 
-    def rules(self, options: Mapping[str, Any] | None = None) -> Rules:
-        """Compiled rules for these options (cached): what :class:`Game` plays."""
-        from .rules import Rules
-
-        opts = self.resolve_options(options, check=False)
-        key = tuple(sorted(opts.items(), key=lambda kv: kv[0]))
-        hit = self._cache.get(("rules", key))
-        if hit is None:
-            hit = Rules(self, self.resolved(opts))
-            self._cache[("rules", key)] = hit
-        return hit
+    def memo(self, key: tuple[str, Any], make: Callable[[], T]) -> T:
+        """``make()``, made once per key and kept with this variant: where the kernel keeps what
+        it compiles from it (:meth:`Rules.of <solitaire.core.rules.Rules.of>`)."""
+        if key not in self._cache:
+            self._cache[key] = make()
+        return cast(T, self._cache[key])
 
     def option_sets(self) -> list[dict[str, Any]]:
         """The defaults, and each option varied alone over its values: what load-time checks try."""
@@ -1096,7 +1090,7 @@ def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str,
                            f"at most {limits.MAX_OPTION_SETS} are allowed")
     if every_branch:
         for option_set in sets:
-            defn.rules(option_set)  # resolve and compile every branch now: errors surface at load time
+            defn.resolved(option_set)  # resolve every branch now: errors surface at load time
     return defn
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from solitaire.cli.main import main
-from solitaire.core import Game, get_variant
+from solitaire.core import Game, Rules, get_variant
 
 
 @dataclass
@@ -54,4 +54,4 @@ def klondike():
 
 
 def new_game(options: dict[str, Any] | None = None, seed: int = 1, variant: str = "klondike") -> Game:
-    return Game.new(get_variant(variant).rules(options or {}), seed)
+    return Game.new(Rules.of(get_variant(variant), options or {}), seed)

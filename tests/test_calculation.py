@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solitaire.core import Game, get_variant
+from solitaire.core import Game, Rules, get_variant
 from solitaire.core.cards import RANK, card_name, parse_card
 
 CORE = Path(__file__).resolve().parents[1] / "core"
@@ -435,7 +435,7 @@ def test_notation_errors_name_the_piles(play_from):
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), choices=st.lists(st.integers(0, 10**6), min_size=1, max_size=200))
 def test_random_play_keeps_every_rule(seed, choices):
-    game = Game.new(get_variant("calculation").rules(), seed)
+    game = Game.new(Rules.of(get_variant("calculation")), seed)
     rules = game.rules
     idx = rules.index
     fidx = [idx[f] for f in FOUNDATIONS]

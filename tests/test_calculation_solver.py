@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from solitaire.core import Game, get_variant
+from solitaire.core import Game, Rules, get_variant
 from solitaire.core.cards import card_name
 from solitaire.core.solver import (
     UNKNOWN,
@@ -72,7 +72,7 @@ ALIVE = end_position((4, 13, 13, 13), [["6", "5"], [], [], []], list("789TJQK"))
 
 def calc_knowledge(calc) -> CalculationKnowledge:
     """What the registry gives the solver for Calculation: the plugin's own knowledge."""
-    know = variant_knowledge(calc.rules({}))
+    know = variant_knowledge(Rules.of(calc, {}))
     assert isinstance(know, CalculationKnowledge)
     return know
 
@@ -95,11 +95,11 @@ def replay(cli, seed: int, moves: list[str]) -> dict[str, Any]:
 
 
 def test_knowledge_comes_from_the_plugin_registry(calc):
-    know = variant_knowledge(calc.rules({}))
+    know = variant_knowledge(Rules.of(calc, {}))
     assert type(know).__module__ == "solitaire.variants.calculation"
     for method in ("safe_home", "priority", "key", "dead", "heuristic", "prune", "search"):
         assert callable(getattr(know, method))
-    assert not isinstance(variant_knowledge(get_variant("klondike").rules({})), type(know))
+    assert not isinstance(variant_knowledge(Rules.of(get_variant("klondike"), {})), type(know))
 
 
 def test_pool_seeds_solve_and_replay_to_a_win(cli, calc):
@@ -226,7 +226,7 @@ def test_relaxation_failing_is_a_proof(calc):
 def test_beam_estimates_win_with_a_small_states_budget(calc, seed):
     """Deals the first estimate alone could not win within 10 s are won by the beam's other
     estimates at widths of 25 and 75 (a states budget, no clock), and the moves replay."""
-    rules = calc.rules({})
+    rules = Rules.of(calc, {})
     result = solve(Game.new(rules, seed), timeout=None, max_states=100)
     assert result.result == WIN and result.method == "variant"
     game = Game.new(rules, seed)
@@ -250,7 +250,7 @@ def fresh_cli(*args: str, input: str = "") -> subprocess.CompletedProcess[str]:
 
 
 def stuck_game(calc) -> Game:
-    game = Game.new(calc.rules({}), 344)
+    game = Game.new(Rules.of(calc, {}), 344)
     for move in STUCK_MOVES:
         game.play(move)
     return game

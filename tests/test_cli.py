@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from klondike_helpers import position, suit_run, won_but, write_position
 
-from solitaire.core import Game, SolitaireError, get_variant
+from solitaire.core import Game, Rules, SolitaireError, get_variant
 
 KLONDIKE = get_variant("klondike")
 REPLY_KEYS = {"ok", "error", "position", "score", "moves", "won"}
@@ -95,7 +95,7 @@ def test_deal_json_is_a_loadable_position(cli):
     data = dealt(cli, 3, "--draw", "3")
     game = Game.from_position(KLONDIKE, data)
     assert game.to_position() == data
-    assert Game.new(KLONDIKE.rules({"draw": 3}), 3).to_position() == data
+    assert Game.new(Rules.of(KLONDIKE, {"draw": 3}), 3).to_position() == data
 
 
 # ---------------------------------------------------------------------------- user errors
@@ -221,7 +221,7 @@ def test_hint_adds_a_hint_and_only_to_its_reply(cli):
     replies = play_json(cli, "--seed", "1", commands=["hint", "draw", "HINT"])
     assert "hint" in replies[1] and "hint" in replies[3]
     assert "hint" not in replies[0] and "hint" not in replies[2]
-    game = Game.new(KLONDIKE.rules({}), 1)
+    game = Game.new(Rules.of(KLONDIKE, {}), 1)
     legal = {game.move_text(m) for m in game.legal_moves()}
     assert replies[1]["hint"] in legal
     assert replies[1]["position"] == replies[0]["position"] and replies[1]["moves"] == 0
@@ -291,7 +291,7 @@ def test_a_very_long_line_is_refused(cli):
 
 def test_the_protocol_agrees_with_the_python_api_on_a_random_session(cli):
     rng = random.Random(5)
-    game = Game.new(KLONDIKE.rules({"draw": 3, "redeals": 2, "relaxed": True}), 77)
+    game = Game.new(Rules.of(KLONDIKE, {"draw": 3, "redeals": 2, "relaxed": True}), 77)
     commands, expected = [], []
     for _ in range(150):
         roll = rng.random()

@@ -26,7 +26,7 @@ import yaml
 from typer.core import TyperGroup
 
 from solitaire.cli.main import app
-from solitaire.core import Game, SolitaireError, get_variant, shuffled_deck
+from solitaire.core import Game, Rules, SolitaireError, get_variant, shuffled_deck
 from solitaire.core.cards import card_name
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -329,7 +329,7 @@ def test_seed_and_position_together_are_refused_as_documented(cli, monkeypatch):
 
 
 def test_hidden_cards_cannot_be_loaded():
-    game = Game.new(get_variant("klondike").rules({}), 6)
+    game = Game.new(Rules.of(get_variant("klondike"), {}), 6)
     with pytest.raises(SolitaireError, match="must show every card"):
         Game.from_position(get_variant("klondike"), game.to_position(hidden=True))
 
@@ -396,7 +396,7 @@ def notation_examples() -> list[tuple[str, str]]:
 def test_notation_examples(cli, typed, result):
     """Each example is typed at the start of deal 6, through the protocol and through Game.play."""
     reply = cli("play", "klondike", "--seed", "6", "--json", input=typed + "\n").json_lines()[1]
-    game = Game.new(get_variant("klondike").rules({}), 6)
+    game = Game.new(Rules.of(get_variant("klondike"), {}), 6)
     if result.startswith("refused: "):
         message = code(result)[0]
         assert (reply["ok"], reply["error"]) == (False, message)
@@ -414,7 +414,7 @@ def test_notation_examples(cli, typed, result):
 
 
 def test_notation_example_deal_is_described_right():
-    game = Game.new(get_variant("klondike").rules({}), 6)
+    game = Game.new(Rules.of(get_variant("klondike"), {}), 6)
     text = section(page("reference/notation.md"), "Examples")
     for i in range(1, 8):
         top = card_name(game.piles[game.rules.index[f"t{i}"]][-1])
@@ -426,7 +426,7 @@ def test_notation_example_deal_is_described_right():
 
 def test_klondike_scoring_table_matches_the_rules(klondike):
     rows = table_rows(section(page("klondike.md"), "Scoring"))
-    rules1, rules3 = klondike.rules({"draw": 1}), klondike.rules({"draw": 3, "relaxed": True})
+    rules1, rules3 = Rules.of(klondike, {"draw": 1}), Rules.of(klondike, {"draw": 3, "relaxed": True})
     groups = {g: rules3.group_piles[g][0] for g in rules3.group_piles}
     seen = 0
     for event, points in rows:
@@ -589,7 +589,7 @@ def test_design_shuffle_claims():
     text = page("design.md")
     first = " ".join(card_name(c) for c in shuffled_deck(1)[:5])
     assert f"Deal 1 starts `{first}`" in text
-    game = Game.new(get_variant("klondike").rules({}), 1)
+    game = Game.new(Rules.of(get_variant("klondike"), {}), 1)
     assert card_name(game.piles[game.rules.index["t1"]][0]) == "7D"  # "t1 gets the seven of diamonds"
     assert card_name(game.piles[game.rules.index["t2"]][0]) == "9C"  # "the nine of clubs ... bottom of t2"
     shuffle_source = (EXAMPLES / "shuffle.py").read_text(encoding="utf-8")

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from solitaire.core import Game, IllegalMoveError, build_registry, get_variant, hookimpl, hookspecs
+from solitaire.core import Game, IllegalMoveError, Rules, build_registry, get_variant, hookimpl, hookspecs
 from solitaire.core.cards import COLOUR, RANK, SUIT, card_name
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,7 +55,7 @@ def test_the_example_is_yaml_and_one_hook_only():
 
 
 def test_deal_counts_and_face_up_cards(yukon):
-    game = Game.new(yukon.rules(), 11)
+    game = Game.new(Rules.of(yukon), 11)
     rules = game.rules
     tableau = [rules.index[f"t{i}"] for i in range(1, 8)]
     assert [len(game.piles[t]) for t in tableau] == [1, 6, 7, 8, 9, 10, 11]
@@ -65,7 +65,7 @@ def test_deal_counts_and_face_up_cards(yukon):
 
 
 def test_no_stock_means_no_draw(yukon):
-    game = Game.new(yukon.rules(), 11)
+    game = Game.new(Rules.of(yukon), 11)
     with pytest.raises(IllegalMoveError, match="this game has no stock to draw from"):
         game.play("draw")
     assert all(m[2] > 0 for m in game.legal_moves())
@@ -75,7 +75,7 @@ def test_no_stock_means_no_draw(yukon):
 def test_any_face_up_group_moves_even_out_of_sequence(yukon):
     """Find a legal move of several cards whose cards are not in sequence: Yukon allows it."""
     for seed in range(200):
-        game = Game.new(yukon.rules(), seed)
+        game = Game.new(Rules.of(yukon), seed)
         for src, dst, n in game.legal_moves():
             moved = game.piles[src][-n:]
             in_sequence = all(RANK[a] == RANK[b] + 1 and COLOUR[a] != COLOUR[b] for a, b in itertools.pairwise(moved))
@@ -159,7 +159,7 @@ def test_the_example_installs_lists_and_plays_in_a_fresh_environment(tmp_path):
 
     # the same moves in-process, from the example's YAML, say what the installed one must reply
     reg = build_registry(eps=[], plugins=[("yukon", "solitaire-yukon", load_plugin_module())])
-    game = Game.new(reg.get("yukon").rules(), 7)
+    game = Game.new(Rules.of(reg.get("yukon")), 7)
     commands = []
     for _ in range(6):
         moves = game.legal_moves()
@@ -241,7 +241,7 @@ def test_the_guides_broken_lines_are_what_solitaire_says(tmp_path, cli, monkeypa
                                               ("calculation", {}), ("yukon", {})])
 def test_help_examples_are_moves_the_rules_allow_in_the_games_own_names(yukon, variant, options):
     defn = yukon if variant == "yukon" else get_variant(variant)
-    game = Game.new(defn.rules(options), 1)
+    game = Game.new(Rules.of(defn, options), 1)
     rules = game.rules
     examples = game.move_examples()
     assert examples  # every game here has moves to show

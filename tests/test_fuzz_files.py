@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solitaire.cli import saves
-from solitaire.core import Game, PositionError, SolitaireError, get_variant
+from solitaire.core import Game, PositionError, Rules, SolitaireError, get_variant
 from solitaire.core.position import position_json, read_position_file
 
 KLONDIKE = get_variant("klondike")
@@ -31,7 +31,7 @@ FUZZ = settings(max_examples=int(os.environ.get("SOLITAIRE_FUZZ_EXAMPLES", "150"
 def played(seed: int, steps: int) -> Game:
     """A game of Klondike some legal moves in, each move its first legal one that is not a draw
     when there is one (so that cards move between piles, not only through the stock)."""
-    game = Game.new(KLONDIKE.rules({}), seed)
+    game = Game.new(Rules.of(KLONDIKE, {}), seed)
     for _ in range(steps):
         moves = game.legal_moves()
         if not moves:
@@ -91,7 +91,7 @@ def base_save(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, bytes]:
     old = os.environ.get("SOLITAIRE_HOME")
     os.environ["SOLITAIRE_HOME"] = str(home)
     try:
-        game = Game.new(KLONDIKE.rules({}), 5)
+        game = Game.new(Rules.of(KLONDIKE, {}), 5)
         tracker = saves.Tracker(game, dealt=True)
         tracker.begin()
         pick = random.Random(5)

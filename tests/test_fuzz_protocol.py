@@ -27,7 +27,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from solitaire.cli.linemode import run_lines
 from solitaire.cli.protocol import run_json
-from solitaire.core import Game, get_variant
+from solitaire.core import Game, Rules, get_variant
 from solitaire.core.limits import MAX_LINE_BYTES
 
 KLONDIKE = get_variant("klondike")
@@ -208,7 +208,7 @@ class ProtocolMachine(RuleBasedStateMachine):
 
         self.options = {"draw": draw, "redeals": redeals, "relaxed": relaxed}
         self.seed = seed
-        self.game = Game.new(KLONDIKE.rules(self.options), seed)
+        self.game = Game.new(Rules.of(KLONDIKE, self.options), seed)
         self.session = Session(self.game)
         self.model = Klondike(self.game.to_position())  # the deal itself: every card's place
         self.sent: list[bytes] = []
@@ -316,7 +316,7 @@ class ProtocolMachine(RuleBasedStateMachine):
         """The whole stream in one run, on a fresh deal: the same replies, line for line."""
         if not hasattr(self, "sent"):
             return
-        game = Game.new(KLONDIKE.rules(self.options), self.seed)
+        game = Game.new(Rules.of(KLONDIKE, self.options), self.seed)
         replies = one_run(game, None, b"".join(line + b"\n" for line in self.sent))
         assert replies[1:] == self.answers
 
@@ -343,9 +343,9 @@ def test_the_line_mode_answers_every_line_as_the_protocol_does(seed: int, lines:
     """The same stream through the line mode and the protocol: each line echoed once (bounded),
     a ``refused:`` for each refusal of the protocol, and the same game in the end."""
     data = b"".join(line + b"\n" for line in lines)
-    by_json = Game.new(KLONDIKE.rules({}), seed)
+    by_json = Game.new(Rules.of(KLONDIKE, {}), seed)
     replies = one_run(by_json, None, data)[1:]
-    by_lines = Game.new(KLONDIKE.rules({}), seed)
+    by_lines = Game.new(Rules.of(KLONDIKE, {}), seed)
     out = io.StringIO()
     run_lines(by_lines, io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"), out)
     text = out.getvalue()

@@ -23,7 +23,7 @@ from solitaire.cli import saves
 from solitaire.cli.linemode import run_lines
 from solitaire.cli.lines import Line, read_lines, shown
 from solitaire.cli.protocol import run_json
-from solitaire.core import Game, get_variant, load_variant_text
+from solitaire.core import Game, Rules, get_variant, load_variant_text
 from solitaire.core.limits import MAX_ECHO_CHARS, MAX_JSON_DEPTH, MAX_JSON_NUMBER_CHARS, MAX_LINE_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,7 +86,7 @@ def test_markup_in_a_variant_file_is_shown_as_written(tmp_path):
         """)
     defn = load_variant_text(yaml)
     out = io.StringIO()
-    run_lines(Game.new(defn.rules({}), 1), io.StringIO("help\n[/] t1\n[/x] t1\n"), out)
+    run_lines(Game.new(Rules.of(defn, {}), 1), io.StringIO("help\n[/] t1\n[/x] t1\n"), out)
     text = out.getvalue()
     assert text.startswith("[/] Brackets [bold] :smile: \\u202e \\x1b[2J")  # YAML's \e is ESC: escaped
     assert "\x1b" not in text and "\u202e" not in text
@@ -315,7 +315,7 @@ def test_the_limits_page_states_every_limit():
 
 def test_run_json_answers_every_line_of_a_stream():
     """The Python entry point, over a byte stream as ``sys.stdin`` is."""
-    game = Game.new(get_variant("klondike").rules({}), 1)
+    game = Game.new(Rules.of(get_variant("klondike"), {}), 1)
     stream = io.TextIOWrapper(io.BytesIO(b"t7 f\n\n\xff\n[/]\n" + LEGAL.encode() + b"\nquit\nt1 t2\n"),
                               encoding="utf-8")
     out = io.StringIO()

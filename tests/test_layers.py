@@ -5,7 +5,7 @@ cycles between sibling modules. Two rules are left to this file:
 
 * no import cycle at all, a package's ``__init__`` and its own modules included (the contract
   only compares siblings), counting every import as the contracts do: at the top of a module,
-  deferred into a function (where today's cycles hide) and under ``TYPE_CHECKING`` (a cycle of
+  deferred into a function (where a cycle can hide) and under ``TYPE_CHECKING`` (a cycle of
   types is still two modules that cannot be understood, or split, one without the other);
 * the commands that show no table (``solve``, ``deal``, ``variants``, ``stats``) import neither
   Textual nor Typer's heavy path (its checks through pydantic, its rich help), each checked
@@ -27,23 +27,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 PACKAGES = ("solitaire.core", "solitaire.variants", "solitaire.cli")
-
-# KNOWN CYCLES, to be broken after the current branches land (their files are on other
-# branches). Each closes through an import deferred into a function; pyproject.toml's
-# acyclic_siblings contract ignores those imports, apart from the last cycle's (a package and
-# its own module, which that contract does not look at). A new cycle fails the test, and so
-# does a listed one that is gone: then delete its line here and in pyproject.toml.
-KNOWN_CYCLES: set[frozenset[str]] = {
-    # Game.hint imports hints.simple_hint in the function; hints names Game under TYPE_CHECKING
-    frozenset({"solitaire.core.game", "solitaire.core.hints"}),
-    # VariantDef.rules imports Rules in the function; rules imports spec's rule classes
-    frozenset({"solitaire.core.rules", "solitaire.core.spec"}),
-    # saves records a finished game through stats in two functions; stats imports saves.data_dir
-    frozenset({"solitaire.cli.saves", "solitaire.cli.stats"}),
-    # the package loads its search module in a function; search imports the package's tables
-    frozenset({"solitaire.variants.calculation", "solitaire.variants.calculation.search"}),
-}
-
 
 def cycles(imports: Mapping[str, Set[str]]) -> set[frozenset[str]]:
     """The import cycles of a graph (module -> modules it imports): its strongly connected
@@ -129,16 +112,15 @@ def test_cycles_are_the_modules_that_reach_each_other(imports: dict[str, set[str
 
 def test_the_graph_counts_deferred_and_type_checking_imports() -> None:
     imports = package_imports()
-    assert "solitaire.core.hints" in imports["solitaire.core.game"]  # inside Game.hint
+    calculation = "solitaire.variants.calculation"
+    assert f"{calculation}.search" in imports[calculation]  # inside CalculationKnowledge.search
     assert "solitaire.core.game" in imports["solitaire.core.hints"]  # under TYPE_CHECKING
+    assert "solitaire.core.rules" in imports["solitaire.core.position"]  # at the top
 
 
-def test_the_only_import_cycles_are_the_known_ones() -> None:
-    found = cycles(package_imports())
-    new = sorted(sorted(c) for c in found - KNOWN_CYCLES)
-    gone = sorted(sorted(c) for c in KNOWN_CYCLES - found)
-    assert not new, f"new import cycles (break them, e.g. move what both need to a third module): {new}"
-    assert not gone, f"these cycles are broken: delete them from KNOWN_CYCLES (and pyproject.toml): {gone}"
+def test_there_is_no_import_cycle() -> None:
+    found = sorted(sorted(c) for c in cycles(package_imports()))
+    assert not found, f"import cycles (break them, e.g. move what both need to a third module): {found}"
 
 
 # ---------------------------------------------------------------- what a command imports

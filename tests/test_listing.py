@@ -107,9 +107,9 @@ def test_a_save_that_is_a_named_pipe_is_listed_as_unreadable_without_waiting(cli
 def test_a_format_1_save_is_listed_and_resumable(cli, solitaire_home):
     import json
 
-    from solitaire.core import Game, get_variant
+    from solitaire.core import Game, Rules, get_variant
 
-    game = Game.new(get_variant("calculation").rules(), 12)
+    game = Game.new(Rules.of(get_variant("calculation")), 12)
     game.play(game.legal_moves()[0])
     legacy = solitaire_home / "saves" / "calculation.json"
     legacy.parent.mkdir(parents=True)

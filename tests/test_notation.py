@@ -7,10 +7,10 @@ import random
 import pytest
 from klondike_helpers import load, pile, snapshot, up
 
-from solitaire.core import Game, IllegalMoveError, NotationError, SolitaireError, get_variant
+from solitaire.core import Game, IllegalMoveError, NotationError, Rules, SolitaireError, get_variant
 
 KLONDIKE = get_variant("klondike")
-INDEX = KLONDIKE.rules({}).index
+INDEX = Rules.of(KLONDIKE, {}).index
 
 
 def move(src: str, dst: str, n: int) -> tuple[int, int, int]:
@@ -68,7 +68,7 @@ def test_a_move_is_written_back_in_the_notation(game, text, written):
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("draw", [1, 3])
 def test_every_legal_move_round_trips_through_its_notation(seed, draw):
-    game = Game.new(KLONDIKE.rules({"draw": draw, "relaxed": True}), seed)
+    game = Game.new(Rules.of(KLONDIKE, {"draw": draw, "relaxed": True}), seed)
     rng = random.Random(seed)
     for _ in range(80):
         moves = game.legal_moves()

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from klondike_helpers import PILES, load, position, snapshot, write_position
 
-from solitaire.core import Game, PositionError, get_variant
+from solitaire.core import Game, PositionError, Rules, get_variant
 from solitaire.core.limits import MAX_JSON_DEPTH, MAX_JSON_NUMBER_CHARS
 from solitaire.core.position import parse_json
 
@@ -35,7 +35,7 @@ def hide(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def played(seed: int, steps: int, **options) -> Game:
-    game = Game.new(KLONDIKE.rules(options), seed)
+    game = Game.new(Rules.of(KLONDIKE, options), seed)
     rng = random.Random(seed)
     for _ in range(steps):
         moves = game.legal_moves()
@@ -49,7 +49,7 @@ def played(seed: int, steps: int, **options) -> Game:
 
 
 def test_the_position_format():
-    game = Game.new(KLONDIKE.rules({"draw": 3}), 17)
+    game = Game.new(Rules.of(KLONDIKE, {"draw": 3}), 17)
     data = game.to_position()
     assert list(data) == ["variant", "seed", "options", "piles", "score", "moves", "recycles"]
     assert data["variant"] == "klondike" and data["seed"] == 17
@@ -64,7 +64,7 @@ def test_the_position_format():
 
 
 def test_the_stock_lists_bottom_to_top_so_its_last_card_is_drawn_next():
-    game = Game.new(KLONDIKE.rules({}), 5)
+    game = Game.new(Rules.of(KLONDIKE, {}), 5)
     last = game.to_position()["piles"]["stock"]["down"][-1]
     assert game.play("draw").cards == (last,)
 

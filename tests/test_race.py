@@ -15,12 +15,12 @@ from websockets.asyncio.client import connect
 from solitaire.cli.race.client import RaceClient, RaceError
 from solitaire.cli.race.messages import face_up_tableau, parse_link
 from solitaire.cli.race.server import RaceServer, Settings
-from solitaire.core import Game, get_variant
+from solitaire.core import Game, Rules, get_variant
 from solitaire.core.solver import solve
 
 OPTIONS = {"draw": 1}
 WIN_SEED = 1298  # the solver wins it under draw 1
-RULES = get_variant("klondike").rules(OPTIONS)
+RULES = Rules.of(get_variant("klondike"), OPTIONS)
 SOLUTION = list(solve(Game.new(RULES, WIN_SEED)).moves)
 TIMED_SEED = 4  # winnable, and 't7 t1' at the start turns a card up with no card going home
 CARD = re.compile(r'"(?:[A2-9TJQK][CDHS])"')

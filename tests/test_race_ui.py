@@ -24,13 +24,13 @@ from solitaire.cli.race.ui import (
     SettingsScreen,
 )
 from solitaire.cli.tui.table import with_symbols
-from solitaire.core import Game, get_variant
+from solitaire.core import Game, Rules, get_variant
 from solitaire.core.cards import HIDDEN, card_name, card_symbol
 from solitaire.core.view import Observation
 
 OPTIONS = {"draw": 1}
 WIN_SEED = 1298  # the solver wins it under draw 1
-RULES = get_variant("klondike").rules(OPTIONS)
+RULES = Rules.of(get_variant("klondike"), OPTIONS)
 # the solver's win of WIN_SEED, written here (solving it at import would race the machine's clock;
 # test_a_friend_wins... plays it through the server, which checks every move)
 SOLUTION = [m.replace("_", " ") for m in """

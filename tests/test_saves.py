@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from klondike_helpers import near_won
 
 from solitaire.cli import saves
-from solitaire.core import Game, get_variant
+from solitaire.core import Game, Rules, get_variant
 from solitaire.core.files import atomic_write
 
 KLONDIKE = get_variant("klondike")
@@ -250,7 +250,7 @@ def same_game(a: Game, b: Game) -> bool:
        choices=st.lists(st.integers(0, 1000), min_size=1, max_size=60))
 def test_any_game_reads_back_exactly_as_it_was_played(solitaire_home, seed, kind, choices):
     defn = get_variant(kind[0])
-    game = Game.new(defn.rules({"draw": kind[1]} if kind[1] else {}), seed)
+    game = Game.new(Rules.of(defn, {"draw": kind[1]} if kind[1] else {}), seed)
     tracker = saves.Tracker(game, dealt=True, slot=saves.Slot(kind[0], dict(game.rules.options), deal=seed))
     tracker.begin()
     for c in choices:  # one command at a time, as the session and the table tell the tracker
@@ -275,7 +275,7 @@ def test_each_command_appends_one_line_and_never_rewrites_the_file(cli, solitair
         real(path, data)
 
     monkeypatch.setattr(saves, "atomic_write", counted)
-    game = Game.new(KLONDIKE.rules(), 3)
+    game = Game.new(Rules.of(KLONDIKE), 3)
     tracker = saves.Tracker(game, dealt=True)
     tracker.begin()
     for _ in range(30):
@@ -358,7 +358,7 @@ def test_only_a_regular_file_is_read_as_a_save(cli, solitaire_home, special):
 
 
 def test_a_format_1_save_loads_into_its_slot_with_undo_that_never_rehides(cli, solitaire_home):
-    game = Game.new(KLONDIKE.rules(), 0)
+    game = Game.new(Rules.of(KLONDIKE), 0)
     turning = [m for m in game.legal_moves() if game.copy().play(m).turned]  # a move that turns a card up
     game.play(turning[-1])
     game.undo()  # the card stays face up
@@ -380,7 +380,7 @@ def cli_position(game: Game) -> dict[str, Any]:
 
 
 def test_a_plain_format_1_save_is_replayed_from_its_deal(cli, solitaire_home):
-    game = Game.new(KLONDIKE.rules({"draw": 3}), 8)
+    game = Game.new(Rules.of(KLONDIKE, {"draw": 3}), 8)
     game.play("draw")
     game.play("draw")
     write_legacy(solitaire_home, format1(game))
@@ -391,7 +391,7 @@ def test_a_plain_format_1_save_is_replayed_from_its_deal(cli, solitaire_home):
 
 
 def _forged(kind: str) -> dict[str, Any] | str:
-    game = Game.new(KLONDIKE.rules(), 3)
+    game = Game.new(Rules.of(KLONDIKE), 3)
     game.play("draw")
     game.play("draw")
     data = format1(game)
@@ -461,7 +461,7 @@ def test_saves_leave_no_temporary_files(cli, solitaire_home):
 
 
 def test_a_move_played_that_was_also_the_next_redo_keeps_the_undo_history(solitaire_home):
-    game = Game.new(KLONDIKE.rules(), 3)
+    game = Game.new(Rules.of(KLONDIKE), 3)
     tracker = saves.Tracker(game, dealt=True)
     tracker.begin()
     for command in ("draw", "draw", "undo", "undo", "draw"):  # the last draw is played, not redone
@@ -479,7 +479,7 @@ def test_a_move_played_that_was_also_the_next_redo_keeps_the_undo_history(solita
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), choices=st.lists(st.integers(0, 1000), min_size=1, max_size=40))
 def test_any_format_1_save_loads_as_the_game_it_was(solitaire_home, seed, choices):
-    game = Game.new(KLONDIKE.rules(), seed)
+    game = Game.new(Rules.of(KLONDIKE), seed)
     commands_for(game, choices)
     if game.won:
         return
@@ -498,7 +498,7 @@ def test_any_format_1_save_loads_as_the_game_it_was(solitaire_home, seed, choice
 
 
 def test_a_format_1_save_whose_undo_left_a_card_up_under_another_loads(solitaire_home):
-    game = Game.new(KLONDIKE.rules(), 209)
+    game = Game.new(Rules.of(KLONDIKE), 209)
     for command in ("t4 f", "t4 t2", "undo"):  # the second move turned a card up, and stays undone
         game.undo() if command == "undo" else game.play(command)
     loaded, start, commands, _, _ = saves.from_format_1(KLONDIKE, format1(game))

@@ -17,7 +17,7 @@ import pytest
 from klondike_helpers import near_won
 
 from solitaire.cli import saves, stats
-from solitaire.core import Game, get_variant
+from solitaire.core import Game, Rules, get_variant
 from solitaire.core import files as core_files
 
 KLONDIKE = get_variant("klondike")
@@ -130,7 +130,7 @@ def test_processes_giving_up_a_game_at_once_count_each_game_once(solitaire_home)
 
 
 def test_a_game_given_up_twice_is_counted_once(solitaire_home):
-    game = Game.new(KLONDIKE.rules(), 3)
+    game = Game.new(Rules.of(KLONDIKE), 3)
     game.play("draw")
     one = saves.Tracker(game, dealt=True)
     one.begin()
@@ -237,7 +237,7 @@ def test_a_failed_save_keeps_the_last_good_one_and_the_game_goes_on(cli, solitai
 
 def test_saving_comes_back_after_a_failed_write(solitaire_home, monkeypatch):
     told: list[str] = []
-    game = Game.new(KLONDIKE.rules(), 3)
+    game = Game.new(Rules.of(KLONDIKE), 3)
     tracker = saves.Tracker(game, dealt=True, say=told.append)
     tracker.begin()
     real = core_files.append  # what cli/saves imports

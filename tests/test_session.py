@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from klondike_helpers import load, snapshot, won_but
 
 from solitaire.cli.session import WON_IS_FINAL, Session
-from solitaire.core import Game, get_variant
+from solitaire.core import Game, Rules, get_variant
 from solitaire.core.cards import card_name
 from solitaire.core.game import MoveRecord
 from solitaire.core.solver import safe_home_move
@@ -21,7 +21,7 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [("klondike", {}), ("klondike", {"d
 
 def played(variant: str, options: dict[str, Any], seed: int, steps: int) -> Game:
     """A game some random legal moves into the deal ``seed``."""
-    game = Game.new(get_variant(variant).rules(options), seed)
+    game = Game.new(Rules.of(get_variant(variant), options), seed)
     pick = random.Random(seed)
     for _ in range(steps):
         moves = game.legal_moves()
@@ -63,7 +63,7 @@ class Told:
 
 
 def test_every_change_is_answered_with_records_and_told_once():
-    game = Game.new(get_variant("klondike").rules(), 3)
+    game = Game.new(Rules.of(get_variant("klondike")), 3)
     told = Told()
     session = Session(game, told)
     reply = session.draw()
@@ -89,7 +89,7 @@ def test_a_win_is_final_for_every_command_of_every_front_end():
 
 
 def test_a_race_session_refuses_undo_and_hints_with_its_own_reasons():
-    game = Game.new(get_variant("klondike").rules(), 3)
+    game = Game.new(Rules.of(get_variant("klondike")), 3)
     session = Session(game, no_undo="no undo in a race", no_hints="no hints in a race")
     assert session.act("draw").ok
     assert session.act("undo").error == "no undo in a race" and game.moves == 1

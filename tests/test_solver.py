@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solitaire.core import Game, get_variant, hookimpl
+from solitaire.core import Game, Rules, get_variant, hookimpl
 from solitaire.core.plugins import build_registry
 from solitaire.core.solver import (
     UNKNOWN,
@@ -91,7 +91,7 @@ def test_cli_wins_replay_to_a_win(cli, options, seeds):
                                            ({"redeals": 2}, 5), ({"redeals": 2}, 8),
                                            ({"draw": 3, "redeals": 1}, 7), ({"draw": 3, "redeals": 1}, 9)])
 def test_wins_under_other_options_replay(cli, options, seed):
-    rules = get_variant("klondike").rules(options)
+    rules = Rules.of(get_variant("klondike"), options)
     flags = []
     for key, value in options.items():
         flags += [f"--{key}"] if value is True else [f"--{key}", str(value)]
@@ -185,7 +185,7 @@ def test_stock_cards_wait_until_used_and_the_proof_is_quick():
     # draw 1, unlimited redeals: any stock card can be played at any time, so one is put on
     # the tableau only when a card can go onto it next; this deal is then proved lost
     # in a few thousand positions (before: not within 430,000)
-    rules = get_variant("klondike").rules({"relaxed": True})
+    rules = Rules.of(get_variant("klondike"), {"relaxed": True})
     result = solve(Game.new(rules, 645351751), timeout=None, max_states=20_000, greedy_share=0)
     assert result.result == UNWINNABLE
 
@@ -194,7 +194,7 @@ def test_stock_cards_wait_until_used_and_the_proof_is_quick():
 def test_lost_with_every_stock_card_free_is_lost_under_stricter_rules(options):
     # the same deal with draw 3, or without redeals, is proved lost through draw 1 with
     # unlimited redeals (where every stock card is free), not by its own exhaustive search
-    rules = get_variant("klondike").rules({"relaxed": True, **options})
+    rules = Rules.of(get_variant("klondike"), {"relaxed": True, **options})
     result = solve(Game.new(rules, 645351751), timeout=None, max_states=5_000)
     assert (result.result, result.method) == (UNWINNABLE, "relaxation")
 
@@ -207,14 +207,14 @@ def test_a_loss_that_needs_the_stricter_rules_is_not_the_relaxations(klondike):
 
 
 def test_tiny_budget_answers_unknown():
-    rules = get_variant("klondike").rules({})
+    rules = Rules.of(get_variant("klondike"), {})
     result = solve(Game.new(rules, 0), timeout=1e-6, max_states=1)
     assert result.result == UNKNOWN
     assert result.moves == ()
 
 
 def test_solver_leaves_the_game_untouched():
-    game = Game.new(get_variant("klondike").rules({}), 2)
+    game = Game.new(Rules.of(get_variant("klondike"), {}), 2)
     before = game.to_position()
     solve(game, timeout=None, max_states=BUDGET)
     assert game.to_position() == before
@@ -292,7 +292,7 @@ def test_options_slug_names_the_pool(klondike):
 def test_shipped_pools_hold_won_seeds(klondike, options):
     pool = pool_of(klondike, options)
     assert len(pool) >= 100
-    rules = klondike.rules(options)
+    rules = Rules.of(klondike, options)
     for seed in random.Random(4).sample(pool, 3):
         assert solve(Game.new(rules, seed), timeout=None, max_states=BUDGET).result == WIN
 
@@ -304,7 +304,7 @@ def test_winnable_seed_comes_from_the_pool_or_is_solved(klondike):
     # options with no shipped pool: solved live within the bound
     seed, proved = winnable_seed(klondike, {"redeals": 3, "relaxed": True}, rng, bound=20)
     assert proved
-    assert solve(Game.new(klondike.rules({"redeals": 3, "relaxed": True}), seed),
+    assert solve(Game.new(Rules.of(klondike, {"redeals": 3, "relaxed": True}), seed),
                  timeout=None, max_states=BUDGET).result == WIN
 
 
@@ -344,7 +344,7 @@ class Counting:
 
 def test_variant_knowledge_is_consulted_and_keeps_the_answer(klondike):
     know = Counting()
-    game = Game.new(klondike.rules({}), 2)
+    game = Game.new(Rules.of(klondike, {}), 2)
     result = solve(game, timeout=None, max_states=BUDGET, knowledge=know)
     assert result.result == WIN
     assert know.asked and all(move[1] in game.rules.foundations for move in know.asked)
@@ -413,13 +413,13 @@ def test_knowledge_comes_from_the_plugin_that_registered_the_variant():
     answer = Counting()
     plugin = KnowingPlugin(answer)
     reg = build_registry([("knowing", "test-dist", plugin), ("meddler", "other-dist", KnowledgeOnly())], eps=[])
-    rules = reg.get("klondike").rules({})
+    rules = Rules.of(reg.get("klondike"), {})
     assert reg.knowledge(rules) is answer  # not the other plugin's, though it answers for anything
     assert reg.knowledge(rules) is answer and plugin.asked == [rules]  # asked once per compiled rules
-    other = reg.get("klondike").rules({"draw": 3})
+    other = Rules.of(reg.get("klondike"), {"draw": 3})
     assert reg.knowledge(other) is answer and plugin.asked == [rules, other]
     # a variant this registry did not load gets nothing, even with the same name
-    stranger = get_variant("klondike").rules({})
+    stranger = Rules.of(get_variant("klondike"), {})
     assert reg.knowledge(stranger) is None and plugin.asked == [rules, other]
     assert Knowledge.of(answer).safe_home == answer.safe_home and Knowledge.of(answer).key is None
     assert reg.broken == []
@@ -428,9 +428,9 @@ def test_knowledge_comes_from_the_plugin_that_registered_the_variant():
 def test_a_broken_knowledge_hook_is_reported_like_a_broken_plugin():
     plugin = KnowingPlugin(error=ZeroDivisionError("oops"))
     reg = build_registry([("knowing", "test-dist", plugin)], eps=[])
-    rules = reg.get("klondike").rules({})
+    rules = Rules.of(reg.get("klondike"), {})
     assert reg.knowledge(rules) is None
-    assert reg.knowledge(reg.get("klondike").rules({"draw": 3})) is None
+    assert reg.knowledge(Rules.of(reg.get("klondike"), {"draw": 3})) is None
     assert [(b.name, b.provider, b.reason) for b in reg.broken] == [
         ("knowing", "test-dist", "solver_knowledge failed: ZeroDivisionError: oops")]  # once
 
@@ -439,8 +439,8 @@ def test_the_solver_finds_knowledge_through_the_registry(klondike):
     from solitaire.core.plugins import registry
 
     calc = get_variant("calculation")
-    assert registry().knowledge(calc.rules({})) is variant_knowledge(calc.rules({}))
-    assert variant_knowledge(klondike.rules({})) is None
+    assert registry().knowledge(Rules.of(calc, {})) is variant_knowledge(Rules.of(calc, {}))
+    assert variant_knowledge(Rules.of(klondike, {})) is None
 
 
 BROKEN_KNOWLEDGE = """\
@@ -490,7 +490,7 @@ def test_solve_says_a_broken_knowledge_hook_and_still_answers(cli, tmp_path, mon
 def test_player_hint_ignores_hidden_cards(klondike):
     from solitaire.core.solver import player_hint
 
-    game = Game.new(klondike.rules({}), 3)
+    game = Game.new(Rules.of(klondike, {}), 3)
     data = game.to_position()
     # swap a face-down card of t7 with one of t6, and two cards deep in the stock
     t6, t7, stock = data["piles"]["t6"]["down"], data["piles"]["t7"]["down"], data["piles"]["stock"]["down"]
@@ -508,7 +508,7 @@ def test_cli_hint_is_a_legal_move(cli):
     out = cli("solve", "klondike", "--seed", "3", "--hint", "--json")
     assert out.code == 0, out.err
     move = json.loads(out.out)["hint"]
-    game = Game.new(get_variant("klondike").rules({}), 3)
+    game = Game.new(Rules.of(get_variant("klondike"), {}), 3)
     game.play(move)  # raises if the hint were illegal
 
 
@@ -627,7 +627,7 @@ def test_answers_agree_with_brute_force_with_stock_and_tableau_in_play():
        relaxed=st.booleans(), before=st.integers(0, 40), times=st.integers(1, 60))
 def test_turning_the_stock_at_once_is_the_same_as_one_action_at_a_time(seed, draw, redeals, relaxed, before,
                                                                        times):
-    rules = get_variant("klondike").rules({"draw": draw, "redeals": redeals, "relaxed": relaxed})
+    rules = Rules.of(get_variant("klondike"), {"draw": draw, "redeals": redeals, "relaxed": relaxed})
     game = Game.new(rules, seed)
     for _ in range(before):  # some play first, so the waste and score are not where the deal left them
         moves = game.legal_moves()
@@ -652,7 +652,7 @@ def test_turning_the_stock_at_once_is_the_same_as_one_action_at_a_time(seed, dra
 
 
 def test_a_copy_without_history_and_derived_rules(klondike):
-    game = Game.new(klondike.rules({"draw": 3, "redeals": 1}), 5)
+    game = Game.new(Rules.of(klondike, {"draw": 3, "redeals": 1}), 5)
     game.play("draw")
     bare = game.without_history()
     assert bare.to_position() == game.to_position() and bare.history == [] and bare.future == []
@@ -665,4 +665,4 @@ def test_a_copy_without_history_and_derived_rules(klondike):
         with pytest.raises(ValueError, match=words):
             game.rules.derive(**bad)
     with pytest.raises(ValueError, match="piles"):
-        game.without_history(rules=get_variant("calculation").rules({}))
+        game.without_history(rules=Rules.of(get_variant("calculation"), {}))

@@ -375,7 +375,7 @@ def test_a_checked_file_is_not_checked_again_until_the_checking_code_changes(tmp
     path.write_text(VARIANT.format(name="thumb", title="Thumb"))
     age(path)
     compiled = []
-    monkeypatch.setattr(spec.VariantDef, "rules", lambda self, options=None: compiled.append(options))
+    monkeypatch.setattr(spec.VariantDef, "resolved", lambda self, options=None: compiled.append(options))
     file = tmp_path / "c.marshal"
 
     def load() -> int:
@@ -385,7 +385,7 @@ def test_a_checked_file_is_not_checked_again_until_the_checking_code_changes(tmp
         cache.save()
         return len(compiled)
 
-    assert load() >= 1  # checked: every branch compiled
+    assert load() >= 1  # checked: every branch resolved
     assert load() == 0  # passed before, same file, same code: not again
     code.write_text("# stands for a kernel module, edited\n")
     age(code)

@@ -20,14 +20,14 @@ from textual.color import Color as TextualColor
 from textual.filter import ANSIToTruecolor
 
 from solitaire.cli.tui.table import STANDARD, Canvas, Hit, View, draw, minimum_size, pile_at
-from solitaire.core import Game, get_variant
+from solitaire.core import Game, Rules, get_variant
 from solitaire.core.cards import card_symbol, is_red
 
 DEALS = [("klondike", {}), ("klondike", {"draw": 3}), ("calculation", {})]
 
 
 def deal(variant: str, options: dict[str, Any], seed: int = 1, moves: int = 0) -> Game:
-    game = Game.new(get_variant(variant).rules(options), seed)
+    game = Game.new(Rules.of(get_variant(variant), options), seed)
     for k in range(moves):
         legal = game.legal_moves()
         if not legal:
@@ -236,7 +236,7 @@ def caption(game: Game, pile: str, width: int = 80, height: int = 24) -> str:
 
 @pytest.mark.parametrize("size", [(80, 24), (132, 43), (28, 12)])
 def test_the_waste_says_how_many_cards_it_holds_and_the_stock_the_redeals_left(size):
-    game = Game.new(get_variant("klondike").rules({"draw": 3, "redeals": 2}), 5)
+    game = Game.new(Rules.of(get_variant("klondike"), {"draw": 3, "redeals": 2}), 5)
     wide = geometry_width(game, *size) >= 9
     assert caption(game, "waste", *size) == ("0 cards" if wide else "0")
     assert caption(game, "stock", *size) == ("2 redeals" if wide else "↺2")
@@ -255,6 +255,6 @@ def geometry_width(game: Game, width: int, height: int) -> int:
 
 
 def test_unlimited_redeals_leave_the_stock_without_a_caption():
-    game = Game.new(get_variant("klondike").rules({"redeals": "unlimited"}), 5)
+    game = Game.new(Rules.of(get_variant("klondike"), {"redeals": "unlimited"}), 5)
     game.play("draw")
     assert caption(game, "stock") == "" and caption(game, "waste") == "1 card"

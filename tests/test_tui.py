@@ -22,11 +22,11 @@ from textual.screen import Screen
 from solitaire.cli import saves, stats
 from solitaire.cli.tui.app import HELP_TEXT, HelpScreen, SolitaireApp, WinScreen
 from solitaire.cli.tui.table import View, draw, hit_test
-from solitaire.core import Game, get_variant
+from solitaire.core import Game, Rules, get_variant
 from solitaire.core.cards import card_symbol
 
 KLONDIKE = get_variant("klondike")
-IDX = KLONDIKE.rules().index
+IDX = Rules.of(KLONDIKE).index
 
 
 def pilot_test(fn):
@@ -196,7 +196,7 @@ async def test_finish_plays_the_cards_home_one_by_one():
 
 @pilot_test
 async def test_hints_are_off_until_asked_and_outline_only_legal_destinations():
-    app = make_app(Game.new(KLONDIKE.rules(), 11))
+    app = make_app(Game.new(Rules.of(KLONDIKE), 11))
     async with app.run_test(size=(80, 24)) as pilot:
         game = app.game
         src, dst, n = next(m for m in game.legal_moves() if m[2] and app.game.rules.role[m[0]] == "tableau")
@@ -213,7 +213,7 @@ async def test_hints_are_off_until_asked_and_outline_only_legal_destinations():
 
 @pilot_test
 async def test_help_screen_new_deal_and_restart_keys():
-    app = make_app(Game.new(KLONDIKE.rules({"draw": 3}), 5))
+    app = make_app(Game.new(Rules.of(KLONDIKE, {"draw": 3}), 5))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")
         assert isinstance(top_screen(app), HelpScreen)
@@ -233,7 +233,7 @@ async def test_help_screen_new_deal_and_restart_keys():
 
 @pilot_test
 async def test_help_fits_80x24_whole_and_q_quits_from_it():
-    app = make_app(Game.new(KLONDIKE.rules({"draw": 3}), 5))
+    app = make_app(Game.new(Rules.of(KLONDIKE, {"draw": 3}), 5))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")
         await pilot.pause()
@@ -251,7 +251,7 @@ async def test_help_fits_80x24_whole_and_q_quits_from_it():
 @pilot_test
 async def test_a_key_typed_right_after_escape_still_counts():
     """Terminals send escape and a key typed at once after it as one sequence (alt+KEY)."""
-    app = make_app(Game.new(KLONDIKE.rules({"draw": 3}), 5))
+    app = make_app(Game.new(Rules.of(KLONDIKE, {"draw": 3}), 5))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("space")  # the cursor starts on the stock: draw
         await pilot.press("alt+d")  # escape, d
@@ -283,7 +283,7 @@ async def test_a_whole_deal_from_its_seed_to_the_win_screen_by_mouse_and_keys(so
     """Deal klondike-d3-48213 and play a known solution through the table, every move by
     real input: the stock by click and by key, cards by click-click, by drag and by
     double-click; after each input the table's game is exactly the solution's next position."""
-    rules = KLONDIKE.rules({"draw": 3})
+    rules = Rules.of(KLONDIKE, {"draw": 3})
     solution = KNOWN_SOLUTION
     shadow = Game.new(rules, 48213)
     app = make_app(Game.new(rules, 48213), dealt=True)
@@ -329,7 +329,7 @@ async def test_a_whole_deal_from_its_seed_to_the_win_screen_by_mouse_and_keys(so
 
 
 def snapshot_app(options: dict[str, Any], draws: int = 0, **kwargs) -> SolitaireApp:
-    game = Game.new(KLONDIKE.rules(options), 48213)
+    game = Game.new(Rules.of(KLONDIKE, options), 48213)
     for _ in range(draws):
         game.play("draw")
     return make_app(game, notice="", **kwargs)  # played here, not a saved game resumed: no notice
@@ -345,7 +345,7 @@ def test_snapshot_klondike_132x43(snap_compare):
 
 @pytest.mark.parametrize("size", [(80, 24), (132, 43)])
 def test_snapshot_calculation(snap_compare, size):
-    game = Game.new(get_variant("calculation").rules(), 48213)
+    game = Game.new(Rules.of(get_variant("calculation")), 48213)
     game.play("draw")
     assert snap_compare(make_app(game, notice=""), terminal_size=size)
 
@@ -385,7 +385,7 @@ def shown_cards(game: Game) -> list[tuple[int, int]]:
        picks=st.lists(st.integers(0, 1000), max_size=150))
 def test_every_face_up_card_shows_its_rank_and_suit_where_a_click_finds_it(variant, seed, options, size, picks):
     defn = get_variant(variant)
-    game = Game.new(defn.rules(options if variant == "klondike" else {}), seed)
+    game = Game.new(Rules.of(defn, options if variant == "klondike" else {}), seed)
     for pick in picks:
         moves = game.legal_moves()
         if not moves:

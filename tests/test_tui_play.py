@@ -18,7 +18,7 @@ from textual.widgets import Button
 
 from solitaire.cli import stats
 from solitaire.cli.tui.app import TableView, WinScreen
-from solitaire.core import Game, get_variant, solver
+from solitaire.core import Game, Rules, get_variant, solver
 
 
 class FakeClock:
@@ -50,7 +50,7 @@ def played(options: dict[str, Any] | None = None) -> tuple[int, int]:
 
 @pilot_test
 async def test_two_quick_clicks_on_the_stock_draw_twice():
-    app = make_app(Game.new(KLONDIKE.rules(), 5))
+    app = make_app(Game.new(Rules.of(KLONDIKE), 5))
     async with app.run_test(size=(80, 24)) as pilot:
         await click(pilot, app, "stock", times=2)  # the second click comes as a double-click
         assert app.game.moves == 2 and len(app.game.piles[IDX["waste"]]) == 2
@@ -128,7 +128,7 @@ async def test_autoplay_plays_after_each_move_once_on():
 
 @pilot_test
 async def test_n_asks_again_before_leaving_a_game_with_moves(solitaire_home):
-    app = make_app(Game.new(KLONDIKE.rules(), 5), dealt=True)
+    app = make_app(Game.new(Rules.of(KLONDIKE), 5), dealt=True)
     async with app.run_test(size=(80, 24)) as pilot:
         first = app.game
         await pilot.press("n")  # no moves yet: a new deal at once
@@ -153,7 +153,7 @@ async def test_n_asks_again_before_leaving_a_game_with_moves(solitaire_home):
 
 @pilot_test
 async def test_R_asks_again_before_restarting_a_game_with_moves(solitaire_home):
-    app = make_app(Game.new(KLONDIKE.rules({"draw": 3}), 5), dealt=True)
+    app = make_app(Game.new(Rules.of(KLONDIKE, {"draw": 3}), 5), dealt=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("d", "d")
         game = app.game
@@ -238,7 +238,7 @@ async def test_a_double_click_on_a_buried_card_sends_nothing_home():
 
 
 def long_code_game() -> Game:
-    game = Game.new(KLONDIKE.rules({"draw": 3, "redeals": 2, "relaxed": True}), 987654321)
+    game = Game.new(Rules.of(KLONDIKE, {"draw": 3, "redeals": 2, "relaxed": True}), 987654321)
     for _ in range(12):
         game.play("draw")
     return game
@@ -284,7 +284,7 @@ async def test_the_header_fits_again_when_the_window_narrows():
 @pilot_test
 async def test_a_notice_shows_in_the_status_line_when_the_table_opens():
     notice = "the saved klondike game could not be read; moved it to klondike.unreadable.json"
-    app = make_app(Game.new(KLONDIKE.rules(), 5), notice=notice)
+    app = make_app(Game.new(Rules.of(KLONDIKE), 5), notice=notice)
     async with app.run_test(size=(132, 24)) as pilot:
         await pilot.pause()
         assert notice in status_of(app)
@@ -297,8 +297,8 @@ async def test_a_notice_shows_in_the_status_line_when_the_table_opens():
 
 @pilot_test
 async def test_the_hint_is_the_solvers_as_in_the_line_mode():
-    app = make_app(Game.new(KLONDIKE.rules(), 11))
-    expected, _wins = solver.player_hint(Game.new(KLONDIKE.rules(), 11))
+    app = make_app(Game.new(Rules.of(KLONDIKE), 11))
+    expected, _wins = solver.player_hint(Game.new(Rules.of(KLONDIKE), 11))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("h")  # "hint: thinking…" until the solver answers (see below)
         await app.workers.wait_for_complete()
@@ -339,7 +339,7 @@ async def test_a_move_made_while_the_hint_is_thinking_discards_it(monkeypatch):
         return "t1 t2", 3
 
     monkeypatch.setattr(solver, "player_hint", slow_hint)
-    app = make_app(Game.new(KLONDIKE.rules(), 11))
+    app = make_app(Game.new(Rules.of(KLONDIKE), 11))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("h")
         assert status_of(app) == "hint: thinking…"
@@ -356,7 +356,7 @@ async def test_a_move_made_while_the_hint_is_thinking_discards_it(monkeypatch):
 async def test_quitting_while_the_hint_is_thinking_stops_it_at_once(monkeypatch):
     stopped = threading.Event()
     monkeypatch.setattr(solver, "player_hint", hint_until_stopped(stopped, 30))
-    app = make_app(Game.new(KLONDIKE.rules(), 11))
+    app = make_app(Game.new(Rules.of(KLONDIKE), 11))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("h")
         assert status_of(app) == "hint: thinking…"
@@ -365,7 +365,7 @@ async def test_quitting_while_the_hint_is_thinking_stops_it_at_once(monkeypatch)
 
 
 def test_the_real_hint_gives_up_when_told_to_stop():
-    game = Game.new(KLONDIKE.rules(), 11)
+    game = Game.new(Rules.of(KLONDIKE), 11)
     asked: list[int] = []
 
     def stop() -> bool:
@@ -380,7 +380,7 @@ def test_the_real_hint_gives_up_when_told_to_stop():
 async def test_a_new_deal_from_the_table_is_saved_before_its_first_move(solitaire_home):
     from solitaire.cli import saves
 
-    app = make_app(Game.new(KLONDIKE.rules({"draw": 3}), 11), dealt=True)
+    app = make_app(Game.new(Rules.of(KLONDIKE, {"draw": 3}), 11), dealt=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("n")  # no move yet: at once
         dealt = app.game
@@ -395,7 +395,7 @@ async def test_a_new_deal_from_the_table_is_saved_before_its_first_move(solitair
 async def test_a_move_stops_the_hint_being_worked_out(monkeypatch):
     stopped = threading.Event()
     monkeypatch.setattr(solver, "player_hint", hint_until_stopped(stopped, 10))
-    app = make_app(Game.new(KLONDIKE.rules(), 11))
+    app = make_app(Game.new(Rules.of(KLONDIKE), 11))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("h")
         await pilot.press("d")
@@ -409,7 +409,7 @@ async def test_the_question_of_n_goes_when_its_time_is_up():
     from solitaire.cli.tui.app import CONFIRM_S
 
     clock = FakeClock()
-    app = make_app(Game.new(KLONDIKE.rules(), 11), dealt=True, clock=clock)
+    app = make_app(Game.new(Rules.of(KLONDIKE), 11), dealt=True, clock=clock)
     async with app.run_test(size=(80, 24)) as pilot:
         first = app.game
         await pilot.press("d")
@@ -432,7 +432,7 @@ async def test_the_question_of_n_goes_when_its_time_is_up():
 
 @pilot_test
 async def test_a_window_too_small_is_told_in_the_windows_own_size():
-    app = make_app(Game.new(get_variant("calculation").rules(), 5))
+    app = make_app(Game.new(Rules.of(get_variant("calculation")), 5))
     async with app.run_test(size=(27, 13)) as pilot:
         await pilot.pause()
         table = app.query_one("#table", TableView)
@@ -444,8 +444,8 @@ async def test_a_window_too_small_is_told_in_the_windows_own_size():
 @pilot_test
 async def test_cards_that_cannot_be_picked_up_say_why_as_the_line_mode_does():
     calc = get_variant("calculation")
-    game = Game.new(calc.rules(), 5)
-    r1 = calc.rules().index["r1"]
+    game = Game.new(Rules.of(calc), 5)
+    r1 = Rules.of(calc).index["r1"]
     for _ in range(2):  # two cards parked on r1
         game.play("draw")
         game.play("w r1")
@@ -454,7 +454,7 @@ async def test_cards_that_cannot_be_picked_up_say_why_as_the_line_mode_does():
         x, y = app.table.point_of(r1, 0)  # the lower card, under the other
         await pilot.click("#table", offset=(x, y))
         assert status_of(app) == "only the top card of r1 moves" and view(app).picked is None
-    draw3 = Game.new(KLONDIKE.rules({"draw": 3}), 5)
+    draw3 = Game.new(Rules.of(KLONDIKE, {"draw": 3}), 5)
     draw3.play("draw")
     klondike = make_app(draw3)
     async with klondike.run_test(size=(80, 24)) as pilot:
@@ -465,7 +465,7 @@ async def test_cards_that_cannot_be_picked_up_say_why_as_the_line_mode_does():
 @pilot_test
 async def test_a_draw_hint_puts_the_cursor_on_the_stock_and_space_there_lets_cards_go(monkeypatch):
     monkeypatch.setattr(solver, "player_hint", lambda game, stop=None: ("draw", 0))
-    game = Game.new(KLONDIKE.rules(), 11)
+    game = Game.new(Rules.of(KLONDIKE), 11)
     app = make_app(game)
     async with app.run_test(size=(80, 24)) as pilot:
         app.view.cursor = IDX["t1"]
@@ -485,7 +485,7 @@ async def test_a_draw_hint_puts_the_cursor_on_the_stock_and_space_there_lets_car
 
 @pilot_test
 async def test_c_says_which_colours_the_suits_are_in():
-    app = make_app(Game.new(KLONDIKE.rules(), 11))
+    app = make_app(Game.new(Rules.of(KLONDIKE), 11))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("c")
         assert view(app).four_colour and status_of(app) == "four colours: clubs green, diamonds blue"
@@ -507,7 +507,7 @@ async def test_the_clock_starts_at_the_first_move_and_stops_while_paused_or_in_t
     from solitaire.cli.tui.app import HelpScreen, PauseScreen, SolitaireApp
 
     clock = FakeClock()
-    tracker = saves.Tracker(Game.new(KLONDIKE.rules(), 5), dealt=False, clock=clock)
+    tracker = saves.Tracker(Game.new(Rules.of(KLONDIKE), 5), dealt=False, clock=clock)
     app = SolitaireApp(tracker, tick=False)
     async with app.run_test(size=(80, 24)) as pilot:
         clock.now += 50  # idle before the first move: not counted
@@ -543,7 +543,7 @@ def test_a_resumed_game_keeps_its_time_and_counts_on_from_its_next_move():
     from solitaire.cli import saves
 
     clock = FakeClock()
-    tracker = saves.Tracker(Game.new(KLONDIKE.rules(), 5), elapsed=30.0, clock=clock, enabled=False)
+    tracker = saves.Tracker(Game.new(Rules.of(KLONDIKE), 5), elapsed=30.0, clock=clock, enabled=False)
     clock.now += 100
     assert tracker.elapsed() == 30
     tracker.game.play("draw")
@@ -595,7 +595,7 @@ async def test_q_says_where_the_game_went_and_a_resumed_game_says_so(solitaire_h
     from solitaire.cli import saves
     from solitaire.cli.tui.app import SolitaireApp
 
-    game = Game.new(KLONDIKE.rules(), 21)
+    game = Game.new(Rules.of(KLONDIKE), 21)
     app = SolitaireApp(saves.Tracker(game), tick=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("d", "d", "q")
@@ -615,7 +615,7 @@ async def test_q_says_where_the_game_went_and_a_resumed_game_says_so(solitaire_h
 
 @pilot_test
 async def test_y_copies_the_share_code_through_the_terminal():
-    app = make_app(Game.new(KLONDIKE.rules({"draw": 3}), 48213))
+    app = make_app(Game.new(Rules.of(KLONDIKE, {"draw": 3}), 48213))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("y")
         assert app.clipboard == "klondike-d3-48213"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from solitaire.core import VariantError, build_registry, hookimpl, load_variant_file, load_variant_text, spec
+from solitaire.core import Rules, VariantError, build_registry, hookimpl, load_variant_file, load_variant_text, spec
 
 
 def found(match: re.Match[str] | None) -> re.Match[str]:
@@ -305,7 +305,7 @@ def test_compiled_tables_say_what_the_declared_rule_says(rank, suit):
     for step, wrap in ((1, False), (2, True), (4, True), (3, False)):
         build = f"{{rank: {rank}, suit: {suit}, step: {step}, wrap: {str(wrap).lower()}}}"
         text = BASE.replace("    build: {rank: down, suit: alternate-colour}", f"    build: {build}")
-        rules = load_variant_text(text, "thumb.yaml").rules()
+        rules = Rules.of(load_variant_text(text, "thumb.yaml"))
         pile = rules.group_piles["tableau"][0]
         rule = rules.piles[pile].build
         assert (rule.rank, rule.suit, rule.step, rule.wrap) == (rank, suit, step, wrap)
@@ -385,7 +385,7 @@ def test_a_file_at_the_limits_loads():
         "counts: [1, 2, 3, 4, 5, 6, 7]", "counts: 0").replace(
         "    default: 1\n", "    default: 1\n" + "".join(f"  f{i}: {{type: flag}}\n" for i in range(15)))
     defn = load_variant_text(text, "thumb.yaml")
-    assert len(defn.options) == limits.MAX_OPTIONS and len(defn.rules().piles) == limits.MAX_PILES
+    assert len(defn.options) == limits.MAX_OPTIONS and len(Rules.of(defn).piles) == limits.MAX_PILES
 
 
 def test_merge_keys_and_aliases_load_as_written_out():
@@ -395,7 +395,7 @@ def test_merge_keys_and_aliases_load_as_written_out():
         "    build: {rank: down, suit: alternate-colour}", "    build: {<<: *up, rank: down}")
     down = "    build: {rank: down, suit: alternate-colour}"
     written = BASE.replace(down, "    build: {rank: down, suit: same-suit}")
-    a, b = load_variant_text(shared, "thumb.yaml").rules(), load_variant_text(written, "thumb.yaml").rules()
+    a, b = Rules.of(load_variant_text(shared, "thumb.yaml")), Rules.of(load_variant_text(written, "thumb.yaml"))
     assert a.accept == b.accept and a.seq == b.seq
     assert load_variant_text(shared, "thumb.yaml").tree["piles"]["tableau"]["build"] == {"rank": "down",
                                                                                          "suit": "same-suit"}

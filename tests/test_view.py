@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solitaire.core import Game, get_variant
+from solitaire.core import Game, Rules, get_variant
 from solitaire.core.cards import HIDDEN
 from solitaire.core.errors import PositionError
 from solitaire.core.view import Observation
 
 
 def played(variant: str, seed: int, steps: int) -> Game:
-    game = Game.new(get_variant(variant).rules({}), seed)
+    game = Game.new(Rules.of(get_variant(variant), {}), seed)
     rng = random.Random(seed)
     for _ in range(steps):
         moves = game.legal_moves()
@@ -44,7 +44,7 @@ def test_a_sample_agrees_with_everything_the_player_sees(variant, seed, steps, s
 
 
 def test_the_view_holds_no_hidden_card_and_ignores_where_they_are():
-    game = Game.new(get_variant("klondike").rules({}), 3)
+    game = Game.new(Rules.of(get_variant("klondike"), {}), 3)
     data = game.to_position()
     t6, t7 = data["piles"]["t6"]["down"], data["piles"]["t7"]["down"]
     t6[0], t7[0] = t7[0], t6[0]

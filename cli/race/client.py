@@ -159,7 +159,7 @@ SEAT_SECONDS = 60.0  # as long as the table keeps a seat for one who left
 
 
 def seats_file() -> Path:
-    from ..saves import data_dir
+    from ..home import data_dir
 
     return data_dir() / "race-seats.json"
 

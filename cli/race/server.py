@@ -29,7 +29,7 @@ import attrs
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from solitaire.core import Game, SolitaireError, get_variant
+from solitaire.core import Game, Rules, SolitaireError, get_variant
 
 from ..session import Session
 from .messages import (
@@ -591,7 +591,7 @@ class Table:
 
             seed, _ = winnable_seed(defn, options)
         self.seed = seed
-        rules = defn.rules(options)
+        rules = Rules.of(defn, options)
         self.race_no += 1
         self.state = "racing"
         self.offer = None

@@ -27,7 +27,7 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
     import hashlib
     import json
 
-    from ..hints import stuck
+    from ..hints import simple_hint, stuck
 
     if stuck(game):  # the stock has gone round with nothing to play: guesses of it would mislead
         return None, 0
@@ -49,5 +49,5 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
     if votes:
         best = max(sorted(votes), key=lambda m: votes[m])
         return best, wins
-    move = game.hint()
+    move = simple_hint(game)
     return (game.move_text(move) if move is not None else None), 0

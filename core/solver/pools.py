@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..game import Game
+from ..rules import Rules
 from .search import WIN, solve
 
 
@@ -65,7 +66,7 @@ def winnable_seed(defn: Any, options: dict[str, Any], rng: random.Random | None 
         pool = load_pool(path)
         if pool:
             return rng.choice(pool), True
-    rules = defn.rules(options)
+    rules = Rules.of(defn, options)
     end = time.perf_counter() + bound
     seed = rng.randrange(seeds_below)
     while True:

@@ -18,7 +18,8 @@ os.environ["COLORTERM"] = "truecolor"  # the pictures are in the full palette, w
 
 from solitaire.cli.saves import Tracker
 from solitaire.cli.tui.app import SolitaireApp
-from solitaire.core import Game, get_variant
+from solitaire.core import Game, Rules, get_variant
+from solitaire.core.hints import simple_hint
 
 HERE = Path(__file__).parent
 
@@ -29,7 +30,7 @@ class Frozen(Tracker):
 
 
 def game(variant: str, options: dict[str, Any], seed: int, moves: list[str]) -> Game:
-    g = Game.new(get_variant(variant).rules(options), seed)
+    g = Game.new(Rules.of(get_variant(variant), options), seed)
     for m in moves:
         g.play(m)
     return g
@@ -38,7 +39,7 @@ def game(variant: str, options: dict[str, Any], seed: int, moves: list[str]) -> 
 def playable(g: Game, count: int) -> None:
     """Play ``count`` moves a simple player would: the hint, else draw."""
     for _ in range(count):
-        move = g.hint()
+        move = simple_hint(g)
         if move is None:
             break
         g.play(move)

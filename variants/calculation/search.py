@@ -18,8 +18,8 @@ from typing import Any, NamedTuple
 
 from solitaire.core.solver import UNKNOWN, UNWINNABLE, WIN, SearchOutcome
 
-from . import PATH, POS, RANKS, urgency  # the tables of the four sequences, built once
-from . import SEQ as _SEQ
+from .tables import PATH, POS, RANKS, urgency  # the tables of the four sequences, built once
+from .tables import SEQ as _SEQ
 
 # SEQ[k][j]: the rank of card j on foundation k, then -1 once the foundation is complete
 SEQ = tuple((*seq, -1) for seq in _SEQ)
