@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from solitaire.core import Game, get_variant
+from solitaire.core import Game, Rules, get_variant
 from solitaire.core.solver import solve
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "won"
@@ -27,7 +27,7 @@ def main() -> None:
     first, last = (int(x) for x in args.seeds.split(".."))
     OUT.mkdir(parents=True, exist_ok=True)
     for name in args.games:
-        rules = get_variant(name).rules()
+        rules = Rules.of(get_variant(name))
         for seed in range(first, last + 1):
             result = solve(Game.new(rules, seed), timeout=None, max_states=args.states)
             if result.result == "win":

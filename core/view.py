@@ -96,9 +96,11 @@ class Observation:
 
         if not isinstance(data, dict) or not isinstance(data.get("piles"), dict):
             return cls.of(Game.from_position(variant, data))  # the full check says what is wrong
+        from .rules import Rules
+
         options = data.get("options", {})
         try:
-            rules = variant.rules(options if isinstance(options, dict) else {})
+            rules = Rules.of(variant, options if isinstance(options, dict) else {})
         except SolitaireError:
             return cls.of(Game.from_position(variant, data))  # the full check says what is wrong
         shown_count: dict[int, int] = {}  # face -> how often the view shows it
