@@ -46,13 +46,11 @@ def _variant(name: str) -> VariantDef:
         fail(str(exc))
 
 
-def _variant_options(defn: VariantDef, common: dict[str, Any], extra: list[str]) -> dict[str, Any]:
-    """The options given on the command line for this variant (only those given), validated."""
+def _variant_options(defn: VariantDef, extra: list[str]) -> dict[str, Any]:
+    """The variant's own options given on the command line (only those given), validated by
+    the variant: ``--NAME VALUE``, ``--NAME=VALUE`` or a bare ``--FLAG`` (``-`` or ``_`` in NAME).
+    Every option comes from the variant's declaration; the command line names none."""
     given: dict[str, Any] = {}
-    for name, value in common.items():
-        if value is None or value is False:
-            continue
-        given[name] = value
     i = 0
     while i < len(extra):
         arg = extra[i]
@@ -63,24 +61,39 @@ def _variant_options(defn: VariantDef, common: dict[str, Any], extra: list[str])
         spec = next((o for o in defn.options if o.name == name), None)
         if spec is None:
             fail(defn.unknown_option_message(key))
+        if name in given:
+            fail(f"--{key} is given twice")
         if spec.kind == "flag" and not eq:
             given[name] = True
         elif eq:
             given[name] = value
         else:
-            if i + 1 >= len(extra):
+            if i + 1 >= len(extra) or extra[i + 1].startswith("--"):
                 fail(f"--{key} needs a value")
             i += 1
             given[name] = extra[i]
         i += 1
-    for name in given:
-        if not any(o.name == name for o in defn.options):
-            fail(defn.unknown_option_message(name))
     try:
         defn.resolve_options(given)
     except SolitaireError as exc:
         fail(str(exc))
     return {name: defn.option(name).parse(value) for name, value in given.items()}
+
+
+def option_rows(defn: VariantDef) -> list[tuple[str, str]]:
+    """The variant's options for a help page: (``--NAME VALUES``, help and default), in order."""
+    rows = []
+    for o in defn.options:
+        if o.kind == "flag":
+            usage = o.flag
+        elif o.kind == "count":
+            usage = f"{o.flag} N" + ("|unlimited" if o.unlimited else "")
+        else:
+            usage = f"{o.flag} " + "|".join(str(c) for c in o.choices)
+        text = o.help[:1].upper() + o.help[1:] if o.help else ""
+        default = f"[default: {o.show(o.default)}]"
+        rows.append((usage, f"{text.rstrip('.')}.  {default}" if text else default))
+    return rows
 
 
 def _start_game(defn: VariantDef, options: dict[str, Any], seed: int | None,
@@ -110,8 +123,3 @@ def _start_game(defn: VariantDef, options: dict[str, Any], seed: int | None,
     if not 0 <= seed <= MAX_SEED:
         fail(f"--seed must be a whole number from 0 to {MAX_SEED}")
     return Game.new(defn.rules(options), seed)
-
-
-def _common(draw: str | None, redeals: str | None, relaxed: bool) -> dict[str, Any]:
-    return {"draw": draw, "redeals": redeals, "relaxed": relaxed or None}
-

@@ -15,14 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from solitaire.core import Game, VariantDef
 
-from .common import UserError, _common, _start_game, _variant, _variant_options, fail, on_terminal
+from .common import UserError, _start_game, _variant, _variant_options, fail, on_terminal
 
 if TYPE_CHECKING:
     from .saves import Saved, Slot, SlotLock, Tracker, Unfinished
 
 
-def play_game(variant: str | None = None, draw: str | None = None, redeals: str | None = None,
-              relaxed: bool = False, seed: int | None = None, position: Path | None = None,
+def play_game(variant: str | None = None, seed: int | None = None, position: Path | None = None,
               new: bool = False, deal_code: str | None = None, daily: bool = False, plain: bool = False,
               four_colour: bool = False, hints: bool = False, any_deal: bool = False, json_mode: bool = False,
               extra: tuple[str, ...] | list[str] = ()) -> None:
@@ -34,8 +33,8 @@ def play_game(variant: str | None = None, draw: str | None = None, redeals: str 
     from . import saves
 
     if variant is None and deal_code is None:
-        if seed is not None or position is not None or daily or new or draw or redeals or relaxed or extra \
-                or json_mode:  # the protocol plays a game: it has no list to speak
+        # (with json_mode: the protocol plays a game, it has no list to speak)
+        if seed is not None or position is not None or daily or new or extra or json_mode:
             fail("name the game to play, e.g. 'solitaire play klondike', or give --deal CODE")
         if plain or json_mode or not on_terminal():
             print(unfinished_text(), end="")
@@ -61,14 +60,14 @@ def play_game(variant: str | None = None, draw: str | None = None, redeals: str 
             fail(str(exc))
         if variant is not None and _variant(variant).name != defn.name:
             fail(f"the share code is for {defn.name}, not {variant}")
-        options = _variant_options(defn, _common(draw, redeals, relaxed), list(extra))
+        options = _variant_options(defn, list(extra))
         if options:
             fail("the share code fixes the options: give none with --deal")
         options = code_options
     else:
         assert variant is not None
         defn = _variant(variant)
-        options = _variant_options(defn, _common(draw, redeals, relaxed), list(extra))
+        options = _variant_options(defn, list(extra))
         if daily:
             from .sharecode import daily_seed
 

@@ -41,9 +41,6 @@ class Declared(NamedTuple):
 PLAY = Declared(
     positional=("variant",),
     options={
-        "--draw": ("draw", str, None, None),
-        "--redeals": ("redeals", str, None, None),
-        "--relaxed": ("relaxed", bool, None, None),
         "--seed": ("seed", int, 0, None),
         "--position": ("position", Path, None, None),
         "--new": ("new", bool, None, None),
@@ -55,9 +52,8 @@ PLAY = Declared(
         "--any-deal": ("any_deal", bool, None, None),
         "--json": ("json_mode", bool, None, None),
     },
-    defaults={"variant": None, "draw": None, "redeals": None, "relaxed": False, "seed": None, "position": None,
-              "new": False, "deal_code": None, "daily": False, "plain": False, "four_colour": False,
-              "hints": False, "any_deal": False, "json_mode": False},
+    defaults={"variant": None, "seed": None, "position": None, "new": False, "deal_code": None, "daily": False,
+              "plain": False, "four_colour": False, "hints": False, "any_deal": False, "json_mode": False},
     context="ctx",
 )
 
@@ -65,12 +61,9 @@ DEAL = Declared(
     positional=("variant",),
     options={
         "--seed": ("seed", int, 0, None),
-        "--draw": ("draw", str, None, None),
-        "--redeals": ("redeals", str, None, None),
-        "--relaxed": ("relaxed", bool, None, None),
         "--json": ("json_mode", bool, None, None),
     },
-    defaults={"draw": None, "redeals": None, "relaxed": False, "json_mode": False},
+    defaults={"json_mode": False},
     context="ctx",
     required=frozenset({"variant", "seed"}),
 )
@@ -81,9 +74,6 @@ SOLVE = Declared(
         "--seed": ("seed", int, 0, None),
         "--seeds": ("seeds", str, None, None),
         "--position": ("position", Path, None, None),
-        "--draw": ("draw", str, None, None),
-        "--redeals": ("redeals", str, None, None),
-        "--relaxed": ("relaxed", bool, None, None),
         "--timeout": ("timeout", float, None, None),
         "--states": ("states", int, None, None),
         "--jobs": ("jobs", int, None, None),
@@ -91,8 +81,8 @@ SOLVE = Declared(
         "--hint": ("hint", bool, None, None),
         "--json": ("json_mode", bool, None, None),
     },
-    defaults={"seed": None, "seeds": None, "position": None, "draw": None, "redeals": None, "relaxed": False,
-              "timeout": None, "states": None, "jobs": 1, "cluster": None, "hint": False, "json_mode": False},
+    defaults={"seed": None, "seeds": None, "position": None, "timeout": None, "states": None, "jobs": 1,
+              "cluster": None, "hint": False, "json_mode": False},
     context="ctx",
     required=frozenset({"variant"}),
 )
