@@ -18,7 +18,7 @@ from typing import Any
 import typer
 from typer.exceptions import Abort, Exit, TyperException
 
-from solitaire.core import registry
+from solitaire.core import VariantDef, registry
 
 from .common import _start_game, _variant, _variant_options, fail
 from .options import APP_SETTINGS, EXTRA, HELP_VARIANT, SEED, GameOptionsHelp
@@ -85,30 +85,46 @@ def show_deal(variant: str, seed: int, json_mode: bool, extra: list[str]) -> Non
 
 @app.command()
 def variants(json_mode: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
-    """List the installed variants, their options and who provides them."""
+    """List the installed variants by family, their options and who provides them."""
     reg = registry()
     if json_mode:
-        print(json.dumps({
-            "variants": [
-                {"name": d.name, "title": d.title, "aliases": list(d.aliases), "description": d.description,
-                 "provider": d.provider, "source": d.source,
-                 "options": {o.name: {"type": o.kind, "default": o.default, "help": o.help,
-                                      **({"choices": list(o.choices)} if o.choices else {})}
-                             for o in d.options}}
-                for d in reg.sorted()
-            ],
-            "broken": [{"name": b.name, "provider": b.provider, "reason": b.reason} for b in reg.broken],
-        }, indent=2))
+        print(json.dumps({"variants": [variant_json(d) for d in reg.sorted()],
+                          "broken": [{"name": b.name, "provider": b.provider, "reason": b.reason}
+                                     for b in reg.broken]}, indent=2))
         return
-    for d in reg.sorted():
-        aliases = f" (also: {', '.join(d.aliases)})" if d.aliases else ""
-        print(f"{d.name}{aliases}  [{d.provider or 'unknown'}]")
-        if d.description:
-            print(f"    {d.description}")
-        for o in d.options:
-            print(f"    {o.describe()}")
+    for family, games in by_family(reg.sorted()):
+        print(f"== {family} ==")
+        for d in games:
+            aliases = f" (also: {', '.join(d.aliases)})" if d.aliases else ""
+            print(f"{d.name}{aliases}  [{d.provider or 'unknown'}]")
+            if d.description:
+                print(f"    {d.description}")
+            for o in d.options:
+                print(f"    {o.describe()}")
     for b in reg.broken:
         print(f"{b.name}  [{b.provider or 'unknown'}]  BROKEN: {b.reason}")
+
+
+def by_family(games: list[VariantDef]) -> list[tuple[str, list[VariantDef]]]:
+    """The games grouped by family, the families in alphabetical order but "Other" last, the
+    games of each in the order given."""
+    families: dict[str, list[VariantDef]] = {}
+    for d in games:
+        families.setdefault(d.family, []).append(d)
+    return sorted(families.items(), key=lambda kv: (kv[0] == "Other", kv[0].lower()))
+
+
+def variant_json(d: VariantDef) -> dict[str, Any]:
+    """What ``variants --json`` says of a game (see docs/reference/cli.md)."""
+    rules = d.rules()
+    return {
+        "name": d.name, "title": d.title, "aliases": list(d.aliases), "family": d.family,
+        "description": d.description, "provider": d.provider, "source": d.source,
+        "deck": {"cards": len(rules.deck), "decks": rules.decks},
+        "options": {o.name: {"name": o.name, "kind": o.kind, "choices": list(o.choices), "default": o.default,
+                             "help": o.help, "unlimited": o.unlimited} for o in d.options},
+        "piles": [{"name": p.name, "group": p.group, "role": p.role} for p in rules.piles],
+    }
 
 
 @app.command()
