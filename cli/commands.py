@@ -221,7 +221,8 @@ def run(words: list[str]) -> int:
         function(**values)
         return 0
     try:
-        result = app(args=words, standalone_mode=False, prog_name="solitaire", obj=_help_obj(words))
+        extra = _help_obj(words)  # (passed only when there is one: Typer's completion wants no obj)
+        result = app(args=words, standalone_mode=False, prog_name="solitaire", **({"obj": extra} if extra else {}))
     except TyperException as exc:  # usage errors: unknown option, missing argument, bad number
         ctx = getattr(exc, "ctx", None)  # a usage error's click context (Typer keeps that class private)
         if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:

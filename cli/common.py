@@ -8,6 +8,7 @@ imports it without importing the app, and free of Typer so that ``play`` starts 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -16,6 +17,11 @@ from solitaire.core.position import read_position_file
 from solitaire.core.shuffle import MAX_SEED
 
 RANDOM_SEEDS = 1_000_000_000  # fresh deals use seeds below this, short enough to read out
+# what the player is told of a new deal that neither a shipped pool nor the live search won
+UNCHECKED = "this deal is unchecked: the solver did not win it in time"
+# the live search's budget for a new deal: None for its time bound (see winnable_seed); a
+# number of states instead makes it the same on any machine (tests set it small)
+LIVE_STATES: int | None = None
 
 
 def fresh_seed() -> int:
@@ -97,8 +103,11 @@ def option_rows(defn: VariantDef) -> list[tuple[str, str]]:
 
 
 def _start_game(defn: VariantDef, options: dict[str, Any], seed: int | None,
-                position: Path | None, any_deal: bool = True) -> Game:
-    """A new deal, or the position in a file; ``options`` (those given) override the file's."""
+                position: Path | None, any_deal: bool = True,
+                told: Callable[[str], None] | None = None) -> Game:
+    """A new deal, or the position in a file; ``options`` (those given) override the file's.
+    Without ``any_deal``, a deal the solver has won; when it won none in its budget, the deal
+    is dealt anyway and ``told`` :data:`UNCHECKED`."""
     if position is not None:
         if seed is not None:
             fail("give --seed or --position, not both")
@@ -117,7 +126,9 @@ def _start_game(defn: VariantDef, options: dict[str, Any], seed: int | None,
     if seed is None and not any_deal:  # a deal the solver has won (shipped pool, else solved live)
         from solitaire.core.solver import winnable_seed
 
-        seed, _ = winnable_seed(defn, options, seeds_below=RANDOM_SEEDS)
+        seed, proved = winnable_seed(defn, options, seeds_below=RANDOM_SEEDS, states=LIVE_STATES)
+        if not proved and told is not None:
+            told(UNCHECKED)
     if seed is None:
         seed = fresh_seed()
     if not 0 <= seed <= MAX_SEED:

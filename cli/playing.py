@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from solitaire.core import Game, VariantDef
 
-from .common import UserError, _start_game, _variant, _variant_options, fail, on_terminal
+from .common import UNCHECKED, UserError, _start_game, _variant, _variant_options, fail, on_terminal
 
 if TYPE_CHECKING:
     from .saves import Saved, Slot, SlotLock, Tracker, Unfinished
@@ -144,7 +144,7 @@ def play_game(variant: str | None = None, seed: int | None = None, position: Pat
             notices.append((said, said))
     else:
         try:
-            game = start_game or _start_game(defn, options, seed, None, any_deal=any_deal)
+            game = start_game or _start_game(defn, options, seed, None, any_deal=any_deal, told=say)
         except BaseException:  # a deal that cannot be dealt: the slot is let go, unchanged
             _release(lock)
             raise
@@ -185,6 +185,7 @@ def _run(tracker: Tracker, notices: list[tuple[str, str]], table: bool, json_mod
     from .session import Session
 
     session = Session(game, tracker)
+    unchecked = any(whole == UNCHECKED for whole, _ in notices)  # the deal just dealt
     try:
         if not table:
             for whole, _ in notices:
@@ -195,7 +196,7 @@ def _run(tracker: Tracker, notices: list[tuple[str, str]], table: bool, json_mod
         if json_mode:
             from .protocol import run_json
 
-            run_json(game, sys.stdin, sys.stdout, session)
+            run_json(game, sys.stdin, sys.stdout, session, unchecked=unchecked)
         elif not table:
             from .linemode import run_lines
 
@@ -203,12 +204,22 @@ def _run(tracker: Tracker, notices: list[tuple[str, str]], table: bool, json_mod
         else:
             from .tui.app import run_table  # only here: line and JSON modes never load Textual
 
+            unchecked_deals: set[int | None] = set()
+
             def next_deal(current: Game) -> Game:  # the table's "new deal": as play would deal
-                return _start_game(defn, dict(current.rules.options), None, None, any_deal=any_deal)
+                told: list[str] = []
+                dealt = _start_game(defn, dict(current.rules.options), None, None, any_deal=any_deal,
+                                    told=told.append)
+                if told:
+                    unchecked_deals.add(dealt.seed)
+                return dealt
+
+            def deal_notice(dealt: Game) -> str | None:  # what the table says of a new deal
+                return UNCHECKED if dealt.seed in unchecked_deals else None
 
             shown = len(notices)
             run_table(tracker, four_colour=four_colour, outline=hints, next_deal=next_deal,
-                      notice="; ".join(short for _, short in notices) or None)
+                      notice="; ".join(short for _, short in notices) or None, deal_notice=deal_notice)
             for i, (whole, short) in enumerate(notices):
                 if whole != short or i >= shown:  # the table had room for the short form only
                     print(f"solitaire: {whole}", file=sys.stderr)
