@@ -20,10 +20,10 @@ from typer.exceptions import Abort, Exit, TyperException
 
 from solitaire.core import VariantDef, registry
 
-from .common import _start_game, _variant, _variant_options, fail
+from .common import _start_game, _variant, _variant_options, fail, is_game
 from .options import APP_SETTINGS, EXTRA, HELP_VARIANT, SEED, GameOptionsHelp
 from .playing import play_game
-from .quickargs import DEAL, SOLVE, STATS, VARIANTS, Declared, quick_args
+from .quickargs import DEAL, PLAY, SOLVE, STATS, VARIANTS, Declared, game_first, quick_args
 
 app = typer.Typer(
     name="solitaire",
@@ -215,6 +215,9 @@ def _help_obj(words: list[str]) -> dict[str, Any]:
 
 def run(words: list[str]) -> int:
     """Run the app on these words; Typer's own errors become one line and an exit status."""
+    if words[:1] in (["deal"], ["solve"], ["play"]):  # a game's option before the game: the game first
+        declaration = PLAIN[words[0]][0] if words[0] in PLAIN else PLAY
+        words = [words[0], *game_first(declaration, words[1:], is_game)]
     plain = plain_command(words)
     if plain is not None:
         function, values = plain

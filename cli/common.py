@@ -46,10 +46,21 @@ def fail(message: str) -> NoReturn:
 
 
 def _variant(name: str) -> VariantDef:
+    if name.startswith("-"):  # a game's option where the game should be (Typer took it for one)
+        fail(f"{name} is not a game: name the game, e.g. klondike, before its options")
     try:
         return get_variant(name)
     except SolitaireError as exc:
         fail(str(exc))
+
+
+def is_game(word: str) -> bool:
+    """Whether ``word`` names an installed game (a name or an alias)."""
+    try:
+        get_variant(word)
+    except SolitaireError:
+        return False
+    return True
 
 
 def _variant_options(defn: VariantDef, extra: list[str]) -> dict[str, Any]:

@@ -197,3 +197,34 @@ def quick_args(command: Declared, args: list[str]) -> dict[str, Any] | None:
         return None
     values["extra"] = extra
     return values
+
+
+def game_first(command: Declared, args: list[str], is_game: Callable[[str], bool]) -> list[str]:
+    """``args`` with the game moved to the front when a game's own option comes before it
+    (``play --draw 3 klondike``): Typer (and :func:`quick_args`) would take that option's
+    first word for the game, since only the game knows its options. The game is the first
+    free word (not a value of the command's own options) that ``is_game``; the line is left
+    as it is when no unknown option comes first or no such word is found."""
+    positional = command.positional[:1]
+    if not positional:
+        return args
+    i = 0
+    unknown_first = False
+    while i < len(args):
+        word = args[i]
+        if word == "--":
+            return args
+        if word.startswith("-"):
+            key = word.partition("=")[0]
+            known = command.options.get(key)
+            if known is None:
+                if key not in ("--help", "-h"):
+                    unknown_first = True
+            elif known[1] is not bool and "=" not in word:
+                i += 1  # its value
+        elif not unknown_first:
+            return args  # the game comes first already
+        elif is_game(word):
+            return [word, *args[:i], *args[i + 1:]]
+        i += 1
+    return args

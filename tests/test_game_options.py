@@ -206,3 +206,21 @@ def test_the_table_shows_a_new_deals_notice(solitaire_home: Path) -> None:
             assert table.game.seed == 6 and table.message == UNCHECKED
 
     asyncio.run(play())
+
+
+@pytest.mark.parametrize("words", [
+    ["deal", "--draw", "3", "klondike", "--seed", "2", "--json"],
+    ["deal", "--seed", "2", "--draw=3", "--json", "klondike"],
+    ["deal", "klondike", "--draw", "3", "--seed", "2", "--json"],
+])
+def test_a_games_option_may_come_before_the_game(cli: Any, words: list[str]) -> None:
+    result = cli(*words)
+    assert result.code == 0 and json.loads(result.out)["options"]["draw"] == 3
+
+
+def test_a_games_option_with_no_game_is_one_line(cli: Any, solitaire_home: Path) -> None:
+    result = cli("play", "--draw", "3", "--plain")
+    assert (result.code, result.err) == (2, "solitaire: --draw is not a game: name the game, e.g. klondike, "
+                                            "before its options\n")
+    played = cli("play", "--draw", "3", "klondike", "--seed", "4", "--json")
+    assert played.code == 0 and played.json_lines()[0]["position"]["options"]["draw"] == 3
