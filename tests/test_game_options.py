@@ -224,3 +224,17 @@ def test_a_games_option_with_no_game_is_one_line(cli: Any, solitaire_home: Path)
                                             "before its options\n")
     played = cli("play", "--draw", "3", "klondike", "--seed", "4", "--json")
     assert played.code == 0 and played.json_lines()[0]["position"]["options"]["draw"] == 3
+
+
+def test_change_settings_takes_the_games_options_and_bare_flags() -> None:
+    from solitaire.cli.race.client import line_message
+    from solitaire.cli.race.server import Settings
+
+    msg = line_message("change-settings --variant klondike --draw 3 --relaxed --race timed --minutes 10")
+    assert msg == {"type": "settings", "variant": "klondike", "options": {"draw": "3", "relaxed": True},
+                   "race": "timed", "minutes": 10}
+    assert isinstance(msg, dict)
+    settings = Settings.parse(msg)
+    assert settings.options == {"draw": 3, "relaxed": True} and settings.seconds == 600
+    assert line_message("change-settings --minutes") == "--minutes needs a value"
+    assert line_message("change-settings --draw=1")["options"] == {"draw": "1"}  # type: ignore[index]
