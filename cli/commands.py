@@ -18,12 +18,12 @@ from typing import Any
 import typer
 from typer.exceptions import Abort, Exit, TyperException
 
-from solitaire.core import registry
+from solitaire.core import Rules, VariantDef, registry
 
-from .common import _common, _start_game, _variant, _variant_options, fail
-from .options import APP_SETTINGS, DRAW, EXTRA, REDEALS, RELAXED, SEED
+from .common import _start_game, _variant, _variant_options, fail, is_game
+from .options import APP_SETTINGS, EXTRA, HELP_VARIANT, SEED, GameOptionsHelp
 from .playing import play_game
-from .quickargs import DEAL, SOLVE, STATS, VARIANTS, Declared, quick_args
+from .quickargs import DEAL, PLAY, SOLVE, STATS, VARIANTS, Declared, game_first, quick_args
 
 app = typer.Typer(
     name="solitaire",
@@ -32,13 +32,10 @@ app = typer.Typer(
 )
 
 
-@app.command(context_settings=EXTRA)
+@app.command(context_settings=EXTRA, cls=GameOptionsHelp)
 def play(
     ctx: typer.Context,
     variant: str | None = typer.Argument(None, help="The game, e.g. klondike (optional with --deal)."),
-    draw: str | None = DRAW,
-    redeals: str | None = REDEALS,
-    relaxed: bool = RELAXED,
     seed: int | None = SEED,
     position: Path | None = typer.Option(None, "--position", help="Start from this position file (JSON)."),
     new: bool = typer.Option(False, "--new", help="Deal a new game instead of resuming the saved one."),
@@ -56,29 +53,25 @@ def play(
     """Play a game: the table on a terminal, else the line mode. Resumes the unfinished game.
 
     Other variant options are given as --NAME VALUE."""
-    play_game(variant, draw, redeals, relaxed, seed, position, new, deal_code, daily, plain, four_colour,
+    play_game(variant, seed, position, new, deal_code, daily, plain, four_colour,
               hints, any_deal, json_mode, extra=list(ctx.args))
 
 
-@app.command(context_settings=EXTRA)
+@app.command(context_settings=EXTRA, cls=GameOptionsHelp)
 def deal(
     ctx: typer.Context,
     variant: str = typer.Argument(..., help="The game, e.g. klondike."),
     seed: int = typer.Option(..., "--seed", help="Deal number N.", min=0),
-    draw: str | None = DRAW,
-    redeals: str | None = REDEALS,
-    relaxed: bool = RELAXED,
     json_mode: bool = typer.Option(False, "--json", help="Print the position as JSON."),
 ) -> None:
     """Show deal N with every card face up (or as a position file with --json)."""
-    show_deal(variant, seed, draw, redeals, relaxed, json_mode, extra=list(ctx.args))
+    show_deal(variant, seed, json_mode, extra=list(ctx.args))
 
 
-def show_deal(variant: str, seed: int, draw: str | None, redeals: str | None, relaxed: bool, json_mode: bool,
-              extra: list[str]) -> None:
+def show_deal(variant: str, seed: int, json_mode: bool, extra: list[str]) -> None:
     """``deal``'s work, free of Typer's context: ``extra`` is the variant's own options."""
     defn = _variant(variant)
-    options = _variant_options(defn, _common(draw, redeals, relaxed), extra)
+    options = _variant_options(defn, extra)
     game = _start_game(defn, options, seed, None)
     if json_mode:
         print(json.dumps(game.to_position()))
@@ -92,30 +85,46 @@ def show_deal(variant: str, seed: int, draw: str | None, redeals: str | None, re
 
 @app.command()
 def variants(json_mode: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
-    """List the installed variants, their options and who provides them."""
+    """List the installed variants by family, their options and who provides them."""
     reg = registry()
     if json_mode:
-        print(json.dumps({
-            "variants": [
-                {"name": d.name, "title": d.title, "aliases": list(d.aliases), "description": d.description,
-                 "provider": d.provider, "source": d.source,
-                 "options": {o.name: {"type": o.kind, "default": o.default, "help": o.help,
-                                      **({"choices": list(o.choices)} if o.choices else {})}
-                             for o in d.options}}
-                for d in reg.sorted()
-            ],
-            "broken": [{"name": b.name, "provider": b.provider, "reason": b.reason} for b in reg.broken],
-        }, indent=2))
+        print(json.dumps({"variants": [variant_json(d) for d in reg.sorted()],
+                          "broken": [{"name": b.name, "provider": b.provider, "reason": b.reason}
+                                     for b in reg.broken]}, indent=2))
         return
-    for d in reg.sorted():
-        aliases = f" (also: {', '.join(d.aliases)})" if d.aliases else ""
-        print(f"{d.name}{aliases}  [{d.provider or 'unknown'}]")
-        if d.description:
-            print(f"    {d.description}")
-        for o in d.options:
-            print(f"    {o.describe()}")
+    for family, games in by_family(reg.sorted()):
+        print(f"== {family} ==")
+        for d in games:
+            aliases = f" (also: {', '.join(d.aliases)})" if d.aliases else ""
+            print(f"{d.name}{aliases}  [{d.provider or 'unknown'}]")
+            if d.description:
+                print(f"    {d.description}")
+            for o in d.options:
+                print(f"    {o.describe()}")
     for b in reg.broken:
         print(f"{b.name}  [{b.provider or 'unknown'}]  BROKEN: {b.reason}")
+
+
+def by_family(games: list[VariantDef]) -> list[tuple[str, list[VariantDef]]]:
+    """The games grouped by family, the families in alphabetical order but "Other" last, the
+    games of each in the order given."""
+    families: dict[str, list[VariantDef]] = {}
+    for d in games:
+        families.setdefault(d.family, []).append(d)
+    return sorted(families.items(), key=lambda kv: (kv[0] == "Other", kv[0].lower()))
+
+
+def variant_json(d: VariantDef) -> dict[str, Any]:
+    """What ``variants --json`` says of a game (see docs/reference/cli.md)."""
+    rules = Rules.of(d)
+    return {
+        "name": d.name, "title": d.title, "aliases": list(d.aliases), "family": d.family,
+        "description": d.description, "provider": d.provider, "source": d.source,
+        "deck": {"cards": len(rules.deck), "decks": rules.decks},
+        "options": {o.name: {"name": o.name, "kind": o.kind, "choices": list(o.choices), "default": o.default,
+                             "help": o.help, "unlimited": o.unlimited} for o in d.options},
+        "piles": [{"name": p.name, "group": p.group, "role": p.role} for p in rules.piles],
+    }
 
 
 @app.command()
@@ -149,7 +158,7 @@ def stats(
 
 from .solve import solve_command, solve_deal  # noqa: E402  (registered after the commands above, to list last)
 
-app.command("solve", context_settings=EXTRA)(solve_command)
+app.command("solve", context_settings=EXTRA, cls=GameOptionsHelp)(solve_command)
 
 from .race.commands import race_app  # noqa: E402  (host and join; websockets loads only when they run)
 
@@ -181,15 +190,42 @@ def plain_command(words: list[str]) -> tuple[Callable[..., None], dict[str, Any]
     return function, values
 
 
+def _help_obj(words: list[str]) -> dict[str, Any]:
+    """For a ``--help`` line of a command that plays a game (``play klondike --help``,
+    ``race host --variant klondike --help``): the game it names, for the help to list its
+    options (see :class:`.options.GameOptionsHelp`)."""
+    if "--help" not in words or words[:1] not in (["play"], ["deal"], ["solve"], ["race"]):
+        return {}
+    from solitaire.core import SolitaireError, get_variant
+
+    if words[0] == "race":
+        named = [w for i, w in enumerate(words) if i > 0 and words[i - 1] == "--variant"]
+        named += [w.removeprefix("--variant=") for w in words if w.startswith("--variant=")]
+        if words[1:2] == ["host"] and not named:
+            named = ["klondike"]  # host's default
+    else:
+        named = [w for w in words[1:] if not w.startswith("-")]
+    for word in named:
+        try:
+            return {HELP_VARIANT: get_variant(word)}
+        except SolitaireError:
+            continue
+    return {}
+
+
 def run(words: list[str]) -> int:
     """Run the app on these words; Typer's own errors become one line and an exit status."""
+    if words[:1] in (["deal"], ["solve"], ["play"]):  # a game's option before the game: the game first
+        declaration = PLAIN[words[0]][0] if words[0] in PLAIN else PLAY
+        words = [words[0], *game_first(declaration, words[1:], is_game)]
     plain = plain_command(words)
     if plain is not None:
         function, values = plain
         function(**values)
         return 0
     try:
-        result = app(args=words, standalone_mode=False, prog_name="solitaire")
+        extra = _help_obj(words)  # (passed only when there is one: Typer's completion wants no obj)
+        result = app(args=words, standalone_mode=False, prog_name="solitaire", **({"obj": extra} if extra else {}))
     except TyperException as exc:  # usage errors: unknown option, missing argument, bad number
         ctx = getattr(exc, "ctx", None)  # a usage error's click context (Typer keeps that class private)
         if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:

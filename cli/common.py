@@ -8,6 +8,7 @@ imports it without importing the app, and free of Typer so that ``play`` starts 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -16,6 +17,11 @@ from solitaire.core.position import read_position_file
 from solitaire.core.shuffle import MAX_SEED
 
 RANDOM_SEEDS = 1_000_000_000  # fresh deals use seeds below this, short enough to read out
+# what the player is told of a new deal that neither a shipped pool nor the live search won
+UNCHECKED = "this deal is unchecked: the solver did not win it in time"
+# the live search's budget for a new deal: None for its time bound (see winnable_seed); a
+# number of states instead makes it the same on any machine (tests set it small)
+LIVE_STATES: int | None = None
 
 
 def fresh_seed() -> int:
@@ -40,19 +46,28 @@ def fail(message: str) -> NoReturn:
 
 
 def _variant(name: str) -> VariantDef:
+    if name.startswith("-"):  # a game's option where the game should be (Typer took it for one)
+        fail(f"{name} is not a game: name the game, e.g. klondike, before its options")
     try:
         return get_variant(name)
     except SolitaireError as exc:
         fail(str(exc))
 
 
-def _variant_options(defn: VariantDef, common: dict[str, Any], extra: list[str]) -> dict[str, Any]:
-    """The options given on the command line for this variant (only those given), validated."""
+def is_game(word: str) -> bool:
+    """Whether ``word`` names an installed game (a name or an alias)."""
+    try:
+        get_variant(word)
+    except SolitaireError:
+        return False
+    return True
+
+
+def _variant_options(defn: VariantDef, extra: list[str]) -> dict[str, Any]:
+    """The variant's own options given on the command line (only those given), validated by
+    the variant: ``--NAME VALUE``, ``--NAME=VALUE`` or a bare ``--FLAG`` (``-`` or ``_`` in NAME).
+    Every option comes from the variant's declaration; the command line names none."""
     given: dict[str, Any] = {}
-    for name, value in common.items():
-        if value is None or value is False:
-            continue
-        given[name] = value
     i = 0
     while i < len(extra):
         arg = extra[i]
@@ -63,19 +78,18 @@ def _variant_options(defn: VariantDef, common: dict[str, Any], extra: list[str])
         spec = next((o for o in defn.options if o.name == name), None)
         if spec is None:
             fail(defn.unknown_option_message(key))
+        if name in given:
+            fail(f"--{key} is given twice")
         if spec.kind == "flag" and not eq:
             given[name] = True
         elif eq:
             given[name] = value
         else:
-            if i + 1 >= len(extra):
+            if i + 1 >= len(extra) or extra[i + 1].startswith("--"):
                 fail(f"--{key} needs a value")
             i += 1
             given[name] = extra[i]
         i += 1
-    for name in given:
-        if not any(o.name == name for o in defn.options):
-            fail(defn.unknown_option_message(name))
     try:
         defn.resolve_options(given)
     except SolitaireError as exc:
@@ -83,9 +97,28 @@ def _variant_options(defn: VariantDef, common: dict[str, Any], extra: list[str])
     return {name: defn.option(name).parse(value) for name, value in given.items()}
 
 
+def option_rows(defn: VariantDef) -> list[tuple[str, str]]:
+    """The variant's options for a help page: (``--NAME VALUES``, help and default), in order."""
+    rows = []
+    for o in defn.options:
+        if o.kind == "flag":
+            usage = o.flag
+        elif o.kind == "count":
+            usage = f"{o.flag} N" + ("|unlimited" if o.unlimited else "")
+        else:
+            usage = f"{o.flag} " + "|".join(str(c) for c in o.choices)
+        text = o.help[:1].upper() + o.help[1:] if o.help else ""
+        default = f"[default: {o.show(o.default)}]"
+        rows.append((usage, f"{text.rstrip('.')}.  {default}" if text else default))
+    return rows
+
+
 def _start_game(defn: VariantDef, options: dict[str, Any], seed: int | None,
-                position: Path | None, any_deal: bool = True) -> Game:
-    """A new deal, or the position in a file; ``options`` (those given) override the file's."""
+                position: Path | None, any_deal: bool = True,
+                told: Callable[[str], None] | None = None) -> Game:
+    """A new deal, or the position in a file; ``options`` (those given) override the file's.
+    Without ``any_deal``, a deal the solver has won; when it won none in its budget, the deal
+    is dealt anyway and ``told`` :data:`UNCHECKED`."""
     if position is not None:
         if seed is not None:
             fail("give --seed or --position, not both")
@@ -104,14 +137,11 @@ def _start_game(defn: VariantDef, options: dict[str, Any], seed: int | None,
     if seed is None and not any_deal:  # a deal the solver has won (shipped pool, else solved live)
         from solitaire.core.solver import winnable_seed
 
-        seed, _ = winnable_seed(defn, options, seeds_below=RANDOM_SEEDS)
+        seed, proved = winnable_seed(defn, options, seeds_below=RANDOM_SEEDS, states=LIVE_STATES)
+        if not proved and told is not None:
+            told(UNCHECKED)
     if seed is None:
         seed = fresh_seed()
     if not 0 <= seed <= MAX_SEED:
         fail(f"--seed must be a whole number from 0 to {MAX_SEED}")
     return Game.new(Rules.of(defn, options), seed)
-
-
-def _common(draw: str | None, redeals: str | None, relaxed: bool) -> dict[str, Any]:
-    return {"draw": draw, "redeals": redeals, "relaxed": relaxed or None}
-

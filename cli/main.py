@@ -54,11 +54,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(words: list[str]) -> int:
-    from .common import UserError
+    from .common import UserError, is_game
     from .lines import OutputError
-    from .quickargs import PLAY, quick_args
+    from .quickargs import PLAY, game_first, quick_args
 
     try:
+        if words[:1] == ["play"]:
+            words = ["play", *game_first(PLAY, words[1:], is_game)]
         quick = quick_args(PLAY, words[1:]) if words[:1] == ["play"] else None
         if quick is not None:
             from .playing import play_game

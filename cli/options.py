@@ -6,9 +6,13 @@ never import Typer.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
+import typer.core
+
+if TYPE_CHECKING:  # Typer's own copy of click (it vendors one)
+    from typer._click import Context, HelpFormatter
 
 EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
 
@@ -16,8 +20,30 @@ EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
 APP_SETTINGS: dict[str, Any] = {"add_completion": False, "no_args_is_help": True,
                                 "pretty_exceptions_enable": False, "rich_markup_mode": None}
 
-DRAW = typer.Option(None, "--draw", help="Klondike: cards turned per draw, 1 or 3.", metavar="N")
-REDEALS = typer.Option(None, "--redeals", help="Klondike: redeals allowed, a number or 'unlimited'.",
-                       metavar="N|unlimited")
-RELAXED = typer.Option(False, "--relaxed", help="Klondike: allow a foundation's top card back.")
 SEED = typer.Option(None, "--seed", help="Deal number N (the same deal everywhere, forever).", min=0)
+
+# the key under which :func:`.commands.run` leaves, in the click context's ``obj``, the variant a
+# ``--help`` line names (``solitaire play klondike --help``), for the help to list its options
+HELP_VARIANT = "solitaire.help_variant"
+
+
+class GameOptionsHelp(typer.core.TyperCommand):
+    """A command whose ``--help`` lists, after its own options, those of the game the line
+    names: each from the variant's declaration (its kind, default and YAML ``help:``)."""
+
+    def format_epilog(self, ctx: Context, formatter: HelpFormatter) -> None:
+        defn = ctx.find_root().obj.get(HELP_VARIANT) if isinstance(ctx.find_root().obj, dict) else None
+        if defn is not None:
+            from .common import option_rows
+
+            rows = option_rows(defn)
+            with formatter.section(f"Options of {defn.name}"):
+                if rows:
+                    formatter.write_dl(rows)
+                else:
+                    formatter.write_text(f"{defn.name} has no options of its own.")
+        else:
+            with formatter.section("Options of a game"):
+                formatter.write_text("Each game declares its own (e.g. --draw 3): "
+                                     f"'solitaire {ctx.info_name} GAME --help' lists them.")
+        super().format_epilog(ctx, formatter)

@@ -15,14 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from solitaire.core import Game, VariantDef
 
-from .common import UserError, _common, _start_game, _variant, _variant_options, fail, on_terminal
+from .common import UNCHECKED, UserError, _start_game, _variant, _variant_options, fail, on_terminal
 
 if TYPE_CHECKING:
     from .saves import Saved, Slot, SlotLock, Tracker, Unfinished
 
 
-def play_game(variant: str | None = None, draw: str | None = None, redeals: str | None = None,
-              relaxed: bool = False, seed: int | None = None, position: Path | None = None,
+def play_game(variant: str | None = None, seed: int | None = None, position: Path | None = None,
               new: bool = False, deal_code: str | None = None, daily: bool = False, plain: bool = False,
               four_colour: bool = False, hints: bool = False, any_deal: bool = False, json_mode: bool = False,
               extra: tuple[str, ...] | list[str] = ()) -> None:
@@ -34,8 +33,8 @@ def play_game(variant: str | None = None, draw: str | None = None, redeals: str 
     from . import saves
 
     if variant is None and deal_code is None:
-        if seed is not None or position is not None or daily or new or draw or redeals or relaxed or extra \
-                or json_mode:  # the protocol plays a game: it has no list to speak
+        # (with json_mode: the protocol plays a game, it has no list to speak)
+        if seed is not None or position is not None or daily or new or extra or json_mode:
             fail("name the game to play, e.g. 'solitaire play klondike', or give --deal CODE")
         if plain or json_mode or not on_terminal():
             print(unfinished_text(), end="")
@@ -61,14 +60,14 @@ def play_game(variant: str | None = None, draw: str | None = None, redeals: str 
             fail(str(exc))
         if variant is not None and _variant(variant).name != defn.name:
             fail(f"the share code is for {defn.name}, not {variant}")
-        options = _variant_options(defn, _common(draw, redeals, relaxed), list(extra))
+        options = _variant_options(defn, list(extra))
         if options:
             fail("the share code fixes the options: give none with --deal")
         options = code_options
     else:
         assert variant is not None
         defn = _variant(variant)
-        options = _variant_options(defn, _common(draw, redeals, relaxed), list(extra))
+        options = _variant_options(defn, list(extra))
         if daily:
             from .sharecode import daily_seed
 
@@ -145,7 +144,7 @@ def play_game(variant: str | None = None, draw: str | None = None, redeals: str 
             notices.append((said, said))
     else:
         try:
-            game = start_game or _start_game(defn, options, seed, None, any_deal=any_deal)
+            game = start_game or _start_game(defn, options, seed, None, any_deal=any_deal, told=say)
         except BaseException:  # a deal that cannot be dealt: the slot is let go, unchanged
             _release(lock)
             raise
@@ -186,6 +185,7 @@ def _run(tracker: Tracker, notices: list[tuple[str, str]], table: bool, json_mod
     from .session import Session
 
     session = Session(game, tracker)
+    unchecked = any(whole == UNCHECKED for whole, _ in notices)  # the deal just dealt
     try:
         if not table:
             for whole, _ in notices:
@@ -196,7 +196,7 @@ def _run(tracker: Tracker, notices: list[tuple[str, str]], table: bool, json_mod
         if json_mode:
             from .protocol import run_json
 
-            run_json(game, sys.stdin, sys.stdout, session)
+            run_json(game, sys.stdin, sys.stdout, session, unchecked=unchecked)
         elif not table:
             from .linemode import run_lines
 
@@ -204,12 +204,22 @@ def _run(tracker: Tracker, notices: list[tuple[str, str]], table: bool, json_mod
         else:
             from .tui.app import run_table  # only here: line and JSON modes never load Textual
 
+            unchecked_deals: set[int | None] = set()
+
             def next_deal(current: Game) -> Game:  # the table's "new deal": as play would deal
-                return _start_game(defn, dict(current.rules.options), None, None, any_deal=any_deal)
+                told: list[str] = []
+                dealt = _start_game(defn, dict(current.rules.options), None, None, any_deal=any_deal,
+                                    told=told.append)
+                if told:
+                    unchecked_deals.add(dealt.seed)
+                return dealt
+
+            def deal_notice(dealt: Game) -> str | None:  # what the table says of a new deal
+                return UNCHECKED if dealt.seed in unchecked_deals else None
 
             shown = len(notices)
             run_table(tracker, four_colour=four_colour, outline=hints, next_deal=next_deal,
-                      notice="; ".join(short for _, short in notices) or None)
+                      notice="; ".join(short for _, short in notices) or None, deal_notice=deal_notice)
             for i, (whole, short) in enumerate(notices):
                 if whole != short or i >= shown:  # the table had room for the short form only
                     print(f"solitaire: {whole}", file=sys.stderr)

@@ -2,7 +2,8 @@
 
 The first line out is the starting state; then one reply per non-blank command line:
 ``{"ok": bool, "error": str|null, "position": {...}, "score": int, "moves": int, "won": bool, "over": bool}``,
-plus ``"hint"`` for ``hint``. Face-down cards show as ``"??"``. ``quit`` or the end of input
+plus ``"hint"`` for ``hint``; the starting state of a new deal the solver did not win carries
+``"unchecked": true``. Face-down cards show as ``"??"``. ``quit`` or the end of input
 ends the process with status 0. Lines are read by :func:`.lines.read_lines`: a line too long
 or not valid text is refused like a bad command, and changes nothing.
 """
@@ -30,7 +31,10 @@ def answer(session: Session, line: Line) -> tuple[dict[str, Any] | None, bool]:
     return session.state(result), result.quit
 
 
-def run_json(game: Game, stdin: IO[str], stdout: IO[str], session: Session | None = None) -> None:
+def run_json(game: Game, stdin: IO[str], stdout: IO[str], session: Session | None = None,
+             unchecked: bool = False) -> None:
+    """Speak the protocol; ``unchecked``: the game is a new deal nobody knows to be winnable
+    (neither a shipped pool nor the live search won it), said in the first line."""
     session = session or Session(game)
     out = Output(stdout)
 
@@ -38,7 +42,10 @@ def run_json(game: Game, stdin: IO[str], stdout: IO[str], session: Session | Non
         out.write(json.dumps(obj, separators=(",", ":")) + "\n")
         out.flush()
 
-    send(session.state())
+    first = session.state()
+    if unchecked:
+        first["unchecked"] = True
+    send(first)
     for line in read_lines(stdin):
         reply, done = answer(session, line)
         if reply is not None:

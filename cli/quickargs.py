@@ -41,9 +41,6 @@ class Declared(NamedTuple):
 PLAY = Declared(
     positional=("variant",),
     options={
-        "--draw": ("draw", str, None, None),
-        "--redeals": ("redeals", str, None, None),
-        "--relaxed": ("relaxed", bool, None, None),
         "--seed": ("seed", int, 0, None),
         "--position": ("position", Path, None, None),
         "--new": ("new", bool, None, None),
@@ -55,9 +52,8 @@ PLAY = Declared(
         "--any-deal": ("any_deal", bool, None, None),
         "--json": ("json_mode", bool, None, None),
     },
-    defaults={"variant": None, "draw": None, "redeals": None, "relaxed": False, "seed": None, "position": None,
-              "new": False, "deal_code": None, "daily": False, "plain": False, "four_colour": False,
-              "hints": False, "any_deal": False, "json_mode": False},
+    defaults={"variant": None, "seed": None, "position": None, "new": False, "deal_code": None, "daily": False,
+              "plain": False, "four_colour": False, "hints": False, "any_deal": False, "json_mode": False},
     context="ctx",
 )
 
@@ -65,12 +61,9 @@ DEAL = Declared(
     positional=("variant",),
     options={
         "--seed": ("seed", int, 0, None),
-        "--draw": ("draw", str, None, None),
-        "--redeals": ("redeals", str, None, None),
-        "--relaxed": ("relaxed", bool, None, None),
         "--json": ("json_mode", bool, None, None),
     },
-    defaults={"draw": None, "redeals": None, "relaxed": False, "json_mode": False},
+    defaults={"json_mode": False},
     context="ctx",
     required=frozenset({"variant", "seed"}),
 )
@@ -81,9 +74,6 @@ SOLVE = Declared(
         "--seed": ("seed", int, 0, None),
         "--seeds": ("seeds", str, None, None),
         "--position": ("position", Path, None, None),
-        "--draw": ("draw", str, None, None),
-        "--redeals": ("redeals", str, None, None),
-        "--relaxed": ("relaxed", bool, None, None),
         "--timeout": ("timeout", float, None, None),
         "--states": ("states", int, None, None),
         "--jobs": ("jobs", int, None, None),
@@ -91,8 +81,8 @@ SOLVE = Declared(
         "--hint": ("hint", bool, None, None),
         "--json": ("json_mode", bool, None, None),
     },
-    defaults={"seed": None, "seeds": None, "position": None, "draw": None, "redeals": None, "relaxed": False,
-              "timeout": None, "states": None, "jobs": 1, "cluster": None, "hint": False, "json_mode": False},
+    defaults={"seed": None, "seeds": None, "position": None, "timeout": None, "states": None, "jobs": 1,
+              "cluster": None, "hint": False, "json_mode": False},
     context="ctx",
     required=frozenset({"variant"}),
 )
@@ -207,3 +197,34 @@ def quick_args(command: Declared, args: list[str]) -> dict[str, Any] | None:
         return None
     values["extra"] = extra
     return values
+
+
+def game_first(command: Declared, args: list[str], is_game: Callable[[str], bool]) -> list[str]:
+    """``args`` with the game moved to the front when a game's own option comes before it
+    (``play --draw 3 klondike``): Typer (and :func:`quick_args`) would take that option's
+    first word for the game, since only the game knows its options. The game is the first
+    free word (not a value of the command's own options) that ``is_game``; the line is left
+    as it is when no unknown option comes first or no such word is found."""
+    positional = command.positional[:1]
+    if not positional:
+        return args
+    i = 0
+    unknown_first = False
+    while i < len(args):
+        word = args[i]
+        if word == "--":
+            return args
+        if word.startswith("-"):
+            key = word.partition("=")[0]
+            known = command.options.get(key)
+            if known is None:
+                if key not in ("--help", "-h"):
+                    unknown_first = True
+            elif known[1] is not bool and "=" not in word:
+                i += 1  # its value
+        elif not unknown_first:
+            return args  # the game comes first already
+        elif is_game(word):
+            return [word, *args[:i], *args[i + 1:]]
+        i += 1
+    return args

@@ -21,8 +21,7 @@ import typer
 
 from solitaire.core.solver import SolveResult, parse_range, player_hint, solve
 
-from .common import _common, _start_game, _variant, _variant_options, fail
-from .options import DRAW, REDEALS, RELAXED
+from .common import _start_game, _variant, _variant_options, fail
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -182,9 +181,6 @@ def solve_command(
     seeds: str | None = typer.Option(None, "--seeds", help="Solve deals A..B (inclusive), one JSON line "
                                      "each, then a summary.", metavar="A..B"),
     position: Path | None = typer.Option(None, "--position", help="Solve the position in this file (JSON)."),
-    draw: str | None = DRAW,
-    redeals: str | None = REDEALS,
-    relaxed: bool = RELAXED,
     timeout: float | None = typer.Option(None, "--timeout", help="Seconds to search before answering "
                                          "'unknown' (default 10; no limit when --states is given).",
                                          metavar="S"),
@@ -199,16 +195,16 @@ def solve_command(
     json_mode: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Solve a deal with full information: win (with the moves), unwinnable, or unknown."""
-    solve_deal(variant, seed, seeds, position, draw, redeals, relaxed, timeout, states, jobs, cluster, hint,
+    solve_deal(variant, seed, seeds, position, timeout, states, jobs, cluster, hint,
                json_mode, extra=list(ctx.args))
 
 
-def solve_deal(variant: str, seed: int | None, seeds: str | None, position: Path | None, draw: str | None,
-               redeals: str | None, relaxed: bool, timeout: float | None, states: int | None, jobs: int,
-               cluster: str | None, hint: bool, json_mode: bool, extra: list[str]) -> None:
+def solve_deal(variant: str, seed: int | None, seeds: str | None, position: Path | None, timeout: float | None,
+               states: int | None, jobs: int, cluster: str | None, hint: bool, json_mode: bool,
+               extra: list[str]) -> None:
     """``solve``'s work, free of Typer's context: ``extra`` is the variant's own options."""
     defn = _variant(variant)
-    options = _variant_options(defn, _common(draw, redeals, relaxed), extra)
+    options = _variant_options(defn, extra)
     if timeout is not None and (not timeout > 0 or math.isinf(timeout) or math.isnan(timeout)):
         fail("--timeout must be a positive number of seconds")
     if states is not None and states < 1:

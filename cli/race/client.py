@@ -219,25 +219,31 @@ SETTING_FLAGS = {"--variant": "variant", "--race": "race", "--minutes": "minutes
 
 
 def settings_command(words: list[str]) -> dict[str, Any]:
-    """``change-settings [--variant V] [--draw N] [--race R] [--minutes M] [--OPTION V]`` as a message."""
+    """``change-settings [--variant V] [--race R] [--minutes M] [--OPTION V] [--FLAG]`` as a message:
+    the variant's own options (``--draw 3``, a bare ``--relaxed`` for a switch) go as they are
+    given; the table checks them against the variant's declaration."""
     msg: dict[str, Any] = {"type": "settings", "options": {}}
     i = 0
     while i < len(words):
         flag = words[i]
-        if not flag.startswith("--") or i + 1 >= len(words):
+        key, eq, given = flag.partition("=")
+        if not key.startswith("--") or len(key) < 3:
             raise ValueError("change-settings takes --variant V, --race finish|timed, --minutes M and "
-                             "variant options like --draw N, each with a value")
-        value: Any = words[i + 1]
-        if flag in SETTING_FLAGS:
-            key = SETTING_FLAGS[flag]
-            if key in ("minutes", "seconds"):
+                             "the variant's options like --draw N or a bare --FLAG")
+        bare = not eq and (i + 1 >= len(words) or words[i + 1].startswith("--"))
+        value: Any = given if eq else True if bare else words[i + 1]
+        i += 1 if eq or bare else 2
+        if key in SETTING_FLAGS:
+            name = SETTING_FLAGS[key]
+            if bare:
+                raise ValueError(f"{key} needs a value")
+            if name in ("minutes", "seconds"):
                 if not value.isdigit():
-                    raise ValueError(f"{flag} needs a whole number, got {value!r}")
+                    raise ValueError(f"{key} needs a whole number, got {value!r}")
                 value = int(value)
-            msg[key] = value
+            msg[name] = value
         else:
-            msg["options"][flag[2:].replace("-", "_")] = value
-        i += 2
+            msg["options"][key[2:].replace("-", "_")] = value
     return msg
 
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import typer
 
-from ..common import fail, on_terminal
-from ..options import APP_SETTINGS, DRAW
+from ..common import _variant, _variant_options, fail, on_terminal
+from ..options import APP_SETTINGS, EXTRA, GameOptionsHelp
 
 race_app = typer.Typer(
     name="race",
@@ -51,10 +51,11 @@ def check_name(name: str) -> None:
         fail(f"--name is at most {NAME_LENGTH} characters, got {len(name)}")
 
 
-@race_app.command()
+@race_app.command(context_settings=EXTRA, cls=GameOptionsHelp)
 def host(
-    variant: str = typer.Option("klondike", "--variant", help="The game, e.g. klondike."),
-    draw: str | None = DRAW,
+    ctx: typer.Context,
+    variant: str = typer.Option("klondike", "--variant", help="The game, e.g. klondike; its own options "
+                                "follow as --NAME VALUE (see 'solitaire variants')."),
     race: str = typer.Option("finish", "--race", metavar="finish|timed",
                              help="finish: first to put every card home wins; timed: most cards home."),
     minutes: int | None = typer.Option(None, "--minutes", metavar="5|10|15", help="Length of a timed race."),
@@ -81,7 +82,8 @@ def host(
     if key is not None and cert is None:
         fail("--key goes with --cert (the certificate it is the key of)")
     network = Network(bind.strip(), parse_public(public) if public is not None else None, cert, key)
-    data: dict[str, Any] = {"variant": variant, "race": race, "options": {} if draw is None else {"draw": draw}}
+    defn = _variant(variant)
+    data: dict[str, Any] = {"variant": defn.name, "race": race, "options": _variant_options(defn, list(ctx.args))}
     if minutes is not None:
         data["minutes"] = minutes
     if seconds is not None:

@@ -385,11 +385,14 @@ class SolitaireApp(HandKeys, App[None]):
     def __init__(self, tracker: Tracker, *, outline: bool = False, four_colour: bool = False,
                  autoplay: bool = False, tick: bool = True, clock: Callable[[], float] = time.monotonic,
                  finish_delay: float = 0.06,
-                 next_deal: Callable[[Game], Game] | None = None, notice: str | None = None) -> None:
+                 next_deal: Callable[[Game], Game] | None = None, notice: str | None = None,
+                 deal_notice: Callable[[Game], str | None] | None = None) -> None:
         """``notice``: a message for the status line when the table opens (e.g. that a save
-        could not be read), which would be hidden if printed before the full screen."""
+        could not be read), which would be hidden if printed before the full screen;
+        ``deal_notice``: what to say of a deal ``next_deal`` gave (None: nothing)."""
         super().__init__()
         self.next_deal = next_deal or random_deal
+        self.deal_notice = deal_notice
         self.tracker = tracker
         self.outline = outline
         self.tick = tick
@@ -726,7 +729,12 @@ class SolitaireApp(HandKeys, App[None]):
 
     def action_new_deal(self) -> None:
         if not self.locked() and self._confirmed("n", "for a new deal"):
-            self._start(self.next_deal(self.game), dealt=True)
+            game = self.next_deal(self.game)
+            self._start(game, dealt=True)
+            notice = self.deal_notice(game) if self.deal_notice is not None else None
+            if notice:  # e.g. a deal the solver did not win in time
+                self.say(notice)
+                self.refresh_view()
 
     def action_restart(self) -> None:
         if not self.locked() and self._confirmed("R", "to restart this deal"):
@@ -774,10 +782,12 @@ def _collect_again() -> None:
 
 
 def run_table(tracker: Tracker, *, four_colour: bool = False, outline: bool = False,
-              next_deal: Callable[[Game], Game] | None = None, notice: str | None = None) -> None:
+              next_deal: Callable[[Game], Game] | None = None, notice: str | None = None,
+              deal_notice: Callable[[Game], str | None] | None = None) -> None:
     """Open the table on this terminal and play until the player quits; ``notice`` shows in
-    the status line as it opens."""
-    app = SolitaireApp(tracker, four_colour=four_colour, outline=outline, next_deal=next_deal, notice=notice)
+    the status line as it opens, ``deal_notice`` of each new deal."""
+    app = SolitaireApp(tracker, four_colour=four_colour, outline=outline, next_deal=next_deal, notice=notice,
+                       deal_notice=deal_notice)
     app.run()
     said = app.goodbye()
     if said is not None:

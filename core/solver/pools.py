@@ -29,10 +29,12 @@ def options_slug(defn: Any, options: dict[str, Any]) -> str:
 
 
 def pool_path(defn: Any, options: dict[str, Any]) -> Path | None:
-    """Where the shipped pool of won seeds for these options lives (beside the variant's YAML)."""
+    """Where the shipped pool of won seeds for these options lives: beside the variant's YAML,
+    in a folder of the game's own (``winnable/klondike/draw-3.txt``), so that the games of one
+    folder never share a pool."""
     if getattr(defn, "path", None) is None:
         return None
-    return Path(defn.path).parent / "winnable" / f"{options_slug(defn, options)}.txt"
+    return Path(defn.path).parent / "winnable" / str(defn.name) / f"{options_slug(defn, options)}.txt"
 
 
 _POOLS: dict[Path, list[int]] = {}
@@ -52,13 +54,19 @@ def load_pool(path: Path) -> list[int]:
     return _POOLS[path]
 
 
+LIVE_TRIES = 8  # deals tried live under a budget in states
+
+
 def winnable_seed(defn: Any, options: dict[str, Any], rng: random.Random | None = None,
-                  bound: float = 0.12, seeds_below: int = 1_000_000_000) -> tuple[int, bool]:
+                  bound: float = 0.12, seeds_below: int = 1_000_000_000,
+                  states: int | None = None, tries: int = LIVE_TRIES) -> tuple[int, bool]:
     """A seed the solver has won under these options: ``(seed, proved)``.
 
     From the shipped pool when there is one; else random seeds solved live, each within a
     share of ``bound`` seconds; when the bound runs out the last seed is returned with
-    ``proved`` False.
+    ``proved`` False. With ``states``, the live search counts states, not seconds (the same
+    answer on any machine): up to ``tries`` deals, each searched until a pass has stored
+    ``states`` states.
     """
     rng = rng or random.SystemRandom()
     path = pool_path(defn, options)
@@ -67,8 +75,15 @@ def winnable_seed(defn: Any, options: dict[str, Any], rng: random.Random | None 
         if pool:
             return rng.choice(pool), True
     rules = Rules.of(defn, options)
-    end = time.perf_counter() + bound
     seed = rng.randrange(seeds_below)
+    if states is not None:
+        for i in range(tries):
+            if i:
+                seed = rng.randrange(seeds_below)
+            if solve(Game.new(rules, seed), timeout=None, max_states=states, greedy_share=1.0).result == WIN:
+                return seed, True
+        return seed, False
+    end = time.perf_counter() + bound
     while True:
         left = end - time.perf_counter()
         if left <= 0:
