@@ -626,6 +626,9 @@ class Game:
         targets = rules.draw_targets
         if self.piles[rules.stock]:
             if len(targets) > 1:
+                empty = [rules.names[t] for t in targets if not self.piles[t]]
+                if rules.draw_not_onto_empty and empty:
+                    return f"the {stock_name} deals only when no pile it deals to is empty: fill {empty[0]} first"
                 return "a pile the stock deals to is full"
             t = targets[0]
             cap = rules.capacity[t]
