@@ -382,6 +382,19 @@ def explain(rules: Rules) -> list[Section]:
     return [section for make in SECTIONS for section in make(rules)]
 
 
-def as_text(sections: Sequence[Section]) -> str:
-    """The sections as plain text: each title, then its sentences as a paragraph."""
-    return "\n\n".join(f"{s.title}\n{' '.join(s.lines)}" for s in sections)
+def rules_text(rules: Rules, width: int = 78) -> str:
+    """The game's title, options, description and rules, wrapped to ``width`` columns: what
+    ``solitaire rules`` prints and the table's help shows."""
+    import textwrap
+
+    defn = rules.variant
+    out = [defn.title]
+    options = rules.describe_options()
+    if options:
+        out.append(f"Options: {options}")
+    if defn.description:
+        out += ["", textwrap.fill(defn.description, width)]
+    for section in explain(rules):
+        out += ["", section.title, textwrap.fill(" ".join(section.lines), width, initial_indent="  ",
+                                                 subsequent_indent="  ")]
+    return "\n".join(out)
