@@ -247,13 +247,14 @@ def _stock(rules: Rules) -> list[Section]:
         draw = f"a draw turns {cards(stock.draw)} from the stock onto {_group_name(target)}"
     else:
         draw = f"a draw deals one card from the stock onto each pile of {_group_name(target)}"
+    back = f"{_group_name(target)} may be turned back into it" if len(target.piles) == 1 else "it may be dealt again"
     if stock.redeals is None:
-        again = f"when the stock is empty, {_group_name(target)} may be turned back into it, any number of times"
+        again = f"when the stock is empty, {back}, any number of times"
     elif stock.redeals == 0:
         again = "when the stock is empty, it is not dealt again"
     else:
         times = {1: "once", 2: "twice"}.get(stock.redeals, f"{stock.redeals} times")
-        again = f"when the stock is empty, {_group_name(target)} may be turned back into it {times}"
+        again = f"when the stock is empty, {back} {times}"
     return [Section(groups[stock.pile].label, (sentence(f"one pile, named {stock.pile}, face down"), sentence(draw),
                                                sentence(again)))]
 
