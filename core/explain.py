@@ -8,12 +8,30 @@ Each concept is one sentence-making function: a pile group's sentences come from
 in :data:`GROUP_SENTENCES`, the sections from :data:`SECTIONS`. A new pile setting adds one
 function to the first list; a new part of a variant, one to the second.
 
->>> from solitaire.core import get_variant
->>> sections = explain(get_variant("klondike").rules({}))
->>> [s.title for s in sections]
-['Foundation', 'Tableau', 'Waste', 'Stock', 'Deal', 'Scoring', 'How to win']
->>> sections[0].lines[1]
-'It builds up in the same suit.'
+>>> from solitaire.core import load_variant_text
+>>> rules = load_variant_text("{name: two, piles: {foundation: {role: foundation, empty: {rank: A}, "
+...     "build: {rank: up, suit: same-suit}}, tableau: {role: tableau, count: 2}}, "
+...     "deal: [{to: tableau, counts: 26, face-up: 1}]}").rules()
+>>> [section.title for section in explain(rules)]
+['Foundation', 'Tableau', 'Deal', 'How to win']
+>>> print(rules_text(rules, 72))
+Two
+<BLANKLINE>
+Foundation
+  One pile, named foundation. It builds up in the same suit. When empty,
+  it takes an Ace. No card leaves it. It takes cards from the tableau.
+<BLANKLINE>
+Tableau
+  Two tableau piles, t1 and t2. It builds down regardless of suit. An
+  empty pile takes any card. Its top card moves, or several top cards
+  together when they are built down regardless of suit. It takes cards
+  from the tableau. A face-down card left on top turns face up.
+<BLANKLINE>
+Deal
+  26 cards to each pile of the tableau, the top card face up.
+<BLANKLINE>
+How to win
+  Move all 52 cards to the foundation.
 """
 
 from __future__ import annotations

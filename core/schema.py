@@ -94,9 +94,13 @@ TYPES: dict[str, Schema] = {
                "description": "a list of rows, each a list of pile groups, piles and ~ for a gap"},
     "deal": {"type": "array", "items": _ref("deal-step"), "minItems": 1, "maxItems": limits.MAX_DEAL_STEPS},
     "options": {"type": "object", "maxProperties": limits.MAX_OPTIONS,
-                "propertyNames": {"pattern": "^[a-z_][a-z0-9_]*$"}, "additionalProperties": _ref("option")},
+                "propertyNames": {"pattern": "^[a-z_][a-z0-9_]*$",
+                                  "description": "an option's name, a lower-case word (letters, digits, '_')"},
+                "additionalProperties": _ref("option")},
     "piles-map": {"type": "object", "minProperties": 1, "maxProperties": limits.MAX_PILES,
-                  "propertyNames": {"pattern": "^[A-Za-z0-9-]+$"}, "additionalProperties": _ref("pile-group")},
+                  "propertyNames": {"pattern": "^[A-Za-z0-9-]+$",
+                                    "description": "a pile group's name, a word (letters, digits, '-')"},
+                  "additionalProperties": _ref("pile-group")},
     "choices": {"type": "array", "minItems": 1, "maxItems": limits.MAX_CHOICES,
                 "items": {"type": ["integer", "string"]}},
     "option-kind": {"enum": list(spec.OPTION_KINDS)},
@@ -329,6 +333,8 @@ def _messages(error: ValidationError, tree: Any, source: str) -> Iterator[tuple[
         yield where, f"expected a number of at most {error.validator_value}, got {value}"
         return
     if kind == "pattern":
+        if isinstance(where.value, dict) and value in where.value and value is not where.value:  # a key's name
+            where = where.child(value)
         yield where, f"expected {_expected(part)}, got {describe(value)}"
         return
     if kind == "propertyNames":
