@@ -8,7 +8,7 @@ import itertools
 import json
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solitaire.cli.saves import Tracker
@@ -123,6 +123,7 @@ def test_the_kernel_names_no_game():
                 assert name not in source, (module, name)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(step=st.integers(1, 12), wrap=st.booleans(), rank=st.sampled_from(["up", "down"]),
        start=st.integers(1, 13))
 def test_each_foundation_sequence_follows_its_build_rule(step, wrap, rank, start):

@@ -221,6 +221,6 @@ def test_check_names_the_key_whose_name_is_wrong(cli, tmp_path):
                     "  my stock: {role: stock, draw: {to: waste}}\n  waste: {role: waste}\n"
                     "  foundation: {role: foundation}\ndeal:\n  - {to: foundation, rest: true}\n", encoding="utf-8")
     lines = cli("check", str(path)).out.splitlines()
-    assert lines[0] == f"{path}:3: options.Draw: expected an option's name, a lower-case word (letters, digits, '_'), " \
-                       "got 'Draw'"
+    assert lines[0] == (f"{path}:3: options.Draw: expected an option's name, "
+                        "a lower-case word (letters, digits, '_'), got 'Draw'")
     assert lines[1].startswith(f"{path}:5: piles.my stock: expected a pile group's name")
