@@ -164,6 +164,12 @@ from .race.commands import race_app  # noqa: E402  (host and join; websockets lo
 
 app.add_typer(race_app, name="race")
 
+from .check import check_command  # noqa: E402
+from .rules import rules_command  # noqa: E402
+
+app.command("rules", context_settings=EXTRA)(rules_command)
+app.command("check")(check_command)
+
 
 # the commands whose plain lines run without Typer's checks: their written-out declaration
 # (tests check it against the Typer one) and the function taking what it reads

@@ -18,7 +18,7 @@ from rich.text import Text
 from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.strip import Strip
@@ -26,7 +26,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
-from solitaire.core import Game, Move, SolitaireError
+from solitaire.core import Game, Move, Rules, SolitaireError
 
 from ..common import fresh_seed
 from ..saves import Tracker
@@ -274,16 +274,31 @@ class FinishButton(Static):
 
 
 class HelpScreen(ModalScreen[None]):
-    """The keys and clicks. q quits here too, as the status line says; escape closes."""
+    """The keys and clicks, then the game's rules in words (given ``rules``), scrolled with the
+    arrow keys, the page keys or the mouse wheel. q quits here too, as the status line says;
+    escape closes."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,f1,enter,space", "close", "Close"),
         Binding("q", "app.quit", "Quit")]
+    RULES_WIDTH = 72  # the rules' lines, within the help's box (78 wide) and its scroll bar
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        super().__init__()
+        self.rules = rules
 
     def compose(self) -> ComposeResult:
+        close = "escape or ? closes this help; q quits"
         with Vertical(id="help"):
-            yield Static(HELP_TEXT, id="help-text")
-            yield Static("[dim]escape or ? closes this help; q quits[/dim]", id="help-close")
+            with VerticalScroll(id="help-body"):
+                yield Static(HELP_TEXT, id="help-text")
+                if self.rules is not None:
+                    from solitaire.core.explain import rules_text
+
+                    yield Static("[b]Rules[/b]", id="help-rules-title")
+                    yield Static(Text(rules_text(self.rules, self.RULES_WIDTH)), id="help-rules")
+                    close = "↑ ↓ scroll to the rules; escape or ? closes this help; q quits"
+            yield Static(f"[dim]{close}[/dim]", id="help-close")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -742,7 +757,7 @@ class SolitaireApp(HandKeys, App[None]):
 
     def action_help(self) -> None:
         """The help, with the clock stopped while it shows."""
-        self._paused(HelpScreen())
+        self._paused(HelpScreen(self.game.rules))
 
     def action_pause(self) -> None:
         self._paused(PauseScreen())
