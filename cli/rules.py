@@ -11,6 +11,7 @@ import shutil
 
 import typer
 
+from solitaire.core import Rules
 from solitaire.core.explain import explain, rules_text
 
 from .common import _variant, _variant_options
@@ -25,8 +26,8 @@ def rules_command(
 ) -> None:
     """Show a game's rules in plain words (for these options: --NAME VALUE)."""
     defn = _variant(variant)
-    options = _variant_options(defn, {}, list(ctx.args))
-    rules = defn.rules(options)
+    options = _variant_options(defn, list(ctx.args))
+    rules = Rules.of(defn, options)
     if json_mode:
         print(json.dumps({
             "variant": defn.name, "title": defn.title, "description": defn.description,

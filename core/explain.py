@@ -8,10 +8,10 @@ Each concept is one sentence-making function: a pile group's sentences come from
 in :data:`GROUP_SENTENCES`, the sections from :data:`SECTIONS`. A new pile setting adds one
 function to the first list; a new part of a variant, one to the second.
 
->>> from solitaire.core import load_variant_text
->>> rules = load_variant_text("{name: two, piles: {foundation: {role: foundation, empty: {rank: A}, "
+>>> from solitaire.core import Rules, load_variant_text
+>>> rules = Rules.of(load_variant_text("{name: two, piles: {foundation: {role: foundation, empty: {rank: A}, "
 ...     "build: {rank: up, suit: same-suit}}, tableau: {role: tableau, count: 2}}, "
-...     "deal: [{to: tableau, counts: 26, face-up: 1}]}").rules()
+...     "deal: [{to: tableau, counts: 26, face-up: 1}]}"))
 >>> [section.title for section in explain(rules)]
 ['Foundation', 'Tableau', 'Deal', 'How to win']
 >>> print(rules_text(rules, 72))

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import limits, spec
 from .errors import SolitaireError
+from .rules import Rules
 from .yamlsource import Where, describe, did_you_mean, load_yaml_file
 
 if TYPE_CHECKING:
@@ -56,7 +57,17 @@ TYPES: dict[str, Schema] = {
     "text": {"type": "string"},
     "word": {"type": "string", "pattern": "^[A-Za-z0-9-]+$", "description": "a word (letters, digits, '-')"},
     "flag": {"type": "boolean"},
-    "piles": {"type": "integer", "minimum": 1, "maximum": limits.MAX_PILES},
+    "piles": {"type": "integer", "minimum": 0, "maximum": limits.MAX_PILES,
+              "description": "a number of piles (0 only for a reserve or a tableau)"},
+    "decks": {"type": "integer", "minimum": 1, "maximum": limits.MAX_DECKS},
+    "suits": {"anyOf": [{"type": "string", "pattern": "^[CDHScdhs]{1,4}$"},
+                        {"type": "array", "items": {"type": "string", "pattern": "^[CDHScdhs]$"},
+                         "minItems": 1, "maxItems": 4}],
+              "description": "suit letters: S, SH or [S, H], CDHS"},
+    "offset": {"type": "integer", "minimum": -12, "maximum": 12},
+    "pick": {"enum": list(spec.PICKS)},
+    "covers": {"type": "array", "items": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+               "description": "one entry per pile: the piles covering it, e.g. [t2, t3], or [] for none"},
     "cards": {"type": "integer", "minimum": 0, "maximum": limits.MAX_CARDS},
     "cards1": {"type": "integer", "minimum": 1, "maximum": limits.MAX_CARDS},
     "limit": {"anyOf": [{"type": "integer", "minimum": 1, "maximum": limits.MAX_CARDS}, {"type": "null"}],
@@ -87,8 +98,8 @@ TYPES: dict[str, Schema] = {
     "cards-per-pile": {"anyOf": [_ref("card"), _ref("card-list")], "description": "a card, or one per pile"},
     "ranks": {"anyOf": [_ref("rank"), {"type": "array", "items": _ref("rank"), "minItems": 1}],
               "description": "a rank or a list of ranks"},
-    "empty-rule": {"anyOf": [{"enum": ["any", "none"]}, _ref("empty-mapping")],
-                   "description": "any, none, {rank: ...} or {cards: [...]}"},
+    "empty-rule": {"anyOf": [{"enum": ["any", "none", "base"]}, _ref("empty-mapping")],
+                   "description": "any, none, base, {rank: ...}, {cards: [...]} or {base: N}"},
     "score-moves": {"type": "array", "items": _ref("score-move"), "maxItems": limits.MAX_PILES},
     "layout": {"type": "array", "items": {"type": "array", "items": {"type": ["string", "null"]}},
                "description": "a list of rows, each a list of pile groups, piles and ~ for a gap"},
@@ -118,6 +129,8 @@ MAPPINGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "build-rule": (spec.BUILD_KEYS, ()),
     "empty-mapping": (spec.EMPTY_KEYS, ()),
     "draw": (spec.DRAW_KEYS, ("to",)),
+    "deck": (spec.DECK_KEYS, ()),
+    "win": (spec.WIN_KEYS, ()),
     "deal-step": (spec.DEAL_KEYS, ("to",)),
     "scoring": (spec.SCORING_KEYS, ()),
     "score-move": (spec.SCORE_MOVE_KEYS, ("from", "to", "points")),
@@ -131,6 +144,8 @@ FIELDS: dict[str, dict[str, tuple[str, str]]] = {
         "family": ("text", "The family of games it belongs to, e.g. FreeCell."),
         "description": ("text", "One or two sentences for `solitaire variants` and `solitaire rules`."),
         "options": ("options", "The options a player may set."),
+        "deck": ("deck?", "The cards: {decks: N, suits: ...}. Default: one deck of 52."),
+        "win": ("win?", "What wins, when not every card home: {cleared: [GROUP ...], home: N}."),
         "piles": ("piles-map", "The pile groups, in order: group name -> settings."),
         "deal": ("deal", "The deal steps, in order."),
         "scoring": ("scoring?", "Points. Default: none."),
@@ -157,6 +172,11 @@ FIELDS: dict[str, dict[str, tuple[str, str]]] = {
         "flip": ("flip?", "auto: a face-down card left on top turns face up."),
         "capacity": ("limit?", "The most cards the pile ever holds."),
         "max-accept": ("limit?", "The most cards one move may put on the pile."),
+        "min-accept": ("cards1?", "The fewest cards one move may put on the pile (13: a whole suit)."),
+        "supermove": ("flag?", "Runs limited by free cells and empty piles: (1 + cells) x 2^(empty piles)."),
+        "fill-from": ("text?", "A pile group whose top card fills an emptied pile of this group at once."),
+        "covered-by": ("covers?", "One entry per pile: the piles that must be empty before it gives a card."),
+        "open": ("flag?", "Stock only: its cards face up."),
         "accepts-from": ("group-list?", "The pile groups whose cards this pile takes."),
         "fan": ("fan?", "How the table shows the pile."),
         "show": ("limit?", "How many top cards a right or none pile shows."),
@@ -172,10 +192,20 @@ FIELDS: dict[str, dict[str, tuple[str, str]]] = {
     "empty-mapping": {
         "rank": ("ranks?", "The rank or ranks an empty pile takes."),
         "cards": ("cards-per-pile?", "The card each empty pile takes, one per pile."),
+        "base": ("offset?", "Ranks from the base rank the deal chooses (-1: one below)."),
     },
     "draw": {
         "count": ("cards1?", "Cards turned by one draw."),
         "to": ("text?", "The pile group the cards go to."),
+        "not-onto-empty": ("flag?", "Refused while a pile it deals to is empty."),
+    },
+    "deck": {
+        "decks": ("decks?", "How many decks' worth of cards, 1 to 8."),
+        "suits": ("suits?", "The suits, each repeated to fill the decks. Default: CDHS."),
+    },
+    "win": {
+        "cleared": ("group-list?", "Pile groups that must be empty."),
+        "home": ("cards1?", "Cards that must be on the foundations."),
     },
     "deal-step": {
         "to": ("text?", "The pile group dealt to."),
@@ -184,6 +214,9 @@ FIELDS: dict[str, dict[str, tuple[str, str]]] = {
         "order": ("order?", "rows: a card to each pile in turn; piles: each pile filled before the next."),
         "cards": ("card-list?", "Given cards, one per pile."),
         "rest": ("flag?", "true: every card left goes here (the last step)."),
+        "to-bottom": ("ranks?", "Ranks moved under the other cards of their pile."),
+        "base": ("flag?", "true: the first card this step deals sets the base rank."),
+        "pick": ("pick?", "base: deal cards of the base rank, taken from the deck."),
     },
     "scoring": {
         "moves": ("score-moves?", "Points for each card moved from one group to another."),
@@ -393,7 +426,7 @@ def loader_problems(tree: Any, source: str, path: Path | None = None, skip: froz
     defaults = {o.name: o.default for o in defn.options}
     for options in defn.option_sets():
         try:
-            defn.rules(options)
+            Rules.of(defn, options)
         except SolitaireError as exc:
             text = str(exc)
             if text in said or _place(text) in skip:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from solitaire.cli.saves import Tracker
 from solitaire.cli.tui.app import HelpScreen, SolitaireApp
-from solitaire.core import Game, get_variant, load_variant_file, load_variant_text, registry
+from solitaire.core import Game, Rules, get_variant, load_variant_file, load_variant_text, registry
 from solitaire.core import explain as explain_module
 from solitaire.core.explain import explain, foundation_sequences, rules_text
 from solitaire.core.spec import BuildRule
@@ -32,7 +32,7 @@ def test_the_docstring_example_runs():
 
 
 def test_klondike_in_words():
-    words = text_of(get_variant("klondike").rules({}))
+    words = text_of(Rules.of(get_variant("klondike"), {}))
     assert list(words) == ["Foundation", "Tableau", "Waste", "Stock", "Deal", "Scoring", "How to win"]
     assert "Four foundation piles, f1 to f4." in words["Foundation"]
     assert "builds up in the same suit" in words["Foundation"]
@@ -53,16 +53,16 @@ def test_klondike_in_words():
 
 
 def test_the_words_follow_the_options():
-    words = text_of(get_variant("klondike").rules({"draw": 3, "redeals": 2, "relaxed": True}))
+    words = text_of(Rules.of(get_variant("klondike"), {"draw": 3, "redeals": 2, "relaxed": True}))
     assert "A draw turns three cards from the stock onto the waste." in words["Stock"]
     assert "the waste may be turned back into it twice" in words["Stock"]
     assert "Only its top card moves." in words["Foundation"]  # relaxed: the top card may come back
     assert "Minus 20 points each time the stock is dealt again." in words["Scoring"]
-    assert "not dealt again" in text_of(get_variant("klondike").rules({"redeals": 0}))["Stock"]
+    assert "not dealt again" in text_of(Rules.of(get_variant("klondike"), {"redeals": 0}))["Stock"]
 
 
 def test_calculation_says_what_each_foundation_takes_next():
-    words = text_of(get_variant("calculation").rules({}))
+    words = text_of(Rules.of(get_variant("calculation"), {}))
     win = words["How to win"]
     assert "f1 takes A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K" in win
     assert "f2 takes 2, 4, 6, 8, 10, Q, A, 3, 5, 7, 9, J, K" in win
@@ -75,7 +75,7 @@ def test_calculation_says_what_each_foundation_takes_next():
 
 
 def test_yukon_in_words():
-    words = text_of(load_variant_file(YUKON).rules({}))
+    words = text_of(Rules.of(load_variant_file(YUKON), {}))
     assert "Stock" not in words and "Waste" not in words
     assert "Any face-up card moves, with every card on top of it." in words["Tableau"]
     assert "the top 1, 5, 5, 5, 5, 5, 5 face up" in words["Deal"]
@@ -93,7 +93,7 @@ deal:
   - {to: tableau, counts: 4, order: piles, face-up: 0}
   - {to: stock, rest: true}
 """
-    words = text_of(load_variant_text(text).rules({}))
+    words = text_of(Rules.of(load_variant_text(text), {}))
     assert "A draw deals one card from the stock onto each pile of the tableau." in words["Stock"]
     assert "When the stock is empty, it may be dealt again 3 times." in words["Stock"]
     assert "It builds up or down in the same colour." in words["Tableau"]
@@ -107,7 +107,7 @@ deal:
 def test_every_installed_game_and_option_set_is_explained_in_whole_sentences():
     for defn in registry().sorted():
         for options in defn.option_sets():
-            sections = explain(defn.rules(options))
+            sections = explain(Rules.of(defn, options))
             assert sections[-1].title == "How to win"
             for section in sections:
                 assert section.title and section.lines, (defn.name, section)
@@ -190,7 +190,7 @@ def test_rules_command_json_is_the_sections(cli):
     result = cli("rules", "klondike", "--relaxed", "--json")
     assert result.code == 0
     data = json.loads(result.out)
-    rules = get_variant("klondike").rules({"relaxed": True})
+    rules = Rules.of(get_variant("klondike"), {"relaxed": True})
     assert data["variant"] == "klondike" and data["title"] == "Klondike"
     assert data["options"] == {"draw": 1, "redeals": None, "relaxed": True}
     assert data["sections"] == [s.as_json() for s in explain(rules)]
@@ -210,7 +210,7 @@ def test_rules_command_refuses_bad_input_in_one_line(cli):
 
 def test_the_help_shows_the_rules_and_scrolls_to_them_at_80x24():
     async def run() -> None:
-        game = Game.new(get_variant("calculation").rules({}), 3)
+        game = Game.new(Rules.of(get_variant("calculation"), {}), 3)
         app = SolitaireApp(Tracker(game, dealt=False), tick=False)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("question_mark")
