@@ -3,16 +3,17 @@
 It never asks which game it is playing: everything comes from :class:`~solitaire.core.Rules`
 (``accept``, ``seq``, ``targets``, ``foundations``, ``stock``, ``draw_targets``, ``redeals``).
 
-Search: depth-first over the real :class:`~solitaire.core.Game` (``legal_moves``/``push``/
-``pop``), with
+Search: depth-first (iterative, an explicit stack) over the real :class:`~solitaire.core.Game`
+(``legal_moves``/``push``/``pop``), with
 
 * a transposition table of canonical state keys (the piles of a group whose piles are
   interchangeable are sorted; with unlimited redeals the stock and waste are keyed by the
   card sequence they cycle through, not by where the turn has got to);
 * provably safe moves to the foundations applied automatically (derived from ``accept``: a
   card may go home when every card that could ever be built on it outside the foundations is
-  already home; when foundations give cards back, every card that could be built on it,
-  transitively);
+  already home -- when foundations give cards back, every card that could be built on it,
+  transitively -- and the foundation takes one card on each top, only by moves, and the card
+  has one place home; see :meth:`_Tables.home_is_safe`);
 * stock macro-moves: "draw j times, then play the waste's top card", one move, so the
   search never stores a draw-only state (exact for any draw count and redeal limit);
 * no move from a pile that holds only a face-up run to an empty interchangeable pile; a run
