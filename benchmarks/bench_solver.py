@@ -24,13 +24,18 @@ from typing import Any
 from solitaire.cli.solve import wilson
 
 
-def run_one(task: tuple[str, dict[str, Any], int, float]) -> dict[str, Any]:
+def run_one(task: tuple[str, dict[str, Any], int, float, int | None]) -> dict[str, Any]:
     from solitaire.core import Game, Rules, get_variant
     from solitaire.core.solver import solve
 
-    variant, options, seed, timeout = task
+    variant, options, seed, timeout, states = task
     rules = Rules.of(get_variant(variant), options)
-    result = solve(Game.new(rules, seed), timeout=timeout)
+    cpu = time.process_time()
+    if states is None:
+        result = solve(Game.new(rules, seed), timeout=timeout)
+    else:  # a budget in states, no deadline: the same search on any machine
+        result = solve(Game.new(rules, seed), timeout=None, max_states=states)
+    cpu = time.process_time() - cpu
     replays = None
     if result.result == "win":
         game = Game.new(rules, seed)
@@ -42,7 +47,7 @@ def run_one(task: tuple[str, dict[str, Any], int, float]) -> dict[str, Any]:
             replays = False
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {"seed": seed, "result": result.result, "seconds": result.seconds, "states": result.states,
-            "method": result.method, "moves": len(result.moves), "replays": replays, "peak_kb": peak_kb}
+            "method": result.method, "cpu_s": cpu, "moves": len(result.moves), "replays": replays, "peak_kb": peak_kb}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--variant", default="klondike")
     ap.add_argument("--sample-seed", type=int, default=2026)
+    ap.add_argument("--states", type=int, default=None,
+                    help="budget each pass by the states it stores, without a deadline (--timeout ignored)")
     ap.add_argument("--json", action="store_true", help="one JSON line per deal, then the summary")
     args = ap.parse_args(argv)
 
@@ -64,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.variant != "klondike":
         options = {}
     seeds = random.Random(args.sample_seed).sample(range(1_000_000_000), args.deals)
-    tasks = [(args.variant, options, s, args.timeout) for s in seeds]
+    tasks = [(args.variant, options, s, args.timeout, args.states) for s in seeds]
     began = time.perf_counter()
     rows = []
     if args.jobs > 1:
@@ -89,18 +96,21 @@ def main(argv: list[str] | None = None) -> int:
     secs = sorted(r["seconds"] for r in rows)
     states = sum(r["states"] for r in rows)
     busy = sum(r["seconds"] for r in rows)
+    cpu = sum(r["cpu_s"] for r in rows)
     by: dict[str, int] = {}
     for r in rows:
         if r["result"] != "unknown":
             by[r["method"]] = by.get(r["method"], 0) + 1
     summary = {
-        "variant": args.variant, "options": options, "deals": n, "timeout": args.timeout, "jobs": args.jobs,
+        "variant": args.variant, "options": options, "deals": n, "timeout": args.timeout, "states": args.states,
+        "jobs": args.jobs,
         **{k: round(100 * v / n, 1) for k, v in counts.items()},
         **{f"{k}_ci95": [round(100 * x, 1) for x in wilson(v, n)] for k, v in counts.items()},
         "decided": round(100 * (counts["win"] + counts["unwinnable"]) / n, 1),
         "median_s": round(statistics.median(secs), 3),
         "p95_s": round(secs[min(n - 1, math.ceil(0.95 * n) - 1)], 3),
         "states_per_s": round(states / busy) if busy else 0,
+        "states_per_cpu_s": round(states / cpu) if cpu else 0,  # fairer than wall-clock on a busy machine
         "peak_rss_mb": round(max(r["peak_kb"] for r in rows) / 1024, 1),
         "decided_by": by,
         "wins_replayed": f"{sum(r['replays'] is True for r in rows)}/{counts['win']}",

@@ -202,6 +202,12 @@ def _based(rules: Any, data: dict[str, Any]) -> Any:
 
 
 def _check_foundation(rules: Any, i: int, cards: list[int]) -> None:
+    """Refuse a foundation no game could have built: each card must fit on the one below it
+    (the first on an empty pile). A foundation the stock deals onto is not checked: the
+    stock's action puts any card there, fitting or not, so every order of its cards can
+    come about (which card the stock gave is not in the position) and none is refused."""
+    if i in rules.draw_targets:
+        return
     spec = rules.piles[i]
     table = rules.accept[i]
     width = rules.width

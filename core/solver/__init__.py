@@ -3,6 +3,8 @@
 * :mod:`.search`: :func:`solve` and :class:`Solver` (and :func:`safe_home_move`, the
   safe-home rule autoplay uses), working from the kernel's compiled
   tables alone (see that module and docs/solver.md);
+* :mod:`.exhaustive`: a plain exhaustive search with no shortcut, the reference the solver
+  is checked against;
 * :mod:`.knowledge`: what a variant's plugin may add (the ``solver_knowledge`` hook's answer,
   found through the one plugin registry), as typed protocols;
 * :mod:`.pools`: seeds the solver has won, shipped beside a variant's YAML or solved live;
@@ -11,13 +13,14 @@
 
 from __future__ import annotations
 
+from .exhaustive import ExhaustiveResult, exhaustive_search
 from .knowledge import Knowledge, SearchOutcome, SolverKnowledge, variant_knowledge
 from .player import player_hint
 from .pools import load_pool, options_slug, parse_range, pool_path, winnable_seed
 from .search import UNKNOWN, UNWINNABLE, WIN, Solver, SolveResult, safe_home_move, solve
 
 __all__ = [
-    "UNKNOWN", "UNWINNABLE", "WIN", "Knowledge", "SearchOutcome", "SolveResult", "Solver", "SolverKnowledge",
-    "load_pool", "options_slug", "parse_range", "player_hint", "pool_path", "safe_home_move", "solve",
-    "variant_knowledge", "winnable_seed",
+    "UNKNOWN", "UNWINNABLE", "WIN", "ExhaustiveResult", "Knowledge", "SearchOutcome", "SolveResult", "Solver",
+    "SolverKnowledge", "exhaustive_search", "load_pool", "options_slug", "parse_range", "player_hint", "pool_path",
+    "safe_home_move", "solve", "variant_knowledge", "winnable_seed",
 ]

@@ -3,16 +3,17 @@
 It never asks which game it is playing: everything comes from :class:`~solitaire.core.Rules`
 (``accept``, ``seq``, ``targets``, ``foundations``, ``stock``, ``draw_targets``, ``redeals``).
 
-Search: depth-first over the real :class:`~solitaire.core.Game` (``legal_moves``/``push``/
-``pop``), with
+Search: depth-first (iterative, an explicit stack) over the real :class:`~solitaire.core.Game`
+(``legal_moves``/``push``/``pop``), with
 
 * a transposition table of canonical state keys (the piles of a group whose piles are
   interchangeable are sorted; with unlimited redeals the stock and waste are keyed by the
   card sequence they cycle through, not by where the turn has got to);
 * provably safe moves to the foundations applied automatically (derived from ``accept``: a
   card may go home when every card that could ever be built on it outside the foundations is
-  already home; when foundations give cards back, every card that could be built on it,
-  transitively);
+  already home -- when foundations give cards back, every card that could be built on it,
+  transitively -- and the foundation takes one card on each top, only by moves, and the card
+  has one place home; see :meth:`_Tables.home_is_safe`);
 * stock macro-moves: "draw j times, then play the waste's top card", one move, so the
   search never stores a draw-only state (exact for any draw count and redeal limit);
 * no move from a pile that holds only a face-up run to an empty interchangeable pile; a run
@@ -29,8 +30,8 @@ See docs/solver.md.
 from __future__ import annotations
 
 import math
-import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
@@ -96,6 +97,37 @@ class _Tables:
             children = closure
         self.needs_home: tuple[tuple[int, ...], ...] = tuple(children)
         self.needs_mask: tuple[int, ...] = tuple(sum(1 << x for x in kids) for kids in children)
+        # when a move home may be automatic at all, from the foundations' tables (see
+        # home_is_safe and docs/solver.md, "Safe moves home"): a "track" foundation takes,
+        # on each card, at most one card, and every card on it came by a move (the stock
+        # never deals onto it; with cards given back, the deal puts none there)
+        width = len(rules.fits[0]) - 1  # cards a row; the last row is an empty pile's
+        dealt = {p for step in rules.spec.deal for p in rules.group_piles[step.to]}
+        self.track: tuple[bool, ...] = tuple(
+            p in found and p not in rules.draw_targets and all(len(row) <= 1 for row in rules.fits[p][:width])
+            and (rules.gives[p] == GIVES_NONE or p not in dealt)
+            for p in range(rules.count))
+        # a card's places home: the foundation tops it may go on, and whether an empty one takes it
+        rows: list[set[int]] = [set() for _ in range(width)]
+        starts = [False] * width
+        for f in rules.foundations:
+            for top in range(width + 1):
+                for c in rules.fits[f][top]:
+                    if top == width:
+                        starts[c] = True
+                    else:
+                        rows[c].add(top)
+        # HOME_LONE: it goes on one card only, never on an empty foundation; HOME_START: it
+        # only starts a foundation; HOME_NEVER: anything else (never automatic)
+        self.home_kind: tuple[int, ...] = tuple(
+            HOME_LONE if len(rows[c]) == 1 and not starts[c] else HOME_START if starts[c] and not rows[c]
+            else HOME_NEVER for c in range(width))
+        # foundations keyed by their size and top card alone: what they take next and hold
+        # depends on nothing else, as they give nothing back (which cards they hold follows
+        # from where all the others are)
+        self.top_only = frozenset(f for f in rules.foundations if rules.gives[f] == GIVES_NONE)
+        self.start_mask: tuple[int, ...] = tuple(
+            sum(1 << c for c in rules.fits[p][width]) if p in found else 0 for p in range(rules.count))
         # fitlist[p][row]: the cards pile p takes on top card ``row`` (row 52: when empty)
         self.fitlist: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
             tuple(tuple(c for c in range(DECK_SIZE) if rules.accept[p][row * DECK_SIZE + c])
@@ -158,6 +190,32 @@ class _Tables:
                 for d in fed_piles)
 
 
+    def home_is_safe(self, piles: list[list[int]], card: int, fits: list[int], home: int) -> bool:
+        """May ``card`` go home at once, onto ``fits[0]``, with no loss of a win? ``fits``: every
+        foundation that takes it now; ``home``: the cards on the foundations, as a bit mask.
+
+        Only when no line that wins can need the card elsewhere or need the foundation for
+        another card first (the proof: docs/solver.md, "Safe moves home"): every card that
+        could be built on it outside the foundations is home; the foundation is a track
+        (it takes one card on each top, and only by moves); and the card has one place home
+        (it goes on one card only, which is that foundation's top), or it only starts
+        foundations and every foundation that takes it is an empty interchangeable one (or
+        the one foundation that takes it waits for no other card that could start it)."""
+        if self.needs_mask[card] & ~home:
+            return False
+        kind = self.home_kind[card]
+        if kind == HOME_NEVER or not all(self.track[f] for f in fits):
+            return False
+        if kind == HOME_LONE:
+            return len(fits) == 1
+        f = fits[0]
+        group = self.group_of.get(f)
+        if group is not None:
+            return all(g in group and not piles[g] for g in fits)
+        return len(fits) == 1 and not self.start_mask[f] & ~home & ~(1 << card)
+
+
+HOME_NEVER, HOME_LONE, HOME_START = 0, 1, 2
 _TABLES: dict[int, _Tables] = {}
 
 
@@ -182,16 +240,18 @@ def safe_home_move(game: Game) -> Move | None:
         for c in piles[f]:
             home |= 1 << c
     found = rules.foundation_set
+    accept, width = rules.accept, len(rules.fits[0]) - 1
     for s in tables.auto_sources:
         pile = piles[s]
-        if not pile or down[s] == len(pile) or tables.needs_mask[pile[-1]] & ~home:
+        if not pile or down[s] == len(pile):
             continue
+        card = pile[-1]
         fits = [d for d in game.targets(s, 1) if d in found]
-        if len(fits) > 1:
-            group = tables.group_of.get(fits[0])
-            if group is None or any(piles[f] or f not in group for f in fits):
-                continue
-        if fits:
+        if not fits:
+            continue
+        every = [f for f in rules.foundations if len(piles[f]) < rules.capacity[f] and (
+            accept[f][(piles[f][-1] if piles[f] else width) * width + card])]  # reachable from s or not
+        if tables.home_is_safe(piles, card, every, home):
             return (s, fits[0], 1)
     return None
 
@@ -227,42 +287,37 @@ class Solver:
     def solve(self) -> SolveResult:
         began = time.perf_counter()
         deadline = began + self.timeout
-        old_limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(old_limit, 20_000))
-        try:
-            if self._blocked():
-                return SolveResult(UNWINNABLE, (), time.perf_counter() - began, 0, "blocked")
-            t0, span = began, self.timeout
-            if self.know_search is not None:  # the variant's own search, its share of the budget:
-                found = self.know_search(self.start, began + span * self.search_share, self.max_states)
-                self.states = found.states
-                if found.result == WIN:  # moves that win (replayed in _win)
-                    self.solution = list(found.moves)
-                    return self._win(began, "variant")
-                if found.result == UNWINNABLE:  # a proof
-                    return SolveResult(UNWINNABLE, (), time.perf_counter() - began, self.states, "variant")
-                t0 = time.perf_counter()  # out of budget: the generic portfolio has the rest
-                span = deadline - t0
-            if self.greedy_share > 0:
-                share = span * self.greedy_share
-                result = self._run(prune=True, deadline=t0 + share / 2)
-                if result is True:
-                    return self._win(began, "greedy")
-                if self._lost_with_every_stock_card_free(min(deadline, time.perf_counter() + span * 0.15)):
-                    return SolveResult(UNWINNABLE, (), time.perf_counter() - began, self.states, "relaxation")
-                if self.best_first:
-                    result = self._best_first(deadline=t0 + share)
-                    if result is True:
-                        return self._win(began, "best-first")
-            result = self._run(prune=False, deadline=deadline)
+        if self._blocked():
+            return SolveResult(UNWINNABLE, (), time.perf_counter() - began, 0, "blocked")
+        t0, span = began, self.timeout
+        if self.know_search is not None:  # the variant's own search, its share of the budget:
+            found = self.know_search(self.start, began + span * self.search_share, self.max_states)
+            self.states = found.states
+            if found.result == WIN:  # moves that win (replayed in _win)
+                self.solution = list(found.moves)
+                return self._win(began, "variant")
+            if found.result == UNWINNABLE:  # a proof
+                return SolveResult(UNWINNABLE, (), time.perf_counter() - began, self.states, "variant")
+            t0 = time.perf_counter()  # out of budget: the generic portfolio has the rest
+            span = deadline - t0
+        if self.greedy_share > 0:
+            share = span * self.greedy_share
+            result = self._run(prune=True, deadline=t0 + share / 2)
             if result is True:
-                return self._win(began, "exact")
-            seconds = time.perf_counter() - began
-            if result is False:
-                return SolveResult(UNWINNABLE, (), seconds, self.states, "exact")
-            return SolveResult(UNKNOWN, (), seconds, self.states, "")
-        finally:
-            sys.setrecursionlimit(old_limit)
+                return self._win(began, "greedy")
+            if self._lost_with_every_stock_card_free(min(deadline, time.perf_counter() + span * 0.15)):
+                return SolveResult(UNWINNABLE, (), time.perf_counter() - began, self.states, "relaxation")
+            if self.best_first:
+                result = self._best_first(deadline=t0 + share)
+                if result is True:
+                    return self._win(began, "best-first")
+        result = self._run(prune=False, deadline=deadline)
+        if result is True:
+            return self._win(began, "exact")
+        seconds = time.perf_counter() - began
+        if result is False:
+            return SolveResult(UNWINNABLE, (), seconds, self.states, "exact")
+        return SolveResult(UNKNOWN, (), seconds, self.states, "")
 
     # ------------------------------------------------------------------ search
 
@@ -437,7 +492,7 @@ class Solver:
         piles, down = g.piles, g.down
         found = rules.foundations
         t = self.t
-        needs = t.needs_mask
+        safe_shape = t.home_is_safe
         fitlist = t.fitlist
         targets = rules.targets
         cap = rules.capacity
@@ -461,6 +516,7 @@ class Solver:
                 fits = wanted.get(card)
                 if fits is None:
                     continue
+                every = fits  # every foundation that takes it, reachable from s or not
                 fits = [f for f in fits if f in targets[s]]
                 if not fits:
                     continue
@@ -469,11 +525,7 @@ class Solver:
                     for f in found:  # full foundations too: their cards are home
                         for c in piles[f]:
                             home |= 1 << c
-                safe = not needs[card] & ~home
-                if safe and len(fits) > 1:
-                    grp = t.group_of.get(fits[0])
-                    safe = grp is not None and not any(piles[f] or f not in grp for f in fits)
-                if not safe:
+                if not safe_shape(piles, card, every, home):
                     if self.safe_home is None:
                         continue
                     for f in fits:
@@ -526,9 +578,13 @@ class Solver:
         g = self.g
         piles, down = g.piles, g.down
         t = self.t
-        parts = [bytes([down[i], *piles[i]]) for i in t.singles]
+        tops = t.top_only  # a foundation that gives nothing back: its size and top card say it all
+        parts = [bytes((len(piles[i]), piles[i][-1])) if i in tops and piles[i] else bytes([down[i], *piles[i]])
+                 for i in t.singles]
         for grp in t.groups:
-            parts.append(b"\xfe".join(sorted([bytes([down[i], *piles[i]]) for i in grp])))
+            parts.append(b"\xfe".join(sorted([
+                bytes((len(piles[i]), piles[i][-1])) if i in tops and piles[i] else bytes([down[i], *piles[i]])
+                for i in grp])))
         rules = self.rules
         if t.macro:
             stock = piles[rules.stock]  # type: ignore[index]
@@ -812,29 +868,42 @@ class Solver:
         return out
 
     def _dfs(self) -> bool:
+        """Depth first from the current position; True with the winning line in the trail.
+
+        Iterative: ``frames`` holds, for each position on the current line, the moves still
+        to try there, the trail's length on entering it and after its safe moves home, so no
+        game is too deep for it (the order of the positions tried is the recursive one's)."""
         g = self.g
-        self.count += 1
-        if not self.count & 255 and (time.perf_counter() > self.deadline or len(self.seen) > self.max_states):
-            raise _OutOfBudget
-        mark = len(self.trail)
-        self._auto()
-        if g.won:
-            return True
-        if not self._visit() or (self.dead is not None and self.dead(g)):
-            self._undo(mark)
-            return False
         trail = self.trail
-        for _, draws, m in self._moves():
-            inner = len(trail)
-            if draws:
-                self._draws(draws)
-            g.push(m)
-            trail.append(m)
-            if self._dfs():
+        frames: list[tuple[Iterator[tuple[int, int, Move]], int, int]] = []
+        while True:
+            self.count += 1  # entering a position
+            if not self.count & 255 and (time.perf_counter() > self.deadline or len(self.seen) > self.max_states):
+                raise _OutOfBudget
+            mark = len(trail)
+            self._auto()
+            if g.won:
                 return True
-            self._undo(inner)
-        self._undo(mark)
-        return False
+            if not self._visit() or (self.dead is not None and self.dead(g)):
+                self._undo(mark)
+            else:
+                frames.append((iter(self._moves()), mark, len(trail)))
+            while frames:  # the next move to try, backing up the line as moves run out
+                moves, mark, inner = frames[-1]
+                self._undo(inner)
+                step = next(moves, None)
+                if step is None:
+                    self._undo(mark)
+                    frames.pop()
+                    continue
+                draws, m = step[1], step[2]
+                if draws:
+                    self._draws(draws)
+                g.push(m)
+                trail.append(m)
+                break
+            else:
+                return False
 
     def _draws(self, draws: int) -> None:
         """Play ``draws`` stock actions at once (legal: see _stock_moves), recorded in the

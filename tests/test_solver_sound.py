@@ -1,0 +1,229 @@
+"""The solver stays sound for every game the YAML vocabulary can declare.
+
+Checked against :func:`exhaustive_search` (every legal move, raw positions, no shortcut) on
+small positions of Klondike, Calculation and three test variants (tests/variants/): every
+``unwinnable`` of the solver must be exhaustive-unwinnable, every ``win`` replays through
+``Game.play``, and where the exhaustive search wins the solver never says ``unwinnable``.
+Budgets are in states, never seconds.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solitaire.core import Game, Rules, get_variant, load_variant_file
+from solitaire.core.cards import DECK_SIZE, card_name
+from solitaire.core.solver import UNKNOWN, UNWINNABLE, WIN, exhaustive_search, safe_home_move, solve
+
+HERE = Path(__file__).parent / "variants"
+TEST_VARIANTS = {name: load_variant_file(HERE / f"{name}.yaml") for name in ("golf", "freecell", "yukon")}
+
+
+def variant(name: str) -> Any:
+    return TEST_VARIANTS[name] if name in TEST_VARIANTS else get_variant(name)
+
+
+def end_game(name: str, options: dict[str, Any], rng: random.Random, away: int) -> Game:
+    """A legal position of ``name`` with about ``away`` cards off the foundations: the others
+    put home in each foundation's own build order (a random card that fits its top, in
+    turn), the rest shuffled onto the other piles; loaded through ``Game.from_position``."""
+    defn = variant(name)
+    rules = Rules.of(defn, options)
+    width = len(rules.fits[0]) - 1
+    found: dict[int, list[int]] = {f: [] for f in rules.foundations}
+    left = set(range(DECK_SIZE))
+    stuck = False
+    while len(left) > away and not stuck:
+        stuck = True
+        for f in rng.sample(list(found), len(found)):
+            pile = found[f]
+            if len(pile) >= rules.capacity[f] or len(left) <= away:
+                continue
+            fits = rules.fits[f][pile[-1] if pile else width]
+            if not pile and not fits and f in rules.draw_targets:
+                fits = tuple(range(DECK_SIZE))  # the stock starts it with any card
+            options_here = [c for c in fits if c in left]
+            if options_here:
+                card = rng.choice(options_here)
+                pile.append(card)
+                left.discard(card)
+                stuck = False
+    rest = sorted(left)
+    rng.shuffle(rest)
+    holders = [i for i in range(rules.count) if rules.role[i] in ("tableau", "reserve")]
+    if rules.stock is not None:
+        holders.append(rules.stock)
+    piles: dict[int, list[int]] = {i: [] for i in range(rules.count)}
+    for card in rest:
+        room = [i for i in holders if len(piles[i]) < rules.capacity[i]]
+        piles[rng.choice(room)].append(card)
+    data: dict[str, Any] = {"variant": rules.name, "options": options, "piles": {}}
+    for i, pname in enumerate(rules.names):
+        cards = found.get(i, piles[i])
+        down = 0
+        if i == rules.stock:
+            down = len(cards)
+        elif i in rules.may_hide and cards:
+            down = rng.randrange(len(cards))  # a pile that flips ends face up
+        data["piles"][pname] = {"down": [card_name(c) for c in cards[:down]],
+                                "up": [card_name(c) for c in cards[down:]]}
+    return Game.from_position(defn, data)
+
+
+def check_against_exhaustive(game: Game, states: int = 8_000) -> tuple[str, str]:
+    """Solve ``game`` and search it exhaustively; fail on any disagreement."""
+    truth = exhaustive_search(game, states)
+    answer = solve(game, timeout=None, max_states=states)
+    if answer.result == WIN:
+        replay = game.copy()
+        for move in answer.moves:
+            replay.play(move)
+        assert replay.won, answer
+    if answer.result == UNWINNABLE:  # a proof: never a win, exhaustive-unwinnable where decided
+        assert truth.result != WIN, game.to_position()
+    if truth.result == WIN:
+        assert answer.result != UNWINNABLE, game.to_position()
+        replay = game.copy()
+        for m in truth.moves:
+            replay.play(m)
+        assert replay.won
+    return answer.result, truth.result
+
+
+CASES = [
+    ("klondike", {"draw": 1, "redeals": None}),
+    ("klondike", {"draw": 3, "redeals": 0}),
+    ("klondike", {"draw": 1, "redeals": 1, "relaxed": True}),
+    ("calculation", {}),
+    ("golf", {}),
+    ("freecell", {}),
+    ("yukon", {}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(CASES)])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(seed=st.integers(0, 2**32), away=st.integers(3, 9))
+def test_the_solver_agrees_with_the_exhaustive_search(name, options, seed, away):
+    check_against_exhaustive(end_game(name, options, random.Random(seed), away))
+
+
+@pytest.mark.parametrize(("name", "kind"), [("golf", UNWINNABLE), ("freecell", WIN), ("yukon", None),
+                                            ("calculation", None)])
+def test_the_agreement_is_checked_on_decided_positions(name, kind):
+    """The property above is not vacuous: on these positions both searches decide, with the
+    answer ``kind`` among them where given (Golf's end games are nearly all lost, its win
+    is checked on a built position below; FreeCell's nearly all won)."""
+    rng = random.Random(13)
+    seen: dict[tuple[str, str], int] = {}
+    for _ in range(12):
+        pair = check_against_exhaustive(end_game(name, {}, rng, rng.randrange(4, 8)), 8_000)
+        seen[pair] = seen.get(pair, 0) + 1
+    assert seen.get((WIN, WIN), 0) + seen.get((UNWINNABLE, UNWINNABLE), 0) > 0, seen
+    assert kind is None or seen.get((kind, kind), 0) > 0, seen
+
+
+# ---------------------------------------------------------------- Golf: no false proofs
+
+
+def golf(seed: int) -> Game:
+    return Game.new(Rules.of(TEST_VARIANTS["golf"], {}), seed)
+
+
+def test_golf_a_card_home_is_never_automatic():
+    """One shared foundation building up or down: a card put home changes what it takes next,
+    so no move home is safe by the tables, and the search branches on every one."""
+    g = golf(3)
+    g.play("draw")
+    assert any(dst == g.rules.foundations[0] for _, dst, _ in g.legal_moves())
+    assert safe_home_move(g) is None
+
+
+def golf_end_game() -> Game:
+    """The stock is out, 5H is the foundation's top; t1 holds 4C, t2 5S under 6D. 4C home
+    first loses (nothing follows it); 6D, 5S, 4C wins."""
+    defn = TEST_VARIANTS["golf"]
+    rules = Rules.of(defn, {})
+    piles: dict[str, dict[str, list[str]]] = {n: {"down": [], "up": []} for n in rules.names}
+    piles["t1"]["up"] = ["4C"]
+    piles["t2"]["up"] = ["5S", "6D"]
+    away = {"4C", "5S", "6D", "5H"}
+    piles["foundation"]["up"] = [c for c in map(card_name, range(DECK_SIZE)) if c not in away] + ["5H"]
+    return Game.from_position(defn, {"variant": rules.name, "piles": piles})
+
+
+def test_golf_a_won_end_game_is_won():
+    """The shortcut once put 4C home at once and called this position unwinnable."""
+    game = golf_end_game()
+    assert exhaustive_search(game).result == WIN
+    answer = solve(game, timeout=None, max_states=1_000)
+    assert answer.result == WIN
+    assert answer.moves == ("t2 foundation", "t2 foundation", "t1 foundation")
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_golf_deals_are_never_falsely_proved(seed):
+    answer = solve(golf(seed), timeout=None, max_states=4_000)
+    if answer.result == UNWINNABLE:
+        assert exhaustive_search(golf(seed), 400_000).result == UNWINNABLE
+    assert answer.result in (WIN, UNKNOWN, UNWINNABLE)
+
+
+def test_a_golf_game_after_draws_loads_back():
+    """The stock deals any card onto the foundation, fitting or not: such a position saves
+    and loads, and the solver and the hint take it."""
+    g = golf(1)
+    g.play("draw")
+    g.play("draw")
+    data = g.to_position()
+    again = Game.from_position(TEST_VARIANTS["golf"], data)
+    assert again.key() == g.key()
+    assert solve(again, timeout=None, max_states=2_000).result in (WIN, UNKNOWN, UNWINNABLE)
+
+
+def test_a_klondike_foundation_out_of_order_is_still_refused(klondike):
+    from solitaire.core.errors import PositionError
+
+    data = Game.new(Rules.of(klondike, {}), 1).to_position()
+    data["piles"]["f1"]["up"], data["piles"]["t1"]["up"] = data["piles"]["t1"]["up"], ["AS"]
+    with pytest.raises(PositionError):
+        Game.from_position(klondike, data)
+
+
+# ---------------------------------------------------------------- deep games: no recursion
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_freecell_deep_searches_need_no_recursion(seed):
+    """FreeCell lines run thousands of moves deep; the searches keep their own stack, so
+    they run under a recursion limit barely above the caller's depth."""
+    game = Game.new(Rules.of(TEST_VARIANTS["freecell"], {}), seed)
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 120)
+    try:
+        answer = solve(game, timeout=None, max_states=3_000)
+        truth = exhaustive_search(game, 3_000)
+    finally:
+        sys.setrecursionlimit(old)
+    assert answer.result in (WIN, UNKNOWN)
+    assert truth.result in (WIN, UNKNOWN)
+    if answer.result == WIN:
+        replay = game.copy()
+        for move in answer.moves:
+            replay.play(move)
+        assert replay.won
+
+
+def test_the_exhaustive_search_leaves_the_game_untouched():
+    game = golf(2)
+    before = game.key()
+    exhaustive_search(game, 500)
+    assert game.key() == before
