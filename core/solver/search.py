@@ -36,9 +36,9 @@ from typing import Any
 
 import attrs
 
-from ..cards import DECK_SIZE
+from ..cards import DECK_SIZE, FACE
 from ..game import Game, Move, Snapshot
-from ..rules import EMPTY, GIVES_NONE, GIVES_RUN, GIVES_TOP, Rules
+from ..rules import GIVES_NONE, GIVES_RUN, GIVES_TOP, Rules
 from .knowledge import Knowledge, variant_knowledge
 
 WIN, UNWINNABLE, UNKNOWN = "win", "unwinnable", "unknown"
@@ -72,20 +72,15 @@ class _Tables:
         found = rules.foundation_set
         # piles that receive cards by moves, outside the foundations
         receivers = sorted({d for s in rules.sources for d in rules.targets[s] if d not in found})
+        W = rules.width  # cards a table row; a card of the game is below it
+        size = len(rules.deck)
         children: list[tuple[int, ...]] = []
-        for c in range(DECK_SIZE):
-            kids = set()
-            for p in receivers:
-                row = rules.accept[p]
-                base = c * DECK_SIZE
-                for x in range(DECK_SIZE):
-                    if row[base + x]:
-                        kids.add(x)
-            children.append(tuple(sorted(kids)))
+        for c in range(W):
+            children.append(tuple(sorted({x for p in receivers for x in rules.fits[p][c]})))
         give_back = any(rules.gives[f] != GIVES_NONE for f in rules.foundations)
         if give_back:  # a home card may come back down: everything that can pile on it must be home
             closure = []
-            for c in range(DECK_SIZE):
+            for c in range(W):
                 seen: set[int] = set()
                 todo = list(children[c])
                 while todo:
@@ -129,21 +124,24 @@ class _Tables:
         self.start_mask: tuple[int, ...] = tuple(
             sum(1 << c for c in rules.fits[p][width]) if p in found else 0 for p in range(rules.count))
         # fitlist[p][row]: the cards pile p takes on top card ``row`` (row 52: when empty)
-        self.fitlist: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-            tuple(tuple(c for c in range(DECK_SIZE) if rules.accept[p][row * DECK_SIZE + c])
-                  for row in range(DECK_SIZE + 1))
-            for p in range(rules.count))
+        self.fitlist: tuple[tuple[tuple[int, ...], ...], ...] = rules.fits
         # a run moved off a face-up card may wait until that card is used (see _useful_under)
-        unbounded = all(rules.capacity[p] >= DECK_SIZE and rules.max_accept[p] >= DECK_SIZE for p in receivers)
-        self.defer = tuple(unbounded and rules.gives[p] == GIVES_RUN for p in range(rules.count))
+        unbounded = all(rules.capacity[p] >= size and rules.max_accept[p] >= size for p in receivers)
+        # the waits below assume a move possible now stays possible while nothing touches its
+        # piles: not so when free cells or empty piles elsewhere bound a run (supermove), when
+        # a pile empties into a forced fill, or when piles uncover others: no waiting there
+        plain = not (rules.has_supermove or rules.fills or rules.covering or rules.draw_not_onto_empty
+                     or any(m > 1 for m in rules.min_accept))
+        self.plain = plain
+        self.defer = tuple(plain and unbounded and rules.gives[p] == GIVES_RUN for p in range(rules.count))
         # onto_mask[f][c]: the cards c may go onto outside the foundations, taken back from f
         self.onto_mask: tuple[tuple[int, ...], ...] = tuple(
-            tuple(sum(1 << y for y in range(DECK_SIZE)
-                      if any(rules.accept[d][y * DECK_SIZE + c] for d in rules.targets[p] if d not in found))
-                  for c in range(DECK_SIZE)) if p in found and rules.gives[p] != GIVES_NONE else ()
+            tuple(sum(1 << y for y in range(W)
+                      if any(rules.accept[d][y * W + c] for d in rules.targets[p] if d not in found))
+                  for c in range(W)) if p in found and rules.gives[p] != GIVES_NONE else ()
             for p in range(rules.count))
         self.found_defer = all(len(self.fitlist[f][row]) <= 1 for f in rules.foundations
-                               for row in range(DECK_SIZE)) and all(self.defer[p] for p in receivers)
+                               for row in range(W)) and all(self.defer[p] for p in receivers)
         self.auto_sources = tuple(s for s in rules.sources if s not in found
                                   and any(f in found for f in rules.targets[s]))
 
@@ -151,7 +149,9 @@ class _Tables:
         def signature(i: int, members: tuple[int, ...]) -> tuple[object, ...]:
             mates = set(members)
             return (rules.role[i], rules.accept[i], rules.seq[i], rules.gives[i], rules.capacity[i],
-                    rules.max_accept[i], rules.flip[i], frozenset(rules.targets[i]) - mates,
+                    rules.max_accept[i], rules.min_accept[i], rules.flip[i], rules.covered[i], rules.uncovers[i],
+                    rules.fill[i], rules.supermove[i] is not None, i in rules.win_cleared,
+                    any(i in f for f in rules.fill), frozenset(rules.targets[i]) - mates,
                     mates - {i} <= set(rules.targets[i]) or not (mates & set(rules.targets[i])),
                     frozenset(s for s in range(rules.count) if i in rules.targets[s]) - mates)
 
@@ -171,7 +171,7 @@ class _Tables:
         if rules.stock is not None and len(rules.draw_targets) == 1:
             w = rules.draw_targets[0]
             fed = any(w in rules.targets[s] for s in range(rules.count))
-            if not fed and w not in found and rules.capacity[w] >= DECK_SIZE:
+            if not fed and w not in found and rules.capacity[w] >= size:
                 self.macro = True
                 self.waste = w
         self.free_stock: Rules | None = None  # these rules with draw 1, unlimited redeals
@@ -354,12 +354,17 @@ class Solver:
         found = rules.foundations
         hide = [i for i in range(rules.count) if i != rules.stock]
 
-        def snap() -> bytes:  # compact: [down, cards...] a pile, 255 between piles, recycles last
-            piles, down, recycles = g.snapshot()[:3]
+        def snap() -> Any:  # compact: [down, cards...] a pile, 255 between piles, recycles last
+            shot = g.snapshot()
+            if rules.width > 255:  # card numbers past a byte: the snapshot itself
+                return shot
+            piles, down, recycles = shot[:3]
             return b"\xff".join([bytes((down[i],)) + bytes(piles[i]) for i in range(rules.count)]
                                  + [str(recycles).encode()])
 
-        def unsnap(state: bytes) -> Snapshot:
+        def unsnap(state: Any) -> Snapshot:
+            if isinstance(state, Snapshot):
+                return state
             parts = state.split(b"\xff")
             return Snapshot(tuple(tuple(p[1:]) for p in parts[:-1]), tuple(p[0] for p in parts[:-1]),
                             int(parts[-1]), 0, 0)  # the search reads neither score nor move count
@@ -368,7 +373,7 @@ class Solver:
             if self.heuristic is not None:
                 return int(self.heuristic(g))
             piles, down = g.piles, g.down
-            return (DECK_SIZE - sum(len(piles[f]) for f in found)) + 3 * sum(down[i] for i in hide)
+            return (len(rules.deck) - sum(len(piles[f]) for f in found)) + 3 * sum(down[i] for i in hide)
 
         nodes: list[list[Any]] = [[-1, (), ()]]  # parent, moves from the parent, safe moves played here
         heap = [(h(), 0, 0, snap())]
@@ -437,22 +442,26 @@ class Solver:
         its own pile (and no empty pile takes it), while cards lie under it: a sure loss."""
         g = self.start
         rules = self.rules
+        if rules.win_home < len(rules.deck):  # a card may stay where it is and the game still be won
+            return False
         accept = rules.accept
+        W = rules.width
         for p in rules.sources:
             if p in rules.foundation_set or p == rules.stock or p in rules.draw_targets:
                 continue
             pile = g.piles[p]
+            carried = rules.gives[p] != GIVES_TOP  # a face-up card may leave on the card under it
             below: set[int] = set()
             for i, y in enumerate(pile):
-                if i:
+                if i and not (carried and i - 1 >= g.down[p]):
                     free = False
                     for d in rules.targets[p]:
                         table = accept[d]
-                        if table[EMPTY * 52 + y]:
+                        if table[W * W + y]:
                             free = True
                             break
-                        for t in range(DECK_SIZE):
-                            if t not in below and table[t * 52 + y]:
+                        for t in rules.deck:
+                            if t not in below and table[t * W + y]:
                                 free = True
                                 break
                         if free:
@@ -504,7 +513,7 @@ class Solver:
                 fp = piles[f]
                 if len(fp) >= cap[f]:
                     continue
-                for c in fitlist[f][fp[-1] if fp else EMPTY]:
+                for c in fitlist[f][fp[-1] if fp else rules.width]:
                     wanted.setdefault(c, []).append(f)
             if not wanted:
                 return pushed
@@ -576,8 +585,11 @@ class Solver:
 
     def _key(self) -> bytes:
         g = self.g
-        piles, down = g.piles, g.down
+        down = g.down
         t = self.t
+        # two copies of a card behave alike under every table: key the piles by faces (a
+        # game of one deck: its cards are their faces)
+        piles = g.piles if self.rules.width == DECK_SIZE else [[FACE[c] for c in p] for p in g.piles]
         tops = t.top_only  # a foundation that gives nothing back: its size and top card say it all
         parts = [bytes((len(piles[i]), piles[i][-1])) if i in tops and piles[i] else bytes([down[i], *piles[i]])
                  for i in t.singles]
@@ -633,7 +645,7 @@ class Solver:
                 continue
             dest = piles[dst]
             if left == 0 and down[src] == 0 and not dest and t.group_of.get(src) is t.group_of.get(dst) \
-                    and src in t.group_of:
+                    and src in t.group_of and not rules.fill[src]:
                 continue  # a pile moved whole to an empty twin: the same position
             if left > 0 and left == down[src]:
                 out.append((90 - down[src], 0, m))  # turns a card up
@@ -650,7 +662,7 @@ class Solver:
                 under = pile[left - 1]
                 if any(self._fits(under, f) for f in rules.targets[src] if f in found):
                     out.append((30, 0, m))
-                elif prune or (t.defer[src] and rules.seq[src][under * 52 + pile[left]]
+                elif prune or (t.defer[src] and rules.seq[src][under * rules.width + pile[left]]
                                and not self._wanted_on(under, src, pile[left])):
                     continue
                 else:
@@ -712,7 +724,7 @@ class Solver:
         gives = self.rules.gives[p]
         if gives == GIVES_RUN:
             table = self.rules.seq[p]
-            return all(table[pile[j] * 52 + pile[j + 1]] for j in range(i, len(pile) - 1))
+            return all(table[pile[j] * self.rules.width + pile[j + 1]] for j in range(i, len(pile) - 1))
         return gives != GIVES_TOP or i == len(pile) - 1
 
     def _stock_card_used(self, card: int, dst: int) -> bool:
@@ -764,7 +776,7 @@ class Solver:
         accept = rules.accept
         for d in rules.targets[src]:
             if d == dst:
-                if accept[d][moved * 52 + card]:
+                if accept[d][moved * rules.width + card]:
                     return True
             elif self._fits(card, d):
                 return True
@@ -800,9 +812,9 @@ class Solver:
         if dest:
             if g.down[d] == len(dest):
                 return False
-            row = dest[-1] * 52
+            row = dest[-1] * self.rules.width
         else:
-            row = EMPTY * 52
+            row = self.rules.width * self.rules.width
         return bool(self.rules.accept[d][row + card]) and len(dest) < self.rules.capacity[d]
 
     def _stock_moves(self) -> list[tuple[int, int, Move]]:
@@ -835,7 +847,7 @@ class Solver:
                     continue
                 row = dest[-1]
             else:
-                row = EMPTY
+                row = rules.width
             for c in fitlist[d][row]:
                 wanted.setdefault(c, []).append(d)
         if not wanted:
