@@ -285,9 +285,10 @@ def _check_position(game: Game, deck: Sequence[int], where: str) -> None:
 def _random_play(case: Case) -> None:
     """Random play (hypothesis) keeps every invariant: cards conserved, legal moves played,
     refusals change nothing, undo restores all but turned cards, push/pop exactly, redo."""
-    from hypothesis import given
-
     from . import IllegalMoveError
+
+    settings = _settings(case)  # first: says what to install when hypothesis is missing
+    from hypothesis import given
 
     defn = case.variant()
     rules = defn.rules(case.options)
@@ -306,7 +307,7 @@ def _random_play(case: Case) -> None:
             raise AssertionError(f"{where}: play accepted {move}, which legal_moves() does not list")
         assert (game.to_position(), game.history, game.future) == before, f"{where}: refusing {move} changed the game"
 
-    @_settings(case)
+    @settings
     @given(*_walk_strategy())
     def walk(seed: int, steps: list[tuple[int, int]]) -> None:
         from . import Game
@@ -402,12 +403,13 @@ def _same_position(defn: VariantDef, game: Game, where: str) -> None:
 
 def _positions(case: Case) -> None:
     """Positions round-trip (after random play too); the player's view hides face-down cards."""
+    settings = _settings(case)
     from hypothesis import given
 
     defn = case.variant()
     rules = defn.rules(case.options)
 
-    @_settings(case)
+    @settings
     @given(*_walk_strategy())
     def walk(seed: int, steps: list[tuple[int, int]]) -> None:
         from . import Game
@@ -540,9 +542,13 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         raise pytest.UsageError("--solitaire-examples and --solitaire-states take a whole number of at least 1")
     budget = Budget(examples=examples, states=states)
     parent = KitCollector.from_parent(session, name=COLLECTOR, nodeid=COLLECTOR)
+    made: list[pytest.Item] = []
     for name in _names(given):
         try:
             found = cases(name, budget)
         except UnknownVariantError as exc:
             raise pytest.UsageError(f"--solitaire-variant: {exc}") from None
-        items.extend(KitItem.from_parent(parent, name=case.test_name, case=case) for case in found)
+        made += [KitItem.from_parent(parent, name=case.test_name, case=case) for case in found]
+    # reported as collected, so that "collected N items" and the plugins that count them see them
+    config.hook.pytest_collectreport(report=pytest.CollectReport(parent.nodeid, "passed", None, list(made)))
+    items.extend(made)
