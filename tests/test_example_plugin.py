@@ -25,6 +25,7 @@ import pytest
 
 from solitaire.core import Game, IllegalMoveError, build_registry, get_variant, hookimpl, hookspecs
 from solitaire.core.cards import COLOUR, RANK, SUIT, card_name
+from solitaire.core.conformance import Budget, check_variant
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "solitaire-yukon"
@@ -40,10 +41,23 @@ def load_plugin_module() -> ModuleType:
 
 
 @pytest.fixture(scope="module")
-def yukon():
+def yukon_registry():
     reg = build_registry(plugins=[("yukon", "solitaire-yukon", load_plugin_module())])
     assert reg.broken == []
-    return reg.get("yukon")
+    return reg
+
+
+@pytest.fixture(scope="module")
+def yukon(yukon_registry):
+    return yukon_registry.get("yukon")
+
+
+def test_yukon_passes_the_conformance_kit(yukon_registry):
+    """What `pytest --solitaire-variant yukon` runs, in-process: every check but the pool's,
+    which is skipped (the example ships no pool of won seeds)."""
+    skipped = check_variant("yukon", Budget(examples=5), registry=yukon_registry)
+    assert skipped == ["test_pool[yukon[default]]: yukon ships no pool of won seeds for default "
+                       "(no winnable/default.txt beside its YAML)"]
 
 
 def test_the_example_is_yaml_and_one_hook_only():
@@ -137,8 +151,8 @@ def test_the_example_installs_lists_and_plays_in_a_fresh_environment(tmp_path):
     python = bindir / "python"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PIP_REQUIRE", "VIRTUAL_ENV"))}
     env |= {"SOLITAIRE_HOME": str(tmp_path / "home"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
-    install = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", str(main), str(example)],
+    install = subprocess.run(  # with the conformance extra: pytest and hypothesis, for the kit
+        [str(python), "-m", "pip", "install", "--quiet", f"{main}[conformance]", str(example)],
         capture_output=True, text=True, env=env, timeout=600)
     assert install.returncode == 0, install.stdout + install.stderr
 
@@ -180,6 +194,14 @@ def test_the_example_installs_lists_and_plays_in_a_fresh_environment(tmp_path):
     assert replies[-3]["error"] == "this game has no stock to draw from"
     assert replies[-2]["error"] == "t1 cannot move onto itself"
     assert replies[-1]["ok"] and replies[-1]["moves"] == game.moves - 1
+
+    # the conformance kit, as the guide and the example's README run it (its pytest plugin is installed)
+    kit_dir = tmp_path / "kit"
+    kit_dir.mkdir()
+    kit = subprocess.run([str(python), "-m", "pytest", "--solitaire-variant", "yukon", "-p", "no:cacheprovider", "-rs"],
+                         capture_output=True, text=True, env=env, cwd=kit_dir, timeout=600)
+    assert kit.returncode == 0, kit.stdout + kit.stderr
+    assert "5 passed, 1 skipped" in kit.stdout and "yukon ships no pool of won seeds" in kit.stdout
 
 
 # --------------------------------------------------------------------------- the guide
