@@ -236,7 +236,7 @@ def test_the_guide_documents_every_hook():
 
 
 def test_the_guides_test_code_runs(monkeypatch):
-    [code] = [c for c in code_blocks(GUIDE.read_text(), "python") if "--8<--" not in c]
+    [code] = [c for c in code_blocks(GUIDE.read_text(), "python") if "--8<--" not in c and "conformance" not in c]
     monkeypatch.chdir(EXAMPLE)
     namespace: dict[str, Any] = {}
     exec(compile(code, str(GUIDE), "exec"), namespace)
@@ -272,3 +272,32 @@ def test_help_examples_are_moves_the_rules_allow_in_the_games_own_names(yukon, v
         src = rules.index.get(src_name, rules.aliases.get(src_name))
         dsts = rules.group_names.get(dst_name, (rules.index.get(dst_name),))
         assert src is not None and all(d in rules.targets[src] for d in dsts if d != src), text
+
+
+def test_the_guides_conformance_kit_example_runs(monkeypatch, yukon_registry):
+    """The kit's test module in the guide, run with Yukon registered as if installed; the
+    tests it lists are the kit's."""
+    import solitaire.core
+    import solitaire.core.plugins
+    from solitaire.core.conformance import cases
+
+    text = section_of(GUIDE.read_text(), "## The conformance kit")
+    [code] = code_blocks(text, "python")
+    [names] = [b for b in code_blocks(text, "text") if b.startswith("solitaire-conformance::")]
+    assert names.split() == [f"solitaire-conformance::{c.test_name}" for c in cases("yukon", registry=yukon_registry)]
+    monkeypatch.setattr(solitaire.core, "registry", lambda: yukon_registry)
+    monkeypatch.setattr(solitaire.core.plugins, "registry", lambda: yukon_registry)
+    namespace: dict[str, Any] = {}
+    exec(compile(code, str(GUIDE), "exec"), namespace)
+    namespace["test_yukon_conforms"]()
+    mark = namespace["test_every_game"].pytestmark[0]
+    every = [c for c in mark.args[1] if c.name == "yukon"]  # the registry holds the built-in games too
+    assert len(every) == 6
+    for case in every[:2]:  # loads and deck: the others ran above
+        namespace["test_every_game"](case)
+
+
+def section_of(text: str, heading: str) -> str:
+    start = text.index(heading + "\n")
+    end = text.find("\n## ", start + len(heading))
+    return text[start:end if end != -1 else len(text)]
