@@ -25,6 +25,7 @@ import pytest
 
 from solitaire.core import Game, IllegalMoveError, Rules, build_registry, get_variant, hookimpl, hookspecs
 from solitaire.core.cards import COLOUR, RANK, SUIT, card_name
+from solitaire.core.conformance import Budget, check_variant
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "solitaire-yukon"
@@ -40,10 +41,23 @@ def load_plugin_module() -> ModuleType:
 
 
 @pytest.fixture(scope="module")
-def yukon():
+def yukon_registry():
     reg = build_registry(plugins=[("yukon", "solitaire-yukon", load_plugin_module())])
     assert reg.broken == []
-    return reg.get("yukon")
+    return reg
+
+
+@pytest.fixture(scope="module")
+def yukon(yukon_registry):
+    return yukon_registry.get("yukon")
+
+
+def test_yukon_passes_the_conformance_kit(yukon_registry):
+    """What `pytest --solitaire-variant yukon` runs, in-process: every check but the pool's,
+    which is skipped (the example ships no pool of won seeds)."""
+    skipped = check_variant("yukon", Budget(examples=5), registry=yukon_registry)
+    assert skipped == ["test_pool[yukon[default]]: yukon ships no pool of won seeds for default "
+                       "(no winnable/default.txt beside its YAML)"]
 
 
 def test_the_example_is_yaml_and_one_hook_only():
@@ -137,8 +151,8 @@ def test_the_example_installs_lists_and_plays_in_a_fresh_environment(tmp_path):
     python = bindir / "python"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PIP_REQUIRE", "VIRTUAL_ENV"))}
     env |= {"SOLITAIRE_HOME": str(tmp_path / "home"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
-    install = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", str(main), str(example)],
+    install = subprocess.run(  # with the conformance extra: pytest and hypothesis, for the kit
+        [str(python), "-m", "pip", "install", "--quiet", f"{main}[conformance]", str(example)],
         capture_output=True, text=True, env=env, timeout=600)
     assert install.returncode == 0, install.stdout + install.stderr
 
@@ -181,6 +195,14 @@ def test_the_example_installs_lists_and_plays_in_a_fresh_environment(tmp_path):
     assert replies[-2]["error"] == "t1 cannot move onto itself"
     assert replies[-1]["ok"] and replies[-1]["moves"] == game.moves - 1
 
+    # the conformance kit, as the guide and the example's README run it (its pytest plugin is installed)
+    kit_dir = tmp_path / "kit"
+    kit_dir.mkdir()
+    kit = subprocess.run([str(python), "-m", "pytest", "--solitaire-variant", "yukon", "-p", "no:cacheprovider", "-rs"],
+                         capture_output=True, text=True, env=env, cwd=kit_dir, timeout=600)
+    assert kit.returncode == 0, kit.stdout + kit.stderr
+    assert "5 passed, 1 skipped" in kit.stdout and "yukon ships no pool of won seeds" in kit.stdout
+
 
 # --------------------------------------------------------------------------- the guide
 
@@ -214,7 +236,7 @@ def test_the_guide_documents_every_hook():
 
 
 def test_the_guides_test_code_runs(monkeypatch):
-    [code] = [c for c in code_blocks(GUIDE.read_text(), "python") if "--8<--" not in c]
+    [code] = [c for c in code_blocks(GUIDE.read_text(), "python") if "--8<--" not in c and "conformance" not in c]
     monkeypatch.chdir(EXAMPLE)
     namespace: dict[str, Any] = {}
     exec(compile(code, str(GUIDE), "exec"), namespace)
@@ -250,3 +272,32 @@ def test_help_examples_are_moves_the_rules_allow_in_the_games_own_names(yukon, v
         src = rules.index.get(src_name, rules.aliases.get(src_name))
         dsts = rules.group_names.get(dst_name, (rules.index.get(dst_name),))
         assert src is not None and all(d in rules.targets[src] for d in dsts if d != src), text
+
+
+def test_the_guides_conformance_kit_example_runs(monkeypatch, yukon_registry):
+    """The kit's test module in the guide, run with Yukon registered as if installed; the
+    tests it lists are the kit's."""
+    import solitaire.core
+    import solitaire.core.plugins
+    from solitaire.core.conformance import cases
+
+    text = section_of(GUIDE.read_text(), "## The conformance kit")
+    [code] = code_blocks(text, "python")
+    [names] = [b for b in code_blocks(text, "text") if b.startswith("solitaire-conformance::")]
+    assert names.split() == [f"solitaire-conformance::{c.test_name}" for c in cases("yukon", registry=yukon_registry)]
+    monkeypatch.setattr(solitaire.core, "registry", lambda: yukon_registry)
+    monkeypatch.setattr(solitaire.core.plugins, "registry", lambda: yukon_registry)
+    namespace: dict[str, Any] = {}
+    exec(compile(code, str(GUIDE), "exec"), namespace)
+    namespace["test_yukon_conforms"]()
+    mark = namespace["test_every_game"].pytestmark[0]
+    every = [c for c in mark.args[1] if c.name == "yukon"]  # the registry holds the built-in games too
+    assert len(every) == 6
+    for case in every[:2]:  # loads and deck: the others ran above
+        namespace["test_every_game"](case)
+
+
+def section_of(text: str, heading: str) -> str:
+    start = text.index(heading + "\n")
+    end = text.find("\n## ", start + len(heading))
+    return text[start:end if end != -1 else len(text)]
