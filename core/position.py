@@ -150,7 +150,7 @@ def game_from_position(cls: Any, variant: Any, data: Any) -> Any:
             raise PositionError(f"the {pname} is open, its cards face up: {pname}.down must be empty")
         if down and i not in rules.may_hide:
             raise PositionError(f"{pname} cannot hold face-down cards")
-        if spec.flip and down and not up:
+        if spec.flip and down and not up and not rules.covered[i]:  # a covered card waits face down
             raise PositionError(f"{pname} ends with a face-down card: a non-empty {spec.label.lower()} "
                                 "pile ends face up")
         game.piles[i] = down + up

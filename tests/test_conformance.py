@@ -7,7 +7,6 @@ of every installed game), and as the pytest plugin a third party runs, in a subp
 
 from __future__ import annotations
 
-import copy
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ import pytest
 
 from solitaire.core import VariantDef, build_registry, hookimpl, load_variant_file, load_variant_text, registry
 from solitaire.core.conformance import CHECK_NAMES, Budget, Case, cases, check_variant
-from solitaire.core.rules import Rules
+from solitaire.core.spec import ResolvedVariant
 
 pytest_plugins = ["pytester"]
 
@@ -61,11 +60,10 @@ def lossy_variant(text: str = YUKON_YAML.replace("name: yukon", "name: lossy")) 
 
     @attrs.define(eq=False)
     class Lossy(VariantDef):
-        def rules(self, options: Any = None) -> Rules:
-            rules = copy.copy(super().rules(options))
-            step = rules.spec.deal[0]
-            rules.spec = attrs.evolve(rules.spec, deal=(attrs.evolve(step, counts=(*step.counts[:-1], 10)),))
-            return rules
+        def resolved(self, options: Any = None) -> ResolvedVariant:
+            spec = super().resolved(options)
+            step = spec.deal[0]
+            return attrs.evolve(spec, deal=(attrs.evolve(step, counts=(*step.counts[:-1], 10)),))
 
     base = load_variant_text(text, "lossy.yaml")
     return Lossy(**{str(f.alias): getattr(base, f.name) for f in attrs.fields(VariantDef)})
@@ -147,11 +145,10 @@ LOSSY_PLUGIN = f'''
 
     @attrs.define(eq=False)
     class Lossy(VariantDef):
-        def rules(self, options=None):
-            rules = copy.copy(super().rules(options))
-            step = rules.spec.deal[0]
-            rules.spec = attrs.evolve(rules.spec, deal=(attrs.evolve(step, counts=(*step.counts[:-1], 10)),))
-            return rules
+        def resolved(self, options=None):
+            spec = super().resolved(options)
+            step = spec.deal[0]
+            return attrs.evolve(spec, deal=(attrs.evolve(step, counts=(*step.counts[:-1], 10)),))
 
     @hookimpl
     def register_variants(register):
