@@ -153,8 +153,10 @@ def test_the_example_installs_lists_and_plays_in_a_fresh_environment(tmp_path):
     guide = next(b for b in code_blocks(GUIDE.read_text(), "text") if b.startswith("yukon  [solitaire-yukon]\n"))
     assert guide in listing.stdout  # the guide shows what solitaire prints
     data = json.loads(solitaire("variants", "--json").stdout)
-    assert {v["name"]: v["provider"] for v in data["variants"]} == {
-        "calculation": "solitaire-table", "klondike": "solitaire-table", "yukon": "solitaire-yukon"}
+    built_in = ("calculation", "fortythieves", "klondike", "lucas", "mrsmop", "russian", "simplesimon", "spider",
+                "spiderette", "willothewisp")
+    assert {v["name"]: v["provider"] for v in data["variants"]} == (
+        dict.fromkeys(built_in, "solitaire-table") | {"yukon": "solitaire-yukon"})
     assert data["broken"] == []
 
     # the same moves in-process, from the example's YAML, say what the installed one must reply
