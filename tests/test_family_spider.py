@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solitaire.core import Game, get_variant
 from solitaire.core.solver import solve
@@ -133,6 +135,29 @@ def test_the_families_are_listed_with_their_games(cli):
     assert listed["willothewisp"]["title"] == "Will o' the Wisp"
     assert "will-o-the-wisp" in listed["willothewisp"]["aliases"]
     assert "yukon" not in listed  # the example plugin's, not built in (it is not installed here)
+
+
+GAMES = [("spider", {}), ("spider", {"suits": 1}), ("spiderette", {}), ("willothewisp", {}), ("simplesimon", {}),
+         ("mrsmop", {}), ("fortythieves", {}), ("lucas", {}), ("russian", {})]
+
+
+@settings(max_examples=30, deadline=None)
+@given(game=st.sampled_from(GAMES), seed=st.integers(0, 10**6), picks=st.lists(st.integers(0, 10**6), max_size=40))
+def test_random_play_keeps_every_card_and_taking_it_back_restores_the_deal(game, seed, picks):
+    name, options = game
+    played = Game.new(get_variant(name).rules(options), seed)
+    start = played.to_position()
+    cards = Counter(c for p in start["piles"].values() for c in p["down"] + p["up"])
+    for pick in picks:
+        moves = played.legal_moves()
+        if not moves:
+            break
+        played.play(moves[pick % len(moves)])
+        now = played.to_position()["piles"]
+        assert Counter(c for p in now.values() for c in p["down"] + p["up"]) == cards
+    while played.history:
+        played.pop()  # takes back each move exactly, a card turned up face down again
+    assert played.to_position() == start
 
 
 # ------------------------------------------------------------------ the Spider family's rules
