@@ -6,7 +6,8 @@ The deals are checked against the rules as PySolFC plays them (CATALOGUE.md's fa
 out here by hand). Positions are built card by card (``position()``) and played through
 ``solitaire play GAME --position FILE --json``. Russian Solitaire's won game is a whole deal,
 the solver's line; the others are won from a position late in a game (every suit home but
-one), since the solver does not win their deals within a test's budget.
+one): the solver calls the two-deck deals we tried unwinnable today (its tables are 52 cards wide: see
+the xfail test at the end) and won no one-deck deal of theirs within 20,000 to 60,000 states.
 """
 
 from __future__ import annotations
@@ -311,10 +312,8 @@ def test_russian_solitaire_moves_any_face_up_card_with_what_is_on_it_onto_its_su
 def last_suit(game: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """A Spider-family game late on: every suit home but one of spades, which lies in three
     columns, King to 8, 7 to 2 and the Ace."""
-    rules = get_variant(game).rules(options or {})
-    suits = sorted(SUITS * (len(rules.deck) // 52)) if (options or {}).get("suits", 4) == 4 else ["S"] * 8
-    if (options or {}).get("suits") == 2:
-        suits = sorted("SH" * 4)
+    decks = len(get_variant(game).rules(options or {}).deck) // 52
+    suits = {1: ["S"] * 8, 2: sorted("SH" * 4), 4: sorted(SUITS * decks)}[(options or {}).get("suits", 4)]
     suits.remove("S")
     home = {f"f{i}": down(s) for i, s in enumerate(suits, 1)}
     return position(game, home | {"t1": down("S", "K", "8"), "t2": down("S", "7", "2"), "t3": ["AS"]}, options)
