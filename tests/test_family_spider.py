@@ -359,3 +359,11 @@ def test_the_solver_wins_a_spider_late_position():
     for move in result.moves:
         game.play(move)
     assert game.won
+
+
+@pytest.mark.xfail(strict=True, reason="kernel: the solver's position key packs cards in bytes, and Spider of one "
+                                       "suit has cards numbered past 255 (eight copies): ValueError, and "
+                                       "'solitaire solve spider --suits 1' prints a traceback")
+def test_the_solver_wins_a_late_position_of_spider_of_one_suit():
+    game = Game.from_position(get_variant("spider"), last_suit("spider", {"suits": 1}))
+    assert solve(game, timeout=None, max_states=10_000).result == "win"
