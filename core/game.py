@@ -272,7 +272,12 @@ class Game:
                 least = rules.min_accept[d]
                 from_ok = allowed[d]
                 candidates = fits[d][top]
-                if len(candidates) <= count:
+                if least > 1:  # whole runs only, each card fitting the one below by this pile's rule
+                    for card, (s, n) in movable.items():
+                        if from_ok[s] and least <= n <= limit and s != d and accept[d][top * width + card] \
+                                and self._builds_on(d, s, n) and (runs is None or n <= runs[s].get(d, runs[s][-1])):
+                            out.append((s, d, n))
+                elif len(candidates) <= count:
                     for card in candidates:
                         hit = movable.get(card)
                         if hit is not None:
@@ -290,6 +295,14 @@ class Game:
         if rules.stock is not None and self._can_draw():
             out.append(rules.draw_move)  # type: ignore[arg-type]
         return out
+
+    def _builds_on(self, dst: int, src: int, n: int) -> bool:
+        """The top ``n`` cards of ``src`` follow ``dst``'s build rule card by card (what a pile
+        taking several cards at once, a whole suit, asks of them)."""
+        table = self.rules.accept[dst]
+        width = self.rules.width
+        pile = self.piles[src]
+        return all(table[pile[i] * width + pile[i + 1]] for i in range(len(pile) - n, len(pile) - 1))
 
     def _run_limits(self) -> list[dict[int, int]]:
         """Per source pile with a supermove: the longest run it may move now, ``[-1]`` for any
@@ -589,6 +602,9 @@ class Game:
         if n < rules.min_accept[dst]:
             least = rules.min_accept[dst]
             return ("dest", f"{name[dst]} takes {least} cards at once")
+        if rules.min_accept[dst] > 1 and not self._builds_on(dst, src, n):
+            return ("fit", f"the {n} cards do not build on each other as {name[dst]} "
+                    f"{rules.piles[dst].build.describe().removeprefix('builds ')}")
         if rules.supermove[src] is not None and n > 1:
             limits = self._run_limits()[src]
             most = limits.get(dst, limits[-1])
