@@ -1,4 +1,5 @@
-"""Beleaguered Castle, Streets and Alleys and Fortress: registered through the ``solitaire`` entry point, exactly as a third party would.
+"""Beleaguered Castle, Streets and Alleys and Fortress: registered through the ``solitaire`` entry point,
+exactly as a third party would.
 
 Each game is one YAML file of this folder; this module only tells the kernel where they are.
 """

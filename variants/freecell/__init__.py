@@ -1,4 +1,5 @@
-"""FreeCell, Baker's Game, Eight Off, Seahaven Towers and Relaxed FreeCell: registered through the ``solitaire`` entry point, exactly as a third party would.
+"""The FreeCell family (FreeCell, Baker's Game, Eight Off, Seahaven Towers, Relaxed FreeCell): registered
+through the ``solitaire`` entry point, exactly as a third party would.
 
 Each game is one YAML file of this folder; this module only tells the kernel where they are.
 """
