@@ -11,7 +11,9 @@ from solitaire.cli.tui.picker import Choice, PickerApp, entries
 
 def test_the_list_shows_each_unfinished_game_and_how_to_resume_it(cli, solitaire_home):
     assert cli("play").out == ("No unfinished games. Start one with 'solitaire play GAME' "
-                               "(games: calculation, klondike).\n")
+                               "(games: bakers-dozen, bakers-game, beleaguered-castle, calculation, eight-off, "
+                               "fan, fortress, freecell, klondike, relaxed-freecell, seahaven-towers, "
+                               "spanish-patience, streets-and-alleys).\n")
     cli("play", "klondike", "--json", "--draw", "3", "--seed", "5", input="draw\ndraw\n")
     cli("play", "klondike", "--json", "--seed", "9", input="draw\n")
     out = cli("play")
@@ -39,7 +41,10 @@ def test_the_picker_lists_unfinished_games_then_installed_ones_and_returns_the_c
     items = entries()
     labels = [e.label for e in items]
     assert labels[0].startswith("Resume Klondike (draw 1, redeals unlimited): deal klondike-9, 1 move, ")
-    assert labels[1:] == ["Play Calculation", "Play Klondike"]
+    assert labels[1:] == ["Play Baker's Dozen", "Play Baker's Game", "Play Beleaguered Castle", "Play Calculation",
+                          "Play Eight Off", "Play Fan", "Play Fortress", "Play FreeCell", "Play Klondike",
+                          "Play Relaxed FreeCell", "Play Seahaven Towers", "Play Spanish Patience",
+                          "Play Streets and Alleys"]
 
     async def choose(keys: list[str]) -> Choice | None:
         app = PickerApp(items)
@@ -51,7 +56,8 @@ def test_the_picker_lists_unfinished_games_then_installed_ones_and_returns_the_c
 
     first = asyncio.run(choose(["enter"]))
     assert first is not None and first.path == items[0].choice.path and first.variant is None
-    assert asyncio.run(choose(["down", "down", "enter"])) == Choice("klondike", None)
+    down_to_klondike = ["down"] * labels.index("Play Klondike")
+    assert asyncio.run(choose([*down_to_klondike, "enter"])) == Choice("klondike", None)
     assert asyncio.run(choose(["escape"])) is None
 
 
