@@ -41,7 +41,7 @@ def test_klondike_in_words():
     assert "No card leaves it." in words["Foundation"]
     assert "An empty pile takes a King." in words["Tableau"]
     assert "several top cards together when they are built down in alternating colours" in words["Tableau"]
-    assert "It takes cards from the tableau, the waste and the foundations." in words["Tableau"]
+    assert "It takes cards from the tableau and the waste." in words["Tableau"]  # no card leaves a foundation
     assert "A face-down card left on top turns face up." in words["Tableau"]
     assert "A draw turns one card from the stock onto the waste." in words["Stock"]
     assert "any number of times" in words["Stock"]
@@ -57,6 +57,7 @@ def test_the_words_follow_the_options():
     assert "A draw turns three cards from the stock onto the waste." in words["Stock"]
     assert "the waste may be turned back into it twice" in words["Stock"]
     assert "Only its top card moves." in words["Foundation"]  # relaxed: the top card may come back
+    assert "It takes cards from the tableau, the waste and the foundations." in words["Tableau"]
     assert "Minus 20 points each time the stock is dealt again." in words["Scoring"]
     assert "not dealt again" in text_of(Rules.of(get_variant("klondike"), {"redeals": 0}))["Stock"]
 
@@ -69,7 +70,8 @@ def test_calculation_says_what_each_foundation_takes_next():
     assert "f3 takes 3, 6, 9, Q, 2, 5, 8, J, A, 4, 7, 10, K" in win
     assert "f4 takes 4, 8, Q, 3, 7, J, 2, 6, 10, A, 5, 9, K" in win
     assert "f2 builds up by 2 regardless of suit, wrapping between King and Ace" in words["Foundation"]
-    assert "f1 the Ace of clubs; f2 the 2 of clubs" in words["Foundation"]
+    assert "f1 the Ace of clubs, f2 the 2 of clubs" in words["Deal"]
+    assert "empty" not in words["Foundation"]  # dealt a card each, and none leaves: never empty
     assert "It takes cards from the waste." in words["Reserve"]
     assert "It holds at most one card." in words["Waste"]
 
