@@ -475,8 +475,8 @@ def _deal_step(step: DealStep, variant: ResolvedVariant) -> list[str]:
         said = []
         for g in based:
             offsets = sorted({p.empty.offset for p in variant.piles if p.group == g.key and p.empty.kind == "base"})
-            rank = listing(empty_words(EmptyRule(kind="base", offset=o)).removesuffix(" the base rank")
-                           .replace("a card of", "that rank").replace("a card ", "") + ("" if not o else " it")
+            rank = listing("a card of that rank" if not o else
+                           f"a card {number(abs(o))} rank{'s' if abs(o) > 1 else ''} {'below' if o < 0 else 'above'} it"
                            for o in offsets)
             if g.role == "foundation" and offsets == [0]:
                 noun = f"every {g.label.lower()}" if len(g.piles) > 1 else _group_name(g)
