@@ -450,9 +450,9 @@ def _face_up(step: DealStep, group: GroupSpec, counts: dict[str, int]) -> str:
         return "face down" if n == 0 else f"the top {number(n or 0)} face up" if n != 1 else "the top card face up"
     if 0 in shown:  # some piles face down, others not: say which
         parts: dict[str, list[str]] = {}
-        for name, n in zip(group.piles, step.face_up, strict=False):
-            said = "face down" if n == 0 else "face up" if n is None or n >= counts.get(name, 0) \
-                else f"the top {cards(n)} face up"
+        for i, (name, n) in enumerate(zip(group.piles, step.face_up, strict=False)):
+            own = step.counts[i] if i < len(step.counts) else counts.get(name, 0)
+            said = "face down" if n == 0 else "face up" if n is None or n >= own else f"the top {cards(n)} face up"
             parts.setdefault(said, []).append(name)
         return ", ".join(f"{said} on {_ranges(names, group.piles)}" for said, names in parts.items())
     return "the top " + ", ".join("all" if n is None else str(n) for n in step.face_up) + " face up"
