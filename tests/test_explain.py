@@ -41,7 +41,7 @@ def test_klondike_in_words():
     assert "No card leaves it." in words["Foundation"]
     assert "An empty pile takes a King." in words["Tableau"]
     assert "several top cards together when they are built down in alternating colours" in words["Tableau"]
-    assert "It takes cards from the tableau, the waste and the foundations." in words["Tableau"]
+    assert "It takes cards from the tableau and the waste." in words["Tableau"]  # no card leaves a foundation
     assert "A face-down card left on top turns face up." in words["Tableau"]
     assert "A draw turns one card from the stock onto the waste." in words["Stock"]
     assert "any number of times" in words["Stock"]
@@ -57,6 +57,7 @@ def test_the_words_follow_the_options():
     assert "A draw turns three cards from the stock onto the waste." in words["Stock"]
     assert "the waste may be turned back into it twice" in words["Stock"]
     assert "Only its top card moves." in words["Foundation"]  # relaxed: the top card may come back
+    assert "It takes cards from the tableau, the waste and the foundations." in words["Tableau"]
     assert "Minus 20 points each time the stock is dealt again." in words["Scoring"]
     assert "not dealt again" in text_of(Rules.of(get_variant("klondike"), {"redeals": 0}))["Stock"]
 
@@ -69,7 +70,8 @@ def test_calculation_says_what_each_foundation_takes_next():
     assert "f3 takes 3, 6, 9, Q, 2, 5, 8, J, A, 4, 7, 10, K" in win
     assert "f4 takes 4, 8, Q, 3, 7, J, 2, 6, 10, A, 5, 9, K" in win
     assert "f2 builds up by 2 regardless of suit, wrapping between King and Ace" in words["Foundation"]
-    assert "f1 the Ace of clubs; f2 the 2 of clubs" in words["Foundation"]
+    assert "f1 the Ace of clubs, f2 the 2 of clubs" in words["Deal"]
+    assert "empty" not in words["Foundation"]  # dealt a card each, and none leaves: never empty
     assert "It takes cards from the waste." in words["Reserve"]
     assert "It holds at most one card." in words["Waste"]
 
@@ -155,6 +157,210 @@ deal:
     for lower, upper in itertools.pairwise(shown):
         assert rule.ranks_fit(lower, upper)
     assert len(shown) == 13 or not any(rule.ranks_fit(shown[-1], r) for r in range(1, 14))
+
+
+# --------------------------------------------------------------------------- the newer vocabulary
+
+CELLS = """
+name: cells
+options:
+  cells: {type: count, default: 4}
+piles:
+  cell: {role: reserve, count: $cells, prefix: c, capacity: 1, build: {rank: none}, label: Cells}
+  foundation: {role: foundation, count: 4, empty: {rank: A}, build: {rank: up, suit: same-suit}, max-accept: 1}
+  tableau: {role: tableau, count: 8, build: {rank: down, suit: alternate-colour}, supermove: true}
+deal:
+  - {to: tableau, counts: [7, 7, 7, 7, 6, 6, 6, 6]}
+"""
+
+SPIDERISH = """
+name: spiderish
+deck: {decks: 2, suits: S}
+piles:
+  stock: {role: stock, draw: {count: 1, to: tableau, not-onto-empty: true}}
+  foundation: {role: foundation, count: 8, empty: {rank: K}, build: {rank: none}, min-accept: 13, capacity: 13}
+  tableau: {role: tableau, count: 10, build: {rank: down}, run: {rank: down, suit: same-suit},
+            accepts-from: [tableau]}
+deal:
+  - {to: tableau, counts: [6, 6, 6, 6, 5, 5, 5, 5, 5, 5], face-up: 1, to-bottom: K}
+  - {to: stock, rest: true}
+"""
+
+PENGUINISH = """
+name: penguinish
+piles:
+  foundation: {role: foundation, count: 4, empty: base, build: {rank: up, suit: same-suit, wrap: true}}
+  cell: {role: reserve, count: 7, capacity: 1, build: {rank: none}, prefix: c}
+  tableau: {role: tableau, count: 7, empty: {base: -1}, build: {rank: down, suit: same-suit, wrap: true}}
+deal:
+  - {to: tableau, counts: [1, 0, 0, 0, 0, 0, 0], base: true}
+  - {to: foundation, counts: [1, 1, 1, 0], pick: base}
+  - {to: tableau, counts: [6, 7, 7, 7, 7, 7, 7]}
+win: {home: 40}
+"""
+
+
+def made_up(text: str, **options: object) -> dict[str, str]:
+    return text_of(Rules.of(load_variant_text(text), options))
+
+
+def game(name: str, **options: object) -> dict[str, str]:
+    return text_of(Rules.of(get_variant(name), options))
+
+
+def everything(words: dict[str, str]) -> str:
+    return " ".join(words.values())
+
+
+def test_the_deck_is_said_when_it_is_not_one_deck_of_52():
+    assert "Two decks, 104 cards." in game("double-klondike")["Deal"]
+    assert "Move all 104 cards to the foundations." in game("double-klondike")["How to win"]
+    assert "Two decks of spades only (eight of each card, 104 cards)." in made_up(SPIDERISH)["Deal"]
+    assert "deck" not in game("klondike")["Deal"]
+
+
+def test_min_accept_a_whole_suit():
+    words = made_up(SPIDERISH)
+    assert "Only a whole suit, King to Ace, moved at once, goes onto an empty foundation." in words["Foundation"]
+    assert "whole suit" not in everything(game("klondike"))
+    two = made_up(CELLS.replace("max-accept: 1", "min-accept: 2"))
+    assert "A move puts at least two cards on it, moved at once." in two["Foundation"]
+
+
+def test_supermove_says_free_cells_and_empty_piles():
+    words = made_up(CELLS)
+    assert ("Runs move only as far as free cells and empty piles allow: (1 + free cells) cards, doubled for each "
+            "empty pile of the tableau, halved when the run goes to an empty pile; free cells are the empty piles "
+            "of the cells.") in words["Tableau"]
+    none = made_up(CELLS, cells=0)
+    assert "Runs move only as far as empty piles allow: one card, doubled for each empty pile" in none["Tableau"]
+    assert "free cells" not in none["Tableau"]
+    assert "Runs move" not in everything(game("klondike"))
+
+
+def test_a_group_of_no_piles_says_so():
+    words = made_up(CELLS, cells=0)
+    assert words["Cells"] == "No piles in this game."
+    assert "cells" not in words["Foundation"]  # nothing comes from a group with no piles
+    assert "No piles" not in everything(made_up(CELLS))
+
+
+def test_fill_from():
+    sentence = "An emptied pile is filled at once with the top card of the reserve, as long as the reserve has cards."
+    assert sentence in game("canfield")["Tableau"]
+    assert "filled at once" not in everything(game("superior-canfield"))
+
+
+def test_covered_by_says_which_cards_free_which():
+    words = game("tripeaks")
+    assert words["Peak"].count("cover t") == 18
+    assert ("A card is free once the cards covering it are gone (t4 and t5 cover t1; t6 and t7 cover t2;"
+            in words["Peak"])
+    assert "t27 and t28 cover t18); it then turns face up." in words["Peak"]
+    assert "A face-down card left on top" not in words["Peak"]  # one card a pile: said by the covering
+    assert "face down on t1 to t18, face up on t19 to t28" in words["Deal"]
+    opened = game("tripeaks", open=True)
+    assert "cover t1;" in opened["Peak"] and "turns face up" not in opened["Peak"]
+    assert "free once" not in everything(game("golf"))
+
+
+def test_an_open_stock_is_face_up():
+    assert "One pile, named stock, face up, every card in it seen." in game("thoughtful", open=True)["Stock"]
+    assert "One pile, named stock, face down." in game("thoughtful")["Stock"]
+
+
+def test_gives_pile_is_not_a_run():
+    words = game("canfield")
+    assert "Its top card moves, or all its face-up cards together." in words["Tableau"]
+    assert "several top cards" not in words["Tableau"]
+    assert "all its face-up cards" not in everything(game("klondike"))
+
+
+def test_not_onto_empty():
+    assert ("A draw deals one card from the stock onto each pile of the tableau, but not while one of them is empty."
+            in made_up(SPIDERISH)["Stock"])
+    assert "not while" not in game("easthaven")["Stock"]
+
+
+def test_to_bottom():
+    assert "Kings are then moved to the bottom of their piles, keeping their order." in made_up(SPIDERISH)["Deal"]
+    assert "bottom" not in game("klondike")["Deal"]
+
+
+def test_the_base_rank_pick_and_empty_rules_of_the_base_rank():
+    canfield = game("canfield")
+    assert "The first card dealt sets the base rank: every foundation starts on that rank." in canfield["Deal"]
+    assert "An empty pile takes a card of the base rank." in canfield["Foundation"]
+    assert "The foundations get 1, 0, 0, 0 cards (f1 to f4)" in canfield["Deal"]  # plural: get
+    penguin = made_up(PENGUINISH)
+    assert ("The first card dealt sets the base rank: every foundation starts on that rank and an empty pile of "
+            "the tableau takes a card one rank below it.") in penguin["Deal"]
+    assert "The foundations get 1, 1, 1, 0 cards of the base rank, taken out of the deck (f1 to f4)" in penguin["Deal"]
+    assert "An empty pile takes a card one rank below the base rank." in penguin["Tableau"]
+    assert "base rank" not in everything(game("klondike"))
+
+
+def test_win_by_clearing_or_by_cards_home():
+    assert game("golf")["How to win"] == "Win by clearing the tableau; cards may stay in the stock."
+    assert game("tripeaks")["How to win"] == "Win by clearing the peak; cards may stay in the stock."
+    assert made_up(PENGUINISH)["How to win"] == "Win with 40 cards of the 52 on the foundations."
+    both = made_up(PENGUINISH.replace("win: {home: 40}", "win: {cleared: [cell], home: 40}"))
+    assert both["How to win"] == "Win by clearing the cells, with at least 40 cards on the foundations; " \
+        "cards may stay in the tableau."
+    assert game("klondike")["How to win"] == "Move all 52 cards to the foundations."
+
+
+def test_a_pile_that_takes_no_card_is_not_said_to_take_cards():
+    canfield = game("canfield")
+    assert "No card is ever put on it." in canfield["Reserve"]
+    assert "takes cards" not in canfield["Reserve"] and "empty" not in canfield["Reserve"]
+    golf = game("golf")
+    assert "No card is ever put on it." in golf["Tableau"] and "takes" not in golf["Tableau"]
+    assert "It takes cards from the tableau, and from the stock." in golf["Waste"]  # Golf's one foundation
+    assert "When empty" not in golf["Waste"]  # dealt a card that never leaves
+    for words in (canfield, game("klondike")):
+        assert "It is filled only from the stock." in words["Waste"] and "empty" not in words["Waste"]
+    assert "No card is ever put on it." not in everything(game("klondike"))
+
+
+def test_every_game_names_each_of_its_groups_and_how_to_win():
+    """Every installed game, under each of its option sets: each pile group has its section,
+    which names its piles (or says it has none) and says it takes cards exactly when a move
+    can put one there, and the last says how to win, naming the groups to clear or the
+    foundations."""
+    for defn in registry().sorted():
+        for options in defn.option_sets():
+            check_groups_and_win(defn, options)
+
+
+def check_groups_and_win(defn, options) -> None:
+    rules = Rules.of(defn, options)
+    words = text_of(rules)
+    for group in rules.spec.groups:
+        said = words[group.label]
+        if not group.piles:
+            assert said == "No piles in this game.", (defn.name, group.key)
+            continue
+        assert group.piles[0] in said and group.piles[-1] in said, (defn.name, group.key)
+        # said to take cards from other piles exactly when a move can put a card on one of them
+        piles = rules.group_piles[group.key]
+        takes = any(d in rules.receivers and any(rules.accept[d]) for d in piles)
+        assert ("It takes cards from" in said) == takes, (defn.name, group.key, said)
+    win = words["How to win"]
+    assert win.startswith(("Move all", "Win by clearing", "Win with")), (defn.name, win)
+    for key in rules.spec.win_cleared:
+        assert rules.groups[key].label.lower() in win
+    if rules.win_home:
+        assert any(g.label.lower() in win for g in rules.spec.groups if g.role == "foundation")
+    assert ("clearing" in win) == bool(rules.win_cleared)
+
+
+def test_rules_command_says_the_new_rules(cli):
+    canfield = " ".join(cli("rules", "canfield").out.split())
+    assert "filled at once with the top card of the reserve" in canfield and "sets the base rank" in canfield
+    tripeaks = cli("rules", "tripeaks", "--open")
+    assert tripeaks.code == 0 and "Win by clearing the peak" in " ".join(tripeaks.out.split())
+    assert "turns face up" not in " ".join(tripeaks.out.split())
 
 
 # --------------------------------------------------------------------------- solitaire rules
