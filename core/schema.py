@@ -141,7 +141,7 @@ FIELDS: dict[str, dict[str, tuple[str, str]]] = {
         "name": ("name", "The variant's name, as typed in `solitaire play NAME`."),
         "title": ("text", "The name as shown. Default: the name, capitalised."),
         "aliases": ("aliases", "Other names the variant answers to."),
-        "family": ("text", "The family of games it belongs to, e.g. FreeCell."),
+        "family": ("text", "The family of games it belongs to, as a title; the listing groups games by it."),
         "description": ("text", "One or two sentences for `solitaire variants` and `solitaire rules`."),
         "options": ("options", "The options a player may set."),
         "deck": ("deck?", "The cards: {decks: N, suits: ...}. Default: one deck of 52."),
