@@ -40,8 +40,8 @@ from solitaire.core import Game, IllegalMoveError, NotationError, Rules, Solitai
 from solitaire.core.files import FileLimitError, append, atomic_write, loads_bounded, read_bounded
 from solitaire.core.files import move_aside as move_aside  # the saves' own, for the command line
 
+from . import stats
 from .home import data_dir
-from .stats import StatsError, record_game
 
 FORMAT = 2
 SUFFIX = ".save"
@@ -759,9 +759,9 @@ class Tracker:
     def _record(self, won: bool) -> bool:
         """Record this game (once, by its id); False, said, if the statistics cannot be had."""
         try:
-            self.last_result = record_game(self.game, won, self.elapsed(), game_id=self.game_id, say=self.say)
+            self.last_result = stats.record_game(self.game, won, self.elapsed(), game_id=self.game_id, say=self.say)
             return True
-        except StatsError as exc:
+        except stats.StatsError as exc:
             self.say(f"{exc}: the game is kept in its save")
             self.kept = True
             return False
