@@ -18,7 +18,7 @@ from .errors import (
     VariantError,
 )
 from .game import Game, Move, MoveRecord
-from .hookspecs import hookimpl, hookspec
+from .hookspecs import hookimpl, hookspec, variants_in_folder
 from .plugins import BrokenPlugin, Registry, build_registry, get_variant, registry
 from .rules import Rules
 from .shuffle import shuffled_deck
@@ -51,4 +51,5 @@ __all__ = [
     "parse_card",
     "registry",
     "shuffled_deck",
+    "variants_in_folder",
 ]

@@ -60,3 +60,19 @@ def solver_knowledge(rules: Any) -> Any:
     when true, ``key`` only for equally winnable positions. A hook that raises is recorded
     among the broken plugins (``Registry.broken``) and the solver goes on without knowledge.
     """
+
+
+def variants_in_folder(module_file: str) -> Callable[[Callable[[Any], None]], None]:
+    """A ``register_variants`` hook registering every ``*.yaml`` file of the folder of
+    ``module_file``, in name order: what a plugin package of YAML games needs, in one line
+    (``register_variants = variants_in_folder(__file__)`` in its ``__init__.py``)."""
+    from pathlib import Path
+
+    files = sorted(Path(module_file).parent.glob("*.yaml"))
+
+    @hookimpl
+    def register_variants(register: Callable[[Any], None]) -> None:
+        for path in files:
+            register(path)
+
+    return register_variants

@@ -7,16 +7,6 @@ Each game is one YAML file of this folder; this module only tells the kernel whe
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from solitaire.core import variants_in_folder
 
-from solitaire.core import hookimpl
-
-VARIANT_FILES = sorted(Path(__file__).parent.glob("*.yaml"))
-
-
-@hookimpl
-def register_variants(register: Callable[[Any], None]) -> None:
-    for path in VARIANT_FILES:
-        register(path)
+register_variants = variants_in_folder(__file__)
