@@ -469,7 +469,8 @@ def _pool(case: Case) -> None:
     path = pool_path(defn, case.options or {})
     if path is None or not path.is_file():
         pytest.skip(f"{defn.name} ships no pool of won seeds for {case.slug}"
-                    + (f" (no {path.parent.name}/{path.name} beside its YAML)" if path is not None else ""))
+                    + (f" (no {path.parent.parent.name}/{path.parent.name}/{path.name} beside its YAML)"
+                       if path is not None else ""))
     for number, line in enumerate(path.read_text().splitlines(), 1):
         word = line.split("#", 1)[0].strip()
         assert not word or (word.isdigit() and int(word) <= MAX_SEED), \

@@ -57,7 +57,7 @@ def test_yukon_passes_the_conformance_kit(yukon_registry):
     which is skipped (the example ships no pool of won seeds)."""
     skipped = check_variant("yukon", Budget(examples=5), registry=yukon_registry)
     assert skipped == ["test_pool[yukon[default]]: yukon ships no pool of won seeds for default "
-                       "(no winnable/default.txt beside its YAML)"]
+                       "(no winnable/yukon/default.txt beside its YAML)"]
 
 
 def test_the_example_is_yaml_and_one_hook_only():
