@@ -24,7 +24,6 @@ import attrs
 from .cards import DECK_SIZE
 from .spec import BuildRule, EmptyRule, ResolvedVariant, VariantDef
 
-EMPTY = DECK_SIZE  # the row of ``accept`` used for an empty pile, in a game of one deck (``Rules.width``)
 GIVES_NONE, GIVES_TOP, GIVES_RUN, GIVES_ANY, GIVES_PILE = 0, 1, 2, 3, 4
 _GIVES_CODE = {"none": GIVES_NONE, "top": GIVES_TOP, "run": GIVES_RUN, "any": GIVES_ANY, "pile": GIVES_PILE}
 NO_LIMIT = 1 << 30

@@ -495,6 +495,20 @@ def _card(w: Where) -> int:
     return parse_card(w.value)
 
 
+def _ranks(r: _Resolver, where: Where) -> frozenset[int]:
+    """A rank or a list of ranks (``K``, ``[K, Q]``, ``10``, 1 to 13); a bad one names its place."""
+    where = r.get(where)
+    ranks = set()
+    for item in where.items() if isinstance(where.value, list) else [where]:
+        try:
+            if not isinstance(item.value, (str, int)):
+                raise item.error(f"expected a rank such as A, 7 or K, got {describe(item.value)}")
+            ranks.add(parse_rank(item.value))
+        except NotationError as exc:
+            raise item.error(str(exc)) from None
+    return frozenset(ranks)
+
+
 def _empty_rule(r: _Resolver, where: Where, count: int, default: EmptyRule) -> list[EmptyRule]:
     where = r.get(where)
     value = where.value
@@ -516,17 +530,7 @@ def _empty_rule(r: _Resolver, where: Where, count: int, default: EmptyRule) -> l
             raise bw.error(f"expected ranks from the base, -12 to 12 (-1: one below), got {describe(bw.value)}")
         return [EmptyRule(kind="base", offset=bw.value)] * count
     if where.has("rank"):
-        rank_where = r.get(where.child("rank"))
-        items = rank_where.items() if isinstance(rank_where.value, list) else [rank_where]
-        ranks = set()
-        for item in items:
-            try:
-                if not isinstance(item.value, (str, int)):
-                    raise item.error(f"expected a rank such as A, 7 or K, got {describe(item.value)}")
-                ranks.add(parse_rank(item.value))
-            except NotationError as exc:
-                raise item.error(str(exc)) from None
-        return [EmptyRule(kind="ranks", ranks=frozenset(ranks))] * count
+        return [EmptyRule(kind="ranks", ranks=_ranks(r, where.child("rank")))] * count
 
     def one_card(w: Where) -> EmptyRule:
         try:
@@ -823,18 +827,7 @@ def _deal_steps(r: _Resolver, where: Where, groups: Mapping[str, GroupSpec],
             raise item.child("pick").error("'pick' goes with 'counts': how many cards of that rank each pile gets")
         if sets_base and pick is not None:
             raise item.child("base").error("a step that picks cards of the base rank cannot also choose it")
-        to_bottom: frozenset[int] = frozenset()
-        if item.has("to-bottom"):
-            bottom_where = r.get(item.child("to-bottom"))
-            ranks = set()
-            for rank_item in bottom_where.items() if isinstance(bottom_where.value, list) else [bottom_where]:
-                try:
-                    if not isinstance(rank_item.value, (str, int)):
-                        raise rank_item.error(f"expected a rank such as K, got {describe(rank_item.value)}")
-                    ranks.add(parse_rank(rank_item.value))
-                except NotationError as exc:
-                    raise rank_item.error(str(exc)) from None
-            to_bottom = frozenset(ranks)
+        to_bottom = _ranks(r, item.child("to-bottom")) if item.has("to-bottom") else frozenset()
         if kind == "rest":
             if not r.boolean(item.child("rest"), False):
                 raise item.child("rest").error("rest must be true (deal every remaining card here)")
