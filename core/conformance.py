@@ -30,8 +30,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pytest
 
-from .rules import Rules
-
 if TYPE_CHECKING:
     import hypothesis
 
@@ -238,7 +236,7 @@ def _walk_strategy() -> Any:
 
 def _loads(case: Case) -> None:
     """It loads (every option set compiles and deals) and is listed by the registry."""
-    from . import Game, SolitaireError
+    from . import Game, Rules, SolitaireError
 
     defn = case.variant()
     reg = _registry(case.registry)
@@ -287,7 +285,7 @@ def _check_position(game: Game, deck: Sequence[int], where: str) -> None:
 def _random_play(case: Case) -> None:
     """Random play (hypothesis) keeps every invariant: cards conserved, legal moves played,
     refusals change nothing, undo restores all but turned cards, push/pop exactly, redo."""
-    from . import IllegalMoveError
+    from . import IllegalMoveError, Rules
 
     settings = _settings(case)  # first: says what to install when hypothesis is missing
     from hypothesis import given
@@ -411,6 +409,8 @@ def _positions(case: Case) -> None:
     """Positions round-trip (after random play too); the player's view hides face-down cards."""
     settings = _settings(case)
     from hypothesis import given
+
+    from . import Rules
 
     defn = case.variant()
     rules = Rules.of(defn, case.options)
