@@ -22,7 +22,7 @@ from .cards import DECK_SIZE, FACE, HIDDEN, RANK, card_name, rank_name
 from .errors import AmbiguousMoveError, IllegalMoveError, NotationError
 from .limits import MAX_ECHO_CHARS
 from .rules import GIVES_ANY, GIVES_NONE, GIVES_PILE, GIVES_RUN, GIVES_TOP, Rules
-from .shuffle import MAX_SEED, shuffled_deck
+from .shuffle import MAX_SEED, numbered_deck, shuffled_deck
 
 Move = tuple[int, int, int]
 
@@ -59,11 +59,12 @@ class MoveRecord:
 class Game:
     """One game in progress. Create with :meth:`new` or :meth:`from_position`."""
 
-    __slots__ = ("down", "future", "history", "moves", "piles", "recycles", "rules", "score", "seed")
+    __slots__ = ("down", "future", "history", "moves", "numbering", "piles", "recycles", "rules", "score", "seed")
 
-    def __init__(self, rules: Rules, seed: int | None = None) -> None:
+    def __init__(self, rules: Rules, seed: int | None = None, numbering: str | None = None) -> None:
         self.rules = rules
         self.seed = seed
+        self.numbering = numbering  # the seed is deal number ``seed`` of this public numbering
         self.piles: list[list[int]] = [[] for _ in range(rules.count)]
         self.down: list[int] = [0] * rules.count  # face-down cards at the bottom of each pile
         self.score = 0
@@ -75,13 +76,19 @@ class Game:
     # ------------------------------------------------------------------ dealing
 
     @classmethod
-    def new(cls, rules: Rules, seed: int) -> Game:
-        """Deal ``seed`` under these rules (see :mod:`solitaire.core.shuffle`)."""
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-            raise ValueError(f"a seed is a whole number from 0 to {MAX_SEED}, got {seed!r}")
-        game = cls(rules, seed)
+    def new(cls, rules: Rules, seed: int, numbering: str | None = None) -> Game:
+        """Deal ``seed`` under these rules (see :mod:`solitaire.core.shuffle`); with
+        ``numbering`` (one the variant declares), deal number ``seed`` of that numbering."""
         cards = rules.deck
-        order = [cards[i] for i in shuffled_deck(seed, len(cards))]  # one deck: the seed's order itself
+        if numbering is not None:
+            if numbering != rules.variant.numbering:
+                raise ValueError(f"{rules.name} has no {numbering} deal numbers")
+            order = numbered_deck(numbering, seed)  # raises ValueError out of its range
+        elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            raise ValueError(f"a seed is a whole number from 0 to {MAX_SEED}, got {seed!r}")
+        else:
+            order = [cards[i] for i in shuffled_deck(seed, len(cards))]  # one deck: the seed's order itself
+        game = cls(rules, seed, numbering)
         named = [step.cards for step in rules.spec.deal if step.cards]
         placed: dict[int, list[int]] = {}  # face -> the copies the deal places by name, lowest first
         if named:
@@ -136,7 +143,7 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy of the position (history included)."""
-        other = Game(self.rules, self.seed)
+        other = Game(self.rules, self.seed, self.numbering)
         other.piles = [list(p) for p in self.piles]
         other.down = list(self.down)
         other.score, other.moves, other.recycles = self.score, self.moves, self.recycles
@@ -164,7 +171,7 @@ class Game:
         ``rules`` when given (rules with the same piles, e.g. from :meth:`Rules.derive`)."""
         if rules is not None and rules.count != self.rules.count:
             raise ValueError(f"{rules!r} has {rules.count} piles, this game {self.rules.count}")
-        other = Game(self.rules if rules is None else rules, self.seed)
+        other = Game(self.rules if rules is None else rules, self.seed, self.numbering)
         other.piles = [list(p) for p in self.piles]
         other.down = list(self.down)
         other.score, other.moves, other.recycles = self.score, self.moves, self.recycles
@@ -961,6 +968,7 @@ class Game:
         return {
             "variant": rules.name,
             "seed": self.seed,
+            **({"numbering": self.numbering} if self.numbering is not None else {}),
             "options": options,
             "piles": piles,
             "score": self.score,

@@ -83,6 +83,7 @@ TYPES: dict[str, Schema] = {
     "flip": {"enum": list(spec.FLIPS)},
     "fan": {"enum": list(spec.FANS)},
     "order": {"enum": list(spec.ORDERS)},
+    "numbering": {"enum": list(spec.NUMBERINGS)},
     "card": {"type": "string", "pattern": _CARD, "description": "a card such as AC, TH or 10h"},
     "rank": {"anyOf": [{"type": "string", "pattern": _RANK}, {"type": "integer", "minimum": 1, "maximum": 13}],
              "description": "a rank: A 2-9 T J Q K, 10, or 1 to 13"},
@@ -150,6 +151,8 @@ FIELDS: dict[str, dict[str, tuple[str, str]]] = {
         "deal": ("deal", "The deal steps, in order."),
         "scoring": ("scoring?", "Points. Default: none."),
         "layout": ("layout?", "Where the piles sit on the table. Default: each group on its own row."),
+        "numbering": ("numbering", "A public numbering of deals it also follows (microsoft: `--ms N` deals "
+                      "Microsoft FreeCell's deal N). Default: none."),
     },
     "option": {
         "type": ("option-kind", "choice, flag or count. Default: choice when choices are given."),

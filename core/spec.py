@@ -14,7 +14,7 @@ from typing import Any, TypeVar, cast
 
 import attrs
 
-from . import limits
+from . import limits, shuffle
 from .cards import COLOUR, DECK_SIZE, FACE, RANK, SUIT, SUIT_LETTERS, parse_card, parse_rank
 from .errors import NotationError, OptionError, VariantError
 from .yamlsource import Where, describe, did_you_mean, load_yaml, load_yaml_file
@@ -34,7 +34,7 @@ RESERVED_NAMES = frozenset({"draw", "s", "undo", "redo", "hint", "finish", "quit
 
 TOP_KEYS = (
     "name", "title", "aliases", "family", "description", "options", "deck", "piles", "deal", "win",
-    "scoring", "layout",
+    "scoring", "layout", "numbering",
 )
 OPTION_KEYS = ("type", "choices", "default", "help", "unlimited")
 PILE_KEYS = (
@@ -49,6 +49,7 @@ EMPTY_KEYS = ("rank", "cards", "base")
 DRAW_KEYS = ("count", "to", "not-onto-empty")
 DEAL_KEYS = ("to", "counts", "face-up", "order", "cards", "rest", "to-bottom", "base", "pick")
 PICKS = ("base",)
+NUMBERINGS = tuple(shuffle.NUMBERINGS)  # the public numberings of deals a variant may follow
 WIN_KEYS = ("cleared", "home")
 SCORING_KEYS = ("moves", "turn-up", "recycle", "floor")
 SCORE_MOVE_KEYS = ("from", "to", "points")
@@ -709,6 +710,10 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
         raise group_raw[stock.pile].child("draw").child("to").error("the stock cannot draw onto itself")
 
     deck, decks = _deck(r, root.child("deck"))
+    numbered = shuffle.NUMBERINGS.get(defn.numbering or "")
+    if numbered is not None and deck != tuple(range(numbered.deck)):
+        raise root.child("numbering").error(f"the {defn.numbering} numbering deals one deck of {numbered.deck} "
+                                            f"cards; this game has {len(deck)}")
     deal = _deal_steps(r, root.child("deal"), {g.key: g for g in groups}, stock, deck)
     based = [p for p in piles if p.empty.kind == "base"]
     setters = [s for s in deal if s.base]
@@ -969,6 +974,7 @@ class VariantDef:
     path: Path | None = None
     provider: str = ""
     family: str = "Other"  # the family of games it belongs to, as a title ("Klondike", "FreeCell")
+    numbering: str | None = None  # a public numbering of deals it follows too (shuffle.NUMBERINGS)
     _cache: dict[tuple[str, Any], Any] = attrs.field(factory=dict, repr=False)
 
     def option(self, name: str) -> OptionSpec:
@@ -1065,6 +1071,11 @@ def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str,
             if not isinstance(key, str) or not key.isidentifier() or key != key.lower():
                 raise opts_w.child(key).error(f"an option name must be a lower-case word, got {key!r}")
             options.append(_parse_option(opts_w.child(key)))
+    numbering_w = root.child("numbering")
+    if numbering_w.value is not None and numbering_w.value not in NUMBERINGS:
+        shown = repr(numbering_w.value) if isinstance(numbering_w.value, str) else describe(numbering_w.value)
+        raise numbering_w.error(f"unknown numbering {shown}; expected one of: {', '.join(NUMBERINGS)}"
+                                + did_you_mean(numbering_w.value, NUMBERINGS))
     defn = VariantDef(
         name=name,
         title=root.child("title").value or name.capitalize(),
@@ -1076,6 +1087,7 @@ def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str,
         path=path,
         provider=provider,
         family=" ".join((root.child("family").value or "Other").split()),
+        numbering=numbering_w.value,
     )
     sets = defn.option_sets()
     if len(sets) > limits.MAX_OPTION_SETS:

@@ -464,7 +464,8 @@ class SolitaireApp(HandKeys, App[None]):
 
     def header_text(self, width: int) -> Text:
         game = self.game
-        return fit_header(width, game.rules.variant.title, share_code(game), format_time(self.tracker.elapsed()),
+        code = f"deal #{game.seed}" if game.numbering is not None else share_code(game)  # Microsoft's deal N
+        return fit_header(width, game.rules.variant.title, code, format_time(self.tracker.elapsed()),
                           game.moves, game.score, self.outline)
 
     def refresh_view(self) -> None:
