@@ -31,6 +31,14 @@ FANS = ("down", "right", "none")
 ORDERS = ("rows", "piles")
 OPTION_KINDS = ("choice", "flag", "count")
 RESERVED_NAMES = frozenset({"draw", "s", "undo", "redo", "hint", "finish", "quit", "help", "new", "restart"})
+# the command line's own flags of the commands that take a game's options (play, deal, solve,
+# race host), as option names ('-' as '_'): a game's option may not be named so, or it could
+# not be given (tests/test_variant_yaml.py checks this list against the commands' declarations)
+RESERVED_OPTIONS = frozenset({
+    "any_deal", "bind", "cert", "cluster", "daily", "deal", "four_colour", "help", "hint", "hints", "jobs",
+    "json", "key", "minutes", "ms", "name", "new", "plain", "port", "position", "public", "race", "seconds",
+    "seed", "seeds", "states", "timeout", "variant",
+})
 
 TOP_KEYS = (
     "name", "title", "aliases", "family", "description", "options", "deck", "piles", "deal", "win",
@@ -127,6 +135,8 @@ class OptionSpec:
 
 def _parse_option(where: Where) -> OptionSpec:
     name = where.path.rsplit(".", 1)[-1]
+    if name in RESERVED_OPTIONS:
+        raise where.error(f"--{name.replace('_', '-')} is the command line's own flag: name the option otherwise")
     where.mapping(OPTION_KEYS)
     kind = where.child("type").value or ("choice" if where.has("choices") else None)
     if kind not in OPTION_KINDS:
@@ -147,6 +157,10 @@ def _parse_option(where: Where) -> OptionSpec:
         for item in raw.items():
             if not isinstance(item.value, (int, str)) or isinstance(item.value, bool):
                 raise item.error(f"a choice must be a number or a word, got {describe(item.value)}")
+            if isinstance(item.value, str) and "-" in item.value:  # share codes join their parts with '-'
+                raise item.error(f"a choice may not hold '-' (share codes are joined with it), got {item.value!r}")
+            if isinstance(item.value, int) and item.value < 0:
+                raise item.error(f"a choice may not be negative (share codes are joined with '-'), got {item.value}")
         choices = tuple(raw.value)
     elif where.has("choices"):
         raise where.child("choices").error(f"only a choice option has choices, not a {kind}")
@@ -388,7 +402,7 @@ class _Resolver:
             if name not in self.specs:
                 raise where.error(f"unknown option {value!r}; declared options: {self._declared()}"
                                   + did_you_mean(name, self.specs))
-            return Where(self.options[name], where.source, where.path, where.line)
+            return Where(self.options[name], where.source, where.path, where.line, where.keys)
         if isinstance(value, dict) and "if" in value:
             where.mapping(("if", "then", "else"))
             if "then" not in value:
