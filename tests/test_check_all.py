@@ -98,7 +98,7 @@ def test_check_reads_on_in_every_option_set_and_says_each_mistake_once(cli, tmp_
     lines = result.out.splitlines()
     assert len(lines) == 2 and all(line.endswith("(with --draw 3)") for line in lines), lines
     assert lines[0].startswith(f"{path}:5: piles.stock.draw.to: unknown pile group 'wsate'")
-    assert lines[1].startswith(f"{path}:7: piles.foundation.count.then: ")
+    assert lines[1].startswith(f"{path}:7: piles.foundation.count: a foundation group needs at least 1 pile")
 
 
 def test_a_clean_file_is_ok(cli, tmp_path: Path):
