@@ -92,7 +92,8 @@ def variants(json_mode: bool = typer.Option(False, "--json", help="Print JSON.")
     """List the installed variants by family, their options and who provides them."""
     reg = registry()
     if json_mode:
-        print(json.dumps({"variants": [variant_json(d) for d in reg.sorted()],
+        print(json.dumps({"variants": [{**variant_json(d), "qualified": reg.qualified_name(d),
+                                        "note": reg.notes.get(reg.qualified_name(d))} for d in reg.sorted()],
                           "broken": [{"name": b.name, "provider": b.provider, "reason": b.reason}
                                      for b in reg.broken]}, indent=2))
         return
@@ -101,6 +102,9 @@ def variants(json_mode: bool = typer.Option(False, "--json", help="Print JSON.")
         for d in games:
             aliases = f" (also: {', '.join(d.aliases)})" if d.aliases else ""
             print(f"{d.name}{aliases}  [{d.provider or 'unknown'}]")
+            note = reg.notes.get(reg.qualified_name(d))
+            if note:  # what a clash of names left it (another game has its bare name, an alias)
+                print(f"    {note}")
             if d.description:
                 print(f"    {d.description}")
             for o in d.options:
