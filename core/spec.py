@@ -696,6 +696,13 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
                           + did_you_mean(p.fill_from, group_keys))
         if p.fill_from == p.group:
             raise group_raw[p.group].child("fill-from").error("a pile group cannot fill itself")
+        chain, at = [p.group], p.fill_from  # a pile that fills may itself be filled, but not round
+        while at is not None and at not in chain:
+            chain.append(at)
+            at = next((q.fill_from for q in piles if q.group == at), None)
+        if at is not None:
+            raise group_raw[p.group].child("fill-from").error(
+                f"the fills go round: {' fills from '.join([*chain[chain.index(at):], at])}")
     # accepts-from must name groups; default: every group that gives cards
     givers = tuple(p.group for p in piles if p.gives != "none")
     fixed = []
