@@ -10,8 +10,9 @@ import json
 from typing import Any
 
 import pytest
+from test_tui import make_app
 
-from solitaire.core import VariantError, load_variant_text
+from solitaire.core import Game, Rules, VariantError, get_variant, load_variant_text
 
 PUBLISHED = {
     1: ["JD 2D 9H JC 5D 7H 7C 5H", "KD KC 9S 5S AD QC KH 3H", "2S KS 9D QD JS AS AH 3C",
@@ -146,3 +147,10 @@ deal:
         load_variant_text(text, "big.yaml")
     with pytest.raises(VariantError, match=r"unknown numbering 'microsft'.*did you mean 'microsoft'"):
         load_variant_text(text.replace("microsoft", "microsft").replace("deck: {decks: 2}\n", ""), "big.yaml")
+
+
+def test_the_table_header_says_deal_n():
+    game = Game.new(Rules.of(get_variant("freecell")), 617, numbering="microsoft")
+    assert "deal #617" in make_app(game).header_text(80).plain
+    ours = Game.new(Rules.of(get_variant("freecell")), 617)
+    assert "freecell-617" in make_app(ours).header_text(80).plain
