@@ -75,7 +75,7 @@ def show_deal(variant: str, seed: int | None, json_mode: bool, extra: list[str],
     defn = _variant(variant)
     options = _variant_options(defn, extra)
     if seed is None and ms is None:
-        fail("give the deal: --seed N (or --ms N, Microsoft FreeCell's deal N)")
+        fail("give the deal: --seed N (or --ms N, Microsoft's numbered deal N)")
     game = _start_game(defn, options, seed, None, ms=ms)
     if json_mode:
         print(json.dumps(game.to_position()))

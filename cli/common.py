@@ -113,7 +113,7 @@ def option_rows(defn: VariantDef) -> list[tuple[str, str]]:
     return rows
 
 
-MS = "microsoft"  # the numbering ``--ms N`` names: Microsoft FreeCell's deals
+MS = "microsoft"  # the numbering ``--ms N`` names: the deals Windows numbered (PySolFC's too)
 
 
 def ms_deal(defn: VariantDef, number: int) -> int:
@@ -137,7 +137,7 @@ def _start_game(defn: VariantDef, options: dict[str, Any], seed: int | None,
                 told: Callable[[str], None] | None = None, ms: int | None = None) -> Game:
     """A new deal, or the position in a file; ``options`` (those given) override the file's.
     Without ``any_deal``, a deal the solver has won; when it won none in its budget, the deal
-    is dealt anyway and ``told`` :data:`UNCHECKED`. ``ms``: Microsoft FreeCell's deal of that
+    is dealt anyway and ``told`` :data:`UNCHECKED`. ``ms``: Microsoft's numbered deal of that
     number (the game must declare that numbering)."""
     if ms is not None:
         if seed is not None or position is not None:

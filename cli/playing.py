@@ -26,7 +26,7 @@ def play_game(variant: str | None = None, seed: int | None = None, position: Pat
               four_colour: bool = False, hints: bool = False, any_deal: bool = False, json_mode: bool = False,
               extra: tuple[str, ...] | list[str] = (), ms: int | None = None) -> None:
     """Play a game (see ``solitaire play --help``); ``extra`` holds the variant's own options
-    as the words of the command line (``--NAME VALUE``); ``ms`` names Microsoft FreeCell's
+    as the words of the command line (``--NAME VALUE``); ``ms`` names Microsoft's numbered
     deal of that number. With no game named: list the unfinished games, or on a terminal open
     the picker."""
     from solitaire.core.files import remove_stale_temporaries

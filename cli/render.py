@@ -68,7 +68,7 @@ def render(game: Game, reveal: bool = False) -> Text:
     if game.seed is not None:
         from .sharecode import code_of
 
-        number = f"#{game.seed} " if game.numbering is not None else ""  # Microsoft FreeCell's deal N
+        number = f"#{game.seed} " if game.numbering is not None else ""  # a deal of a public numbering: deal #N
         out.append(f"   deal {number}{code_of(game)}")
     out.append(f"   score {game.score}   moves {game.moves}\n")
     for row in rules.spec.layout:

@@ -6,7 +6,7 @@ other option of the variant shares, followed by the value: ``d3`` (draw 3), ``re
 redeals), ``redu`` (unlimited), ``rel`` (a switch turned on; ``rel0`` turns one off).
 Defaults are left out, so the plain deal is just ``klondike-48213``. A deal of a public
 numbering the variant declares has that numbering's tag before its number: ``freecell-ms617``
-is Microsoft FreeCell's deal 617 (``--ms 617``); codes without a tag are the kernel's deals.
+is Microsoft's numbered deal 617 (``--ms 617``); codes without a tag are the kernel's deals.
 
 >>> from solitaire.core import get_variant
 >>> encode(get_variant("klondike"), {"draw": 3}, 48213)

@@ -180,7 +180,7 @@ def solve_command(
     variant: str = typer.Argument(..., help="The game, e.g. klondike."),
     seed: int | None = typer.Option(None, "--seed", help="Deal number N.", min=0),
     seeds: str | None = typer.Option(None, "--seeds", help="Solve deals A..B (inclusive), one JSON line "
-                                     "each, then a summary (msA..msB: Microsoft FreeCell's deals A to B).",
+                                     "each, then a summary (msA..msB: Microsoft's numbered deals A to B).",
                                      metavar="A..B"),
     ms: int | None = MS_OPTION,
     position: Path | None = typer.Option(None, "--position", help="Solve the position in this file (JSON)."),

@@ -418,7 +418,7 @@ class Game:
         """Fill the empty ``pile`` from the top of the first non-empty pile its rules fill it
         from (turning up the card beneath when that pile flips; a card from the stock comes face
         up); when that empties the filler, which its own rules fill, it is filled in turn (a
-        chain: Fortune's Favor's waste from the stock). The history's code for it:
+        chain: a waste refilled from the stock, say). The history's code for it:
         ``(filler + 1) << 2``, plus 2 if a card turned up; each further link of the chain in a
         field of its own from bit :data:`CHAIN` on (see :meth:`_fillers`). 0 when nothing fills it."""
         rules = self.rules

@@ -4,7 +4,7 @@ The built-in variants come through this same path (the project's own entry point
 a third party's do. A plugin that fails to import, misspells a hook, or registers a broken
 YAML file is recorded in :attr:`Registry.broken` with its reason; the others keep working.
 Every variant answers to its qualified name too, ``DIST:NAME`` (its distribution's name, e.g.
-``solitaire-yukon:yukon``; the entry point's name for one registered without a distribution).
+``acme-games:thumb``; the entry point's name for one registered without a distribution).
 On a clash of bare names between two distributions the variant loaded first keeps the bare
 name: the kernel's own distribution loads first (so a built-in game keeps its name), then the
 others in order of distribution name, whatever the order of ``sys.path``; the later one is

@@ -154,7 +154,7 @@ FIELDS: dict[str, dict[str, tuple[str, str]]] = {
         "scoring": ("scoring?", "Points. Default: none."),
         "layout": ("layout?", "Where the piles sit on the table. Default: each group on its own row."),
         "numbering": ("numbering", "A public numbering of deals it also follows (microsoft: `--ms N` deals "
-                      "Microsoft FreeCell's deal N). Default: none."),
+                      "Microsoft's numbered deal N). Default: none."),
     },
     "option": {
         "type": ("option-kind", "choice, flag or count. Default: choice when choices are given."),

@@ -22,7 +22,7 @@ The algorithm is ours and fixed; it does not use :mod:`random`, whose internals 
 ['7D', '9C', '4D', '8H', '8D']
 
 A variant may also declare a public numbering of deals (``numbering: microsoft``), whose deal
-N is dealt from :func:`numbered_deck` instead: Microsoft FreeCell's deals 1 to 1,000,000.
+N is dealt from :func:`numbered_deck` instead: the deals 1 to 1,000,000 that Windows numbered.
 
 >>> [card_name(c) for c in numbered_deck("microsoft", 1)[:8]]
 ['JD', '2D', '9H', 'JC', '5D', '7H', '7C', '5H']
@@ -76,8 +76,8 @@ def shuffled_deck(seed: int, size: int = DECK_SIZE) -> list[int]:
 
 
 def microsoft_deck(number: int) -> list[int]:
-    """The 52 cards in the order Microsoft FreeCell's deal ``number`` deals them (the numbering
-    Windows FreeCell and PySolFC share; dealt row by row across eight columns, card k goes to
+    """The 52 cards in the order Microsoft's numbered deal ``number`` deals them (the numbering
+    of Windows' game, which PySolFC shares; dealt row by row across eight columns, card k goes to
     column k mod 8). Its generator is Microsoft C's ``rand()``: ``seed = (seed * 214013 +
     2531011) & 0x7fffffff``, returning ``seed >> 16``. Its card i is rank ``i // 4 + 1`` of
     suit ``i % 4`` (clubs, diamonds, hearts, spades); for i from 52 down to 1 the card at
