@@ -21,7 +21,7 @@ from typer.exceptions import Abort, Exit, TyperException
 from solitaire.core import Rules, VariantDef, registry
 
 from .common import _start_game, _variant, _variant_options, fail, is_game
-from .options import APP_SETTINGS, EXTRA, HELP_VARIANT, SEED, GameOptionsHelp
+from .options import APP_SETTINGS, EXTRA, HELP_VARIANT, MS, SEED, GameOptionsHelp
 from .playing import play_game
 from .quickargs import DEAL, PLAY, SOLVE, STATS, VARIANTS, Declared, game_first, quick_args
 
@@ -37,6 +37,7 @@ def play(
     ctx: typer.Context,
     variant: str | None = typer.Argument(None, help="The game, e.g. klondike (optional with --deal)."),
     seed: int | None = SEED,
+    ms: int | None = MS,
     position: Path | None = typer.Option(None, "--position", help="Start from this position file (JSON)."),
     new: bool = typer.Option(False, "--new", help="Deal a new game instead of resuming the saved one."),
     deal_code: str | None = typer.Option(None, "--deal", metavar="CODE",
@@ -54,25 +55,28 @@ def play(
 
     Other variant options are given as --NAME VALUE."""
     play_game(variant, seed, position, new, deal_code, daily, plain, four_colour,
-              hints, any_deal, json_mode, extra=list(ctx.args))
+              hints, any_deal, json_mode, extra=list(ctx.args), ms=ms)
 
 
 @app.command(context_settings=EXTRA, cls=GameOptionsHelp)
 def deal(
     ctx: typer.Context,
     variant: str = typer.Argument(..., help="The game, e.g. klondike."),
-    seed: int = typer.Option(..., "--seed", help="Deal number N.", min=0),
+    seed: int | None = typer.Option(None, "--seed", help="Deal number N.", min=0),
+    ms: int | None = MS,
     json_mode: bool = typer.Option(False, "--json", help="Print the position as JSON."),
 ) -> None:
     """Show deal N with every card face up (or as a position file with --json)."""
-    show_deal(variant, seed, json_mode, extra=list(ctx.args))
+    show_deal(variant, seed, json_mode, extra=list(ctx.args), ms=ms)
 
 
-def show_deal(variant: str, seed: int, json_mode: bool, extra: list[str]) -> None:
+def show_deal(variant: str, seed: int | None, json_mode: bool, extra: list[str], ms: int | None = None) -> None:
     """``deal``'s work, free of Typer's context: ``extra`` is the variant's own options."""
     defn = _variant(variant)
     options = _variant_options(defn, extra)
-    game = _start_game(defn, options, seed, None)
+    if seed is None and ms is None:
+        fail("give the deal: --seed N (or --ms N, Microsoft's numbered deal N)")
+    game = _start_game(defn, options, seed, None, ms=ms)
     if json_mode:
         print(json.dumps(game.to_position()))
     else:
@@ -88,7 +92,8 @@ def variants(json_mode: bool = typer.Option(False, "--json", help="Print JSON.")
     """List the installed variants by family, their options and who provides them."""
     reg = registry()
     if json_mode:
-        print(json.dumps({"variants": [variant_json(d) for d in reg.sorted()],
+        print(json.dumps({"variants": [{**variant_json(d), "qualified": reg.qualified_name(d),
+                                        "note": reg.notes.get(reg.qualified_name(d))} for d in reg.sorted()],
                           "broken": [{"name": b.name, "provider": b.provider, "reason": b.reason}
                                      for b in reg.broken]}, indent=2))
         return
@@ -97,6 +102,9 @@ def variants(json_mode: bool = typer.Option(False, "--json", help="Print JSON.")
         for d in games:
             aliases = f" (also: {', '.join(d.aliases)})" if d.aliases else ""
             print(f"{d.name}{aliases}  [{d.provider or 'unknown'}]")
+            note = reg.notes.get(reg.qualified_name(d))
+            if note:  # what a clash of names left it (another game has its bare name, an alias)
+                print(f"    {note}")
             if d.description:
                 print(f"    {d.description}")
             for o in d.options:

@@ -113,12 +113,36 @@ def option_rows(defn: VariantDef) -> list[tuple[str, str]]:
     return rows
 
 
+MS = "microsoft"  # the numbering ``--ms N`` names: the deals Windows numbered (PySolFC's too)
+
+
+def ms_deal(defn: VariantDef, number: int) -> int:
+    """``--ms N`` checked for this game: N; a game that declares no Microsoft numbering, or N
+    out of its range, is one line (UserError)."""
+    if defn.numbering != MS:
+        from solitaire.core import registry
+
+        having = ", ".join(d.name for d in registry().sorted() if d.numbering == MS) or "none installed"
+        fail(f"{defn.name} has no Microsoft deal numbers: --ms is for {having}")
+    from solitaire.core.shuffle import NUMBERINGS
+
+    first, last = NUMBERINGS[MS].first, NUMBERINGS[MS].last
+    if isinstance(number, bool) or not first <= number <= last:
+        fail(f"--ms must be a deal number from {first} to {last:,}, got {number}")
+    return number
+
+
 def _start_game(defn: VariantDef, options: dict[str, Any], seed: int | None,
                 position: Path | None, any_deal: bool = True,
-                told: Callable[[str], None] | None = None) -> Game:
+                told: Callable[[str], None] | None = None, ms: int | None = None) -> Game:
     """A new deal, or the position in a file; ``options`` (those given) override the file's.
     Without ``any_deal``, a deal the solver has won; when it won none in its budget, the deal
-    is dealt anyway and ``told`` :data:`UNCHECKED`."""
+    is dealt anyway and ``told`` :data:`UNCHECKED`. ``ms``: Microsoft's numbered deal of that
+    number (the game must declare that numbering)."""
+    if ms is not None:
+        if seed is not None or position is not None:
+            fail("--ms names the deal: give no --seed or --position with it")
+        return Game.new(Rules.of(defn, options), ms_deal(defn, ms), numbering=MS)
     if position is not None:
         if seed is not None:
             fail("give --seed or --position, not both")

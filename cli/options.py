@@ -21,6 +21,8 @@ APP_SETTINGS: dict[str, Any] = {"add_completion": False, "no_args_is_help": True
                                 "pretty_exceptions_enable": False, "rich_markup_mode": None}
 
 SEED = typer.Option(None, "--seed", help="Deal number N (the same deal everywhere, forever).", min=0)
+MS = typer.Option(None, "--ms", help="Microsoft's numbered deal N (1 to 1000000, as Windows and PySolFC "
+                  "number them), for the games that declare those numbers.", min=1, max=1_000_000, metavar="N")
 
 # the key under which :func:`.commands.run` leaves, in the click context's ``obj``, the variant a
 # ``--help`` line names (``solitaire play klondike --help``), for the help to list its options

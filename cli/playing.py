@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from solitaire.core import Game, VariantDef
 
-from .common import UNCHECKED, UserError, _start_game, _variant, _variant_options, fail, on_terminal
+from .common import MS, UNCHECKED, UserError, _start_game, _variant, _variant_options, fail, ms_deal, on_terminal
 
 if TYPE_CHECKING:
     from .saves import Saved, Slot, SlotLock, Tracker, Unfinished
@@ -24,17 +24,18 @@ if TYPE_CHECKING:
 def play_game(variant: str | None = None, seed: int | None = None, position: Path | None = None,
               new: bool = False, deal_code: str | None = None, daily: bool = False, plain: bool = False,
               four_colour: bool = False, hints: bool = False, any_deal: bool = False, json_mode: bool = False,
-              extra: tuple[str, ...] | list[str] = ()) -> None:
+              extra: tuple[str, ...] | list[str] = (), ms: int | None = None) -> None:
     """Play a game (see ``solitaire play --help``); ``extra`` holds the variant's own options
-    as the words of the command line (``--NAME VALUE``). With no game named: list the
-    unfinished games, or on a terminal open the picker."""
+    as the words of the command line (``--NAME VALUE``); ``ms`` names Microsoft's numbered
+    deal of that number. With no game named: list the unfinished games, or on a terminal open
+    the picker."""
     from solitaire.core.files import remove_stale_temporaries
 
     from . import saves
 
     if variant is None and deal_code is None:
         # (with json_mode: the protocol plays a game, it has no list to speak)
-        if seed is not None or position is not None or daily or new or extra or json_mode:
+        if seed is not None or ms is not None or position is not None or daily or new or extra or json_mode:
             fail("name the game to play, e.g. 'solitaire play klondike', or give --deal CODE")
         if plain or json_mode or not on_terminal():
             print(unfinished_text(), end="")
@@ -52,10 +53,10 @@ def play_game(variant: str | None = None, seed: int | None = None, position: Pat
     if deal_code is not None:
         from .sharecode import ShareCodeError, decode
 
-        if seed is not None or position is not None or daily:
-            fail("--deal names the deal: give no --seed, --position or --daily with it")
+        if seed is not None or ms is not None or position is not None or daily:
+            fail("--deal names the deal: give no --seed, --ms, --position or --daily with it")
         try:
-            defn, code_options, seed = decode(deal_code)
+            defn, code_options, seed, numbering = decode(deal_code)
         except ShareCodeError as exc:
             fail(str(exc))
         if variant is not None and _variant(variant).name != defn.name:
@@ -64,6 +65,8 @@ def play_game(variant: str | None = None, seed: int | None = None, position: Pat
         if options:
             fail("the share code fixes the options: give none with --deal")
         options = code_options
+        if numbering is not None:  # the code names a Microsoft deal
+            ms, seed = seed, None
     else:
         assert variant is not None
         defn = _variant(variant)
@@ -71,9 +74,13 @@ def play_game(variant: str | None = None, seed: int | None = None, position: Pat
         if daily:
             from .sharecode import daily_seed
 
-            if seed is not None or position is not None:
-                fail("--daily names the deal: give no --seed or --position with it")
+            if seed is not None or ms is not None or position is not None:
+                fail("--daily names the deal: give no --seed, --ms or --position with it")
             seed = daily_seed()
+        if ms is not None:
+            if seed is not None or position is not None:
+                fail("--ms names the deal: give no --seed or --position with it")
+            ms_deal(defn, ms)
 
     table = not (json_mode or plain) and on_terminal()
     if (plain or json_mode) and (four_colour or hints):
@@ -96,6 +103,8 @@ def play_game(variant: str | None = None, seed: int | None = None, position: Pat
     if position is not None:  # the file is read first: one that cannot be read changes nothing
         start_game = _start_game(defn, options, None, position, any_deal=any_deal)
         slot = saves.Slot.for_game(start_game, named=True, start=start_game.to_position())
+    elif ms is not None:
+        slot = saves.Slot(defn.name, full, deal=ms, numbering=MS)
     elif seed is not None:
         slot = saves.Slot(defn.name, full, deal=seed)
     else:
@@ -139,12 +148,12 @@ def play_game(variant: str | None = None, seed: int | None = None, position: Pat
                                 game_id=saved.game_id, log=saved.log, start=saved.start, say=say)
         # a damaged save met on the way to this one: no new game starts after all
         notices[:] = [(whole.removesuffix(STARTING), short) for whole, short in notices]
-        if seed is not None and saved.game.history:  # the player named this deal
+        if (seed is not None or ms is not None) and saved.game.history:  # the player named this deal
             said = f"resuming your game of this deal ({_moves(saved.game.moves)}); --new deals it again"
             notices.append((said, said))
     else:
         try:
-            game = start_game or _start_game(defn, options, seed, None, any_deal=any_deal, told=say)
+            game = start_game or _start_game(defn, options, seed, None, any_deal=any_deal, told=say, ms=ms)
         except BaseException:  # a deal that cannot be dealt: the slot is let go, unchanged
             _release(lock)
             raise
@@ -263,7 +272,9 @@ def _slot_of(defn: VariantDef, path: Path, head: dict[str, Any]) -> Slot | None:
     elif head.get("start") is not None:
         slot = saves.Slot(defn.name, options, position=path.stem.rpartition("-position-")[2])
     else:
-        slot = saves.Slot(defn.name, options, deal=seed if isinstance(seed, int) else None)
+        numbering = head.get("numbering")
+        slot = saves.Slot(defn.name, options, deal=seed if isinstance(seed, int) else None,
+                          numbering=numbering if isinstance(numbering, str) else None)
     return slot if slot.path() == path else None
 
 

@@ -42,6 +42,7 @@ PLAY = Declared(
     positional=("variant",),
     options={
         "--seed": ("seed", int, 0, None),
+        "--ms": ("ms", int, 1, 1_000_000),
         "--position": ("position", Path, None, None),
         "--new": ("new", bool, None, None),
         "--deal": ("deal_code", str, None, None),
@@ -52,8 +53,9 @@ PLAY = Declared(
         "--any-deal": ("any_deal", bool, None, None),
         "--json": ("json_mode", bool, None, None),
     },
-    defaults={"variant": None, "seed": None, "position": None, "new": False, "deal_code": None, "daily": False,
-              "plain": False, "four_colour": False, "hints": False, "any_deal": False, "json_mode": False},
+    defaults={"variant": None, "seed": None, "ms": None, "position": None, "new": False, "deal_code": None,
+              "daily": False, "plain": False, "four_colour": False, "hints": False, "any_deal": False,
+              "json_mode": False},
     context="ctx",
 )
 
@@ -61,11 +63,12 @@ DEAL = Declared(
     positional=("variant",),
     options={
         "--seed": ("seed", int, 0, None),
+        "--ms": ("ms", int, 1, 1_000_000),
         "--json": ("json_mode", bool, None, None),
     },
-    defaults={"json_mode": False},
+    defaults={"seed": None, "ms": None, "json_mode": False},
     context="ctx",
-    required=frozenset({"variant", "seed"}),
+    required=frozenset({"variant"}),
 )
 
 SOLVE = Declared(
@@ -73,6 +76,7 @@ SOLVE = Declared(
     options={
         "--seed": ("seed", int, 0, None),
         "--seeds": ("seeds", str, None, None),
+        "--ms": ("ms", int, 1, 1_000_000),
         "--position": ("position", Path, None, None),
         "--timeout": ("timeout", float, None, None),
         "--states": ("states", int, None, None),
@@ -81,7 +85,7 @@ SOLVE = Declared(
         "--hint": ("hint", bool, None, None),
         "--json": ("json_mode", bool, None, None),
     },
-    defaults={"seed": None, "seeds": None, "position": None, "timeout": None, "states": None, "jobs": 1,
+    defaults={"seed": None, "seeds": None, "ms": None, "position": None, "timeout": None, "states": None, "jobs": 1,
               "cluster": None, "hint": False, "json_mode": False},
     context="ctx",
     required=frozenset({"variant"}),

@@ -68,7 +68,8 @@ def render(game: Game, reveal: bool = False) -> Text:
     if game.seed is not None:
         from .sharecode import code_of
 
-        out.append(f"   deal {code_of(game)}")
+        number = f"#{game.seed} " if game.numbering is not None else ""  # a deal of a public numbering: deal #N
+        out.append(f"   deal {number}{code_of(game)}")
     out.append(f"   score {game.score}   moves {game.moves}\n")
     for row in rules.spec.layout:
         names = [n for n in row if n is not None]

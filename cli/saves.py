@@ -78,14 +78,15 @@ class Slot:
     """Where one unfinished game lives: a variant, its full options, and the deal's name when
     the player named it (``deal``: the seed) or the starting position's checksum."""
 
-    __slots__ = ("deal", "options", "position", "variant")
+    __slots__ = ("deal", "numbering", "options", "position", "variant")
 
     def __init__(self, variant: str, options: dict[str, Any], deal: int | None = None,
-                 position: str | None = None) -> None:
+                 position: str | None = None, numbering: str | None = None) -> None:
         self.variant = variant
         self.options = dict(options)
         self.deal = deal
         self.position = position
+        self.numbering = numbering  # the deal is a number of this public numbering (e.g. microsoft)
 
     @classmethod
     def for_game(cls, game: Game, named: bool, start: dict[str, Any] | None = None) -> Slot:
@@ -96,7 +97,7 @@ class Slot:
             return cls(game.rules.name, options)
         if start is not None:
             return cls(game.rules.name, options, position=f"{zlib.crc32(_canonical(start).encode()):08x}")
-        return cls(game.rules.name, options, deal=game.seed)
+        return cls(game.rules.name, options, deal=game.seed, numbering=game.numbering)
 
     @property
     def named(self) -> bool:
@@ -109,7 +110,7 @@ class Slot:
     def path(self) -> Path:
         name = f"{self.variant}-{zlib.crc32(_canonical(self.options).encode()):08x}"
         if self.deal is not None:
-            name += f"-deal-{self.deal}"
+            name += f"-deal-{self.numbering}-{self.deal}" if self.numbering else f"-deal-{self.deal}"
         if self.position is not None:
             name += f"-position-{self.position}"
         return saves_dir() / (name + SUFFIX)
@@ -300,7 +301,7 @@ class Replayer:
 def _header(defn: VariantDef, head: Any) -> tuple[Game, dict[str, Any] | None, str, bool]:
     if not isinstance(head, dict) or head.get("format") != FORMAT:
         raise SaveError("not a save file of this version")
-    unknown = set(head) - {"format", "id", "variant", "options", "seed", "start", "dealt", "named"}
+    unknown = set(head) - {"format", "id", "variant", "options", "seed", "numbering", "start", "dealt", "named"}
     if unknown:
         raise SaveError(f"unknown field {sorted(unknown)[0]!r}")
     if head.get("variant") != defn.name:
@@ -320,15 +321,17 @@ def _header(defn: VariantDef, head: Any) -> tuple[Game, dict[str, Any] | None, s
         raise SaveError(f"bad options: {exc}") from None
     if full != options:
         raise SaveError("options must name every option of the game, as written")
-    seed, start = head.get("seed"), head.get("start")
+    seed, start, numbering = head.get("seed"), head.get("start"), head.get("numbering")
+    if numbering is not None and not isinstance(numbering, str):
+        raise SaveError("numbering must be a name, e.g. \"microsoft\"")
     try:
         if start is None:
             if not isinstance(seed, int) or isinstance(seed, bool):
                 raise SaveError("a save without a start position needs a seed")
-            game = Game.new(Rules.of(defn, options), seed)
+            game = Game.new(Rules.of(defn, options), seed, numbering)
         else:
             game = Game.from_position(defn, start)
-            if dict(game.rules.options) != options or game.seed != seed:
+            if dict(game.rules.options) != options or game.seed != seed or game.numbering != numbering:
                 raise SaveError("the start position's options or seed differ from the header's")
     except (SolitaireError, ValueError) as exc:
         raise SaveError(f"bad deal: {exc}") from None
@@ -425,7 +428,7 @@ def from_format_1(defn: VariantDef, data: Any) -> tuple[Game, dict[str, Any] | N
     if dealt:
         if saved.seed is None or start.moves or start.score or start.recycles:
             raise SaveError("the undo history does not lead back to its deal")
-        deal = Game.new(saved.rules, saved.seed)
+        deal = Game.new(saved.rules, saved.seed, saved.numbering)
         # the same cards where the deal put them; more of them face up only where an undo
         # left a card face up (the kernel's undo never hides one again)
         if deal.piles != start.piles or any(s > d for s, d in zip(start.down, deal.down, strict=False)):
@@ -535,7 +538,7 @@ def _start_of(game: Game) -> tuple[dict[str, Any] | None, list[str]]:
         first._unapply(rehide=True)
     start: dict[str, Any] | None = first.to_position()
     if game.seed is not None and first.moves == 0 and first.score == 0:
-        deal = Game.new(game.rules, game.seed)
+        deal = Game.new(game.rules, game.seed, game.numbering)
         if deal.key() == first.key():
             start = None
     commands = [notation(game, entry[:3]) for entry in game.history]
@@ -663,7 +666,8 @@ class Tracker:
         game = self.game
         return {"format": FORMAT, "id": self.game_id, "variant": game.rules.name,
                 "options": dict(game.rules.options), "seed": game.seed, "start": self.start,
-                "dealt": self.dealt, "named": self.slot.named}
+                "dealt": self.dealt, "named": self.slot.named,
+                **({"numbering": game.numbering} if game.numbering is not None else {})}
 
     def _own(self) -> bool:
         """Hold the slot's lock (taken now if not yet); False, said once, if another has it."""
@@ -810,7 +814,8 @@ class Tracker:
         """The tracker of the game the table deals after this one (a new deal or the same deal
         again): the same slot for the same deal; the free slot for a new deal left from the
         free slot; else the new deal's own (named) slot, so that no other saved game is touched."""
-        if game.seed == self.game.seed and dict(game.rules.options) == dict(self.game.rules.options) \
+        if game.seed == self.game.seed and game.numbering == self.game.numbering \
+                and dict(game.rules.options) == dict(self.game.rules.options) \
                 and dealt == self.dealt and not self.kept:
             slot = self.slot
         else:

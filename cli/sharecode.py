@@ -4,13 +4,19 @@ A code is the variant's name, one token per option that differs from its default
 seed, joined by ``-``. An option token is the shortest prefix of the option's name that no
 other option of the variant shares, followed by the value: ``d3`` (draw 3), ``red2`` (2
 redeals), ``redu`` (unlimited), ``rel`` (a switch turned on; ``rel0`` turns one off).
-Defaults are left out, so the plain deal is just ``klondike-48213``.
+Defaults are left out, so the plain deal is just ``klondike-48213``. A deal of a public
+numbering the variant declares has that numbering's tag before its number: ``freecell-ms617``
+is Microsoft's numbered deal 617 (``--ms 617``); codes without a tag are the kernel's deals.
 
 >>> from solitaire.core import get_variant
 >>> encode(get_variant("klondike"), {"draw": 3}, 48213)
 'klondike-d3-48213'
 >>> decode("klondike-d3-48213")[1:]
-({'draw': 3}, 48213)
+({'draw': 3}, 48213, None)
+>>> encode(get_variant("freecell"), {"cells": 3}, 617, numbering="microsoft")
+'freecell-c3-ms617'
+>>> decode("freecell-c3-ms617")[1:]
+({'cells': 3}, 617, 'microsoft')
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from solitaire.core import OptionError, Rules, SolitaireError, VariantDef, get_v
 from solitaire.core.shuffle import MAX_SEED
 
 DAILY_SEEDS = 1_000_000_000
+TAGS = {"microsoft": "ms"}  # a numbering's tag before the deal number in a code
 
 
 class ShareCodeError(ValueError):
@@ -48,15 +55,16 @@ def _value(option: Any, value: Any) -> str:
     return str(value).lower()
 
 
-def encode(defn: VariantDef, options: dict[str, Any], seed: int) -> str:
-    """The code of deal ``seed`` of ``defn`` under ``options`` (given or full)."""
+def encode(defn: VariantDef, options: dict[str, Any], seed: int, numbering: str | None = None) -> str:
+    """The code of deal ``seed`` of ``defn`` under ``options`` (given or full); of deal number
+    ``seed`` of that public numbering when ``numbering`` is given."""
     values = defn.resolve_options(options)
     prefixes = _prefixes(defn)
     parts = [defn.name]
     for o in defn.options:
         if values[o.name] != o.default:
             parts.append(prefixes[o.name] + _value(o, values[o.name]))
-    parts.append(str(seed))
+    parts.append(f"{TAGS[numbering] if numbering else ''}{seed}")
     return "-".join(parts)
 
 
@@ -64,17 +72,21 @@ def code_of(game: Any) -> str | None:
     """The code of a dealt :class:`~solitaire.core.Game`; None for one set up from a position."""
     if game.seed is None:
         return None
-    return encode(game.rules.variant, dict(game.rules.options), game.seed)
+    return encode(game.rules.variant, dict(game.rules.options), game.seed, game.numbering)
 
 
-def decode(code: str) -> tuple[VariantDef, dict[str, Any], int]:
-    """(variant, options given by the code, seed); raise ShareCodeError."""
+def decode(code: str) -> tuple[VariantDef, dict[str, Any], int, str | None]:
+    """(variant, options given by the code, seed, the seed's numbering or None); raise
+    ShareCodeError."""
     text = code.strip().lower()
     parts = text.split("-")
-    if len(parts) < 2 or not parts[-1].isdigit():
+    last = parts[-1]
+    numbering = next((name for name, tag in TAGS.items() if last.startswith(tag)), None)
+    number = last[len(TAGS[numbering]):] if numbering else last
+    if len(parts) < 2 or not number.isdigit():
         raise ShareCodeError(f"bad share code {code!r}: expected VARIANT[-OPTION...]-NUMBER, "
-                             "e.g. klondike-d3-48213")
-    seed = int(parts[-1])
+                             "e.g. klondike-d3-48213 (or freecell-ms617 for a Microsoft deal)")
+    seed = int(number)
     if seed > MAX_SEED:
         raise ShareCodeError(f"bad share code {code!r}: the deal number is above {MAX_SEED}")
     defn = None
@@ -115,7 +127,16 @@ def decode(code: str) -> tuple[VariantDef, dict[str, Any], int]:
         Rules.of(defn, options)
     except SolitaireError as exc:
         raise ShareCodeError(f"bad share code {code!r}: {exc}") from None
-    return defn, options, seed
+    if numbering is not None:
+        from solitaire.core.shuffle import NUMBERINGS
+
+        known = NUMBERINGS[numbering]
+        if defn.numbering != numbering:
+            raise ShareCodeError(f"bad share code {code!r}: {defn.name} has no {numbering} deal numbers")
+        if not known.first <= seed <= known.last:
+            raise ShareCodeError(f"bad share code {code!r}: a {numbering} deal number is from "
+                                 f"{known.first} to {known.last}")
+    return defn, options, seed, numbering
 
 
 def daily_seed(day: datetime.date | None = None) -> int:

@@ -21,7 +21,8 @@ import typer
 
 from solitaire.core.solver import SolveResult, parse_range, player_hint, solve
 
-from .common import _start_game, _variant, _variant_options, fail
+from .common import MS, _start_game, _variant, _variant_options, fail, ms_deal
+from .options import MS as MS_OPTION
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -35,7 +36,7 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, mid - half), min(1.0, mid + half))
 
 
-Task = tuple[str, dict[str, Any], int, float, int]
+Task = tuple[str, dict[str, Any], int, float, int, str | None]  # ..., the seed's numbering
 DEFAULT_TIMEOUT = 10.0
 MAX_STATES = 3_000_000  # the solver's own default budget a pass
 CONNECT_TIMEOUT = "10s"  # how long --cluster waits for the scheduler
@@ -45,10 +46,10 @@ def _one(args: Task) -> dict[str, Any]:
     """Solve one deal of a batch: a module-level function, so a cluster's workers can import it."""
     from solitaire.core import Game, Rules, get_variant
 
-    name, options, seed, timeout, states = args
+    name, options, seed, timeout, states, numbering = args
     rules = Rules.of(get_variant(name), options)
-    result = solve(Game.new(rules, seed), timeout=timeout, max_states=states)
-    return {"seed": seed, **result.as_json()}
+    result = solve(Game.new(rules, seed, numbering), timeout=timeout, max_states=states)
+    return {"seed": seed, **({"numbering": numbering} if numbering else {}), **result.as_json()}
 
 
 def _on_cluster(address: str, tasks: list[Task]) -> Iterator[dict[str, Any]]:
@@ -99,8 +100,8 @@ def _on_cluster(address: str, tasks: list[Task]) -> Iterator[dict[str, Any]]:
 
 
 def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, states: int, jobs: int,
-           cluster: str | None = None) -> None:
-    tasks = [(name, options, s, timeout, states) for s in seeds]
+           cluster: str | None = None, numbering: str | None = None) -> None:
+    tasks = [(name, options, s, timeout, states, numbering) for s in seeds]
     counts = {"win": 0, "unwinnable": 0, "unknown": 0}
     times: list[float] = []
     progress = sys.stderr.isatty()
@@ -179,7 +180,9 @@ def solve_command(
     variant: str = typer.Argument(..., help="The game, e.g. klondike."),
     seed: int | None = typer.Option(None, "--seed", help="Deal number N.", min=0),
     seeds: str | None = typer.Option(None, "--seeds", help="Solve deals A..B (inclusive), one JSON line "
-                                     "each, then a summary.", metavar="A..B"),
+                                     "each, then a summary (msA..msB: Microsoft's numbered deals A to B).",
+                                     metavar="A..B"),
+    ms: int | None = MS_OPTION,
     position: Path | None = typer.Option(None, "--position", help="Solve the position in this file (JSON)."),
     timeout: float | None = typer.Option(None, "--timeout", help="Seconds to search before answering "
                                          "'unknown' (default 10; no limit when --states is given).",
@@ -196,12 +199,12 @@ def solve_command(
 ) -> None:
     """Solve a deal with full information: win (with the moves), unwinnable, or unknown."""
     solve_deal(variant, seed, seeds, position, timeout, states, jobs, cluster, hint,
-               json_mode, extra=list(ctx.args))
+               json_mode, extra=list(ctx.args), ms=ms)
 
 
 def solve_deal(variant: str, seed: int | None, seeds: str | None, position: Path | None, timeout: float | None,
                states: int | None, jobs: int, cluster: str | None, hint: bool, json_mode: bool,
-               extra: list[str]) -> None:
+               extra: list[str], ms: int | None = None) -> None:
     """``solve``'s work, free of Typer's context: ``extra`` is the variant's own options."""
     defn = _variant(variant)
     options = _variant_options(defn, extra)
@@ -220,17 +223,22 @@ def solve_deal(variant: str, seed: int | None, seeds: str | None, position: Path
         if seeds is None:
             fail("--cluster runs a batch: give --seeds A..B")
     if seeds is not None:
-        if seed is not None or position is not None:
-            fail("give one of --seed, --seeds or --position")
+        if seed is not None or position is not None or ms is not None:
+            fail("give one of --seed, --ms, --seeds or --position")
+        first, _, last = seeds.strip().lower().partition("..")
+        numbering = MS if first.startswith("ms") and last.startswith("ms") else None
         try:
-            span = parse_range(seeds)
+            span = parse_range(f"{first[2:]}..{last[2:]}" if numbering else seeds)
         except ValueError as exc:
-            fail(str(exc))
-        _batch(defn.name, options, span, timeout, budget, jobs, cluster)
+            fail(str(exc) + ("; Microsoft deals are msA..msB" if numbering else ""))
+        if numbering:
+            for number in (span.start, span.stop - 1):
+                ms_deal(defn, number)
+        _batch(defn.name, options, span, timeout, budget, jobs, cluster, numbering)
         return
-    if seed is None and position is None:
-        fail("give --seed N, --seeds A..B or --position FILE")
-    game = _start_game(defn, options, seed, position)
+    if seed is None and position is None and ms is None:
+        fail("give --seed N, --ms N, --seeds A..B or --position FILE")
+    game = _start_game(defn, options, seed, position, ms=ms)
     _knowledge_checked(game.rules)
     if hint:
         move, wins = player_hint(game)

@@ -26,6 +26,8 @@ class PositionError(SolitaireError, ValueError):
 class VariantError(SolitaireError):
     """A variant definition that cannot be loaded; the message names file, line and key."""
 
+    keys: tuple[object, ...] | None = None  # where in the file: its keys and list indices (None: unknown)
+
 
 class OptionError(SolitaireError, ValueError):
     """A variant option that is unknown or has a bad value."""

@@ -22,9 +22,17 @@ from .cards import DECK_SIZE, FACE, HIDDEN, RANK, card_name, rank_name
 from .errors import AmbiguousMoveError, IllegalMoveError, NotationError
 from .limits import MAX_ECHO_CHARS
 from .rules import GIVES_ANY, GIVES_NONE, GIVES_PILE, GIVES_RUN, GIVES_TOP, Rules
-from .shuffle import MAX_SEED, shuffled_deck
+from .shuffle import MAX_SEED, numbered_deck, shuffled_deck
 
 Move = tuple[int, int, int]
+
+# a move's history code: bit 0 a card turned up at its source, bits 1-9 the pile that filled the
+# emptied source (see Game._fill), bits 10 on the piles it uncovered (one bit per pile it covers,
+# MAX_PILES at most), and from CHAIN on the further links of a chain of fills, LINK bits each
+UNCOVERS = (1 << 70) - 1
+CHAIN = 80
+LINK = 8
+LINK_MASK = (1 << LINK) - 1
 
 
 def _quoted(text: str) -> str:
@@ -59,11 +67,12 @@ class MoveRecord:
 class Game:
     """One game in progress. Create with :meth:`new` or :meth:`from_position`."""
 
-    __slots__ = ("down", "future", "history", "moves", "piles", "recycles", "rules", "score", "seed")
+    __slots__ = ("down", "future", "history", "moves", "numbering", "piles", "recycles", "rules", "score", "seed")
 
-    def __init__(self, rules: Rules, seed: int | None = None) -> None:
+    def __init__(self, rules: Rules, seed: int | None = None, numbering: str | None = None) -> None:
         self.rules = rules
         self.seed = seed
+        self.numbering = numbering  # the seed is deal number ``seed`` of this public numbering
         self.piles: list[list[int]] = [[] for _ in range(rules.count)]
         self.down: list[int] = [0] * rules.count  # face-down cards at the bottom of each pile
         self.score = 0
@@ -75,13 +84,19 @@ class Game:
     # ------------------------------------------------------------------ dealing
 
     @classmethod
-    def new(cls, rules: Rules, seed: int) -> Game:
-        """Deal ``seed`` under these rules (see :mod:`solitaire.core.shuffle`)."""
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-            raise ValueError(f"a seed is a whole number from 0 to {MAX_SEED}, got {seed!r}")
-        game = cls(rules, seed)
+    def new(cls, rules: Rules, seed: int, numbering: str | None = None) -> Game:
+        """Deal ``seed`` under these rules (see :mod:`solitaire.core.shuffle`); with
+        ``numbering`` (one the variant declares), deal number ``seed`` of that numbering."""
         cards = rules.deck
-        order = [cards[i] for i in shuffled_deck(seed, len(cards))]  # one deck: the seed's order itself
+        if numbering is not None:
+            if numbering != rules.variant.numbering:
+                raise ValueError(f"{rules.name} has no {numbering} deal numbers")
+            order = numbered_deck(numbering, seed)  # raises ValueError out of its range
+        elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            raise ValueError(f"a seed is a whole number from 0 to {MAX_SEED}, got {seed!r}")
+        else:
+            order = [cards[i] for i in shuffled_deck(seed, len(cards))]  # one deck: the seed's order itself
+        game = cls(rules, seed, numbering)
         named = [step.cards for step in rules.spec.deal if step.cards]
         placed: dict[int, list[int]] = {}  # face -> the copies the deal places by name, lowest first
         if named:
@@ -136,7 +151,7 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy of the position (history included)."""
-        other = Game(self.rules, self.seed)
+        other = Game(self.rules, self.seed, self.numbering)
         other.piles = [list(p) for p in self.piles]
         other.down = list(self.down)
         other.score, other.moves, other.recycles = self.score, self.moves, self.recycles
@@ -164,7 +179,7 @@ class Game:
         ``rules`` when given (rules with the same piles, e.g. from :meth:`Rules.derive`)."""
         if rules is not None and rules.count != self.rules.count:
             raise ValueError(f"{rules!r} has {rules.count} piles, this game {self.rules.count}")
-        other = Game(self.rules if rules is None else rules, self.seed)
+        other = Game(self.rules if rules is None else rules, self.seed, self.numbering)
         other.piles = [list(p) for p in self.piles]
         other.down = list(self.down)
         other.score, other.moves, other.recycles = self.score, self.moves, self.recycles
@@ -399,21 +414,40 @@ class Game:
                 code |= 1 << (10 + k)
         return code
 
-    def _fill(self, pile: int) -> int:
+    def _fill(self, pile: int, level: int = 0) -> int:
         """Fill the empty ``pile`` from the top of the first non-empty pile its rules fill it
-        from (turning up the card beneath when that pile flips); the history's code for it:
-        ``(filler + 1) << 2``, plus 2 if a card turned up. 0 when nothing fills it."""
-        for f in self.rules.fill[pile]:
+        from (turning up the card beneath when that pile flips; a card from the stock comes face
+        up); when that empties the filler, which its own rules fill, it is filled in turn (a
+        chain: a waste refilled from the stock, say). The history's code for it:
+        ``(filler + 1) << 2``, plus 2 if a card turned up; each further link of the chain in a
+        field of its own from bit :data:`CHAIN` on (see :meth:`_fillers`). 0 when nothing fills it."""
+        rules = self.rules
+        for f in rules.fill[pile]:
             source = self.piles[f]
-            if source and self.down[f] < len(source):
+            if source and (self.down[f] < len(source) or f == rules.stock):
                 self.piles[pile].append(source.pop())
-                code = (f + 1) << 2
+                flip = 0
                 d = self.down[f]
-                if d and d == len(source) and self.rules.flip[f]:
+                if f == rules.stock:
+                    self.down[f] = min(d, len(source))
+                elif d and d == len(source) and rules.flip[f]:
                     self.down[f] = d - 1
-                    code |= 2
+                    flip = 1
+                code = ((f + 1) << 1 | flip) << (1 if level == 0 else CHAIN + LINK * (level - 1))
+                if not source and rules.fill[f]:
+                    code |= self._fill(f, level + 1)
                 return code
         return 0
+
+    def _fillers(self, extra: int) -> list[tuple[int, bool]]:
+        """The piles a move's fills took cards from, in order, each with whether a card turned
+        up there: from its history code (see :meth:`_fill`)."""
+        out = [(((extra & 1023) >> 2) - 1, bool(extra & 2))]
+        field = extra >> CHAIN
+        while field:
+            out.append((((field & LINK_MASK) >> 1) - 1, bool(field & 1)))
+            field >>= LINK
+        return out
 
     def _draw(self) -> None:
         rules = self.rules
@@ -476,15 +510,20 @@ class Game:
             if not self.rules.stock_open:
                 self.down[src] = len(stock)
         else:
-            if extra >> 10 and rehide:  # piles this one covered turned up: face down again
+            if extra >> 10 & UNCOVERS and rehide:  # piles this one covered turned up: face down again
                 for k, p in enumerate(self.rules.uncovers[src]):
                     if extra >> (10 + k) & 1:
                         self.down[p] += 1
-            if extra & 1023 > 1:  # an empty pile was filled from another pile: put the card back first
-                filler = ((extra & 1023) >> 2) - 1
-                piles[filler].append(piles[src].pop())
-                if extra & 2 and rehide:
-                    self.down[filler] += 1
+            if extra & 1023 > 1:  # an empty pile was filled from another pile: put the cards back first
+                chain = self._fillers(extra) if extra >> CHAIN else [(((extra & 1023) >> 2) - 1, bool(extra & 2))]
+                stock_i = self.rules.stock
+                for i in range(len(chain) - 1, -1, -1):  # the last link first
+                    filler, turned = chain[i]
+                    piles[filler].append(piles[chain[i - 1][0] if i else src].pop())
+                    if filler == stock_i and not self.rules.stock_open:
+                        self.down[filler] = len(piles[filler])  # back in the stock, face down
+                    elif turned and rehide:
+                        self.down[filler] += 1
             if extra & 1 and rehide:
                 self.down[src] += 1
             d = piles[dst]
@@ -719,8 +758,10 @@ class Game:
         if extra & 1:
             turned = card_name(self.piles[src][-1])
         if extra & 1023 >= 4:
-            filled = f"{rules.names[((extra & 1023) >> 2) - 1]} {card_name(self.piles[src][-1])}"
-        if extra >> 10:
+            fillers = self._fillers(extra)
+            filled = ", ".join(f"{rules.names[f]} {card_name(self.piles[fillers[i - 1][0] if i else src][-1])}"
+                               for i, (f, _) in enumerate(fillers))
+        if extra >> 10 & UNCOVERS:
             turned = ", ".join(card_name(self.piles[p][-1]) for k, p in enumerate(rules.uncovers[src])
                                if extra >> (10 + k) & 1)
         return MoveRecord(text, "move", rules.names[src], rules.names[dst], cards, turned, self.score - before,
@@ -961,6 +1002,7 @@ class Game:
         return {
             "variant": rules.name,
             "seed": self.seed,
+            **({"numbering": self.numbering} if self.numbering is not None else {}),
             "options": options,
             "piles": piles,
             "score": self.score,

@@ -3,8 +3,13 @@
 The built-in variants come through this same path (the project's own entry points), exactly as
 a third party's do. A plugin that fails to import, misspells a hook, or registers a broken
 YAML file is recorded in :attr:`Registry.broken` with its reason; the others keep working.
-On a name clash the variant loaded first keeps the name: the kernel's own distribution loads
-first, then the others in order of distribution name, whatever the order of ``sys.path``.
+Every variant answers to its qualified name too, ``DIST:NAME`` (its distribution's name, e.g.
+``acme-games:thumb``; the entry point's name for one registered without a distribution).
+On a clash of bare names between two distributions the variant loaded first keeps the bare
+name: the kernel's own distribution loads first (so a built-in game keeps its name), then the
+others in order of distribution name, whatever the order of ``sys.path``; the later one is
+renamed to its qualified name, which is then its only name (``solitaire variants`` says so).
+Two variants of one name from one distribution are a mistake: the second is listed as broken.
 """
 
 from __future__ import annotations
@@ -59,6 +64,10 @@ class Registry:
 
     variants: dict[str, VariantDef] = attrs.field(factory=dict)
     broken: list[BrokenPlugin] = attrs.field(factory=list)
+    # every variant by its qualified name, DIST:NAME; and by it, what a clash of names left it
+    # (its bare name, aliases), in one line for the listing
+    qualified: dict[str, VariantDef] = attrs.field(factory=dict)
+    notes: dict[str, str] = attrs.field(factory=dict)
     knowledge_hooks: dict[str, KnowledgeHook] = attrs.field(factory=dict)
     _known: dict[int, tuple[Any, Any]] = attrs.field(factory=dict, repr=False)
 
@@ -84,17 +93,44 @@ class Registry:
         self._known[id(rules)] = (rules, answer)
         return answer
 
-    def add(self, defn: VariantDef) -> None:
+    def add(self, defn: VariantDef, plugin: str = "") -> None:
+        """Register ``defn`` (from the entry point ``plugin``) under its name and aliases, and
+        under its qualified name; on a clash with another distribution's game, under its
+        qualified name only (see the module's notes)."""
+        qualified = f"{qualifier(defn.provider or plugin)}:{defn.name}"
         taken = self._lookup(defn.name)
         for alias in defn.aliases:
             taken = taken or self._lookup(alias)
-        if taken is not None:
-            clash = defn.name if self._lookup(defn.name) else next(a for a in defn.aliases if self._lookup(a))
+        if qualified in self.qualified or (taken is not None and taken.provider == defn.provider):
+            first = self.qualified.get(qualified) or taken
+            assert first is not None
+            clash = defn.name if self._lookup(defn.name) or qualified in self.qualified \
+                else next(a for a in defn.aliases if self._lookup(a))
             self.broken.append(BrokenPlugin(
                 defn.name, defn.provider,
-                f"the name {clash!r} is already taken by {taken.name!r} from {taken.provider or 'unknown'}"))
+                f"the name {clash!r} is already taken by {first.name!r} from {first.provider or 'unknown'}"))
             return
+        clashes = [a for a in defn.aliases if self._lookup(a) is not None]
+        if clashes:  # another distribution's game has those aliases: they stay its
+            defn.aliases = tuple(a for a in defn.aliases if a not in clashes)
+            owners = []
+            for alias in clashes:
+                other = self._lookup(alias)
+                assert other is not None
+                owners.append(f"{alias} is {other.name} from {other.provider or 'unknown'}")
+            self.notes[qualified] = f"not also {', '.join(clashes)}: {', '.join(owners)}"
+        owner = self._lookup(defn.name)
+        if owner is not None:  # another distribution's game has the name: this one answers to DIST:NAME
+            note = f"answers to {qualified} only: {defn.name} is the game from {owner.provider or 'unknown'}"
+            self.notes[qualified] = "; ".join(filter(None, (note, self.notes.get(qualified))))
+            defn.name = qualified
+            defn._cache.clear()  # what was resolved under the bare name is resolved again under this one
         self.variants[defn.name] = defn
+        self.qualified[qualified] = defn
+
+    def qualified_name(self, defn: VariantDef) -> str:
+        """The ``DIST:NAME`` the variant answers to whatever else is installed."""
+        return next((q for q, d in self.qualified.items() if d is defn), defn.name)
 
     def _lookup(self, name: str) -> VariantDef | None:
         if name in self.variants:
@@ -102,7 +138,7 @@ class Registry:
         for defn in self.variants.values():
             if name in defn.aliases:
                 return defn
-        return None
+        return self.qualified.get(name)
 
     def get(self, name: str) -> VariantDef:
         """The variant with this name or alias (case-insensitive); raise UnknownVariantError."""
@@ -110,7 +146,7 @@ class Registry:
         if found is not None:
             return found
         for b in self.broken:
-            if b.name == name:
+            if name in (b.name, f"{qualifier(b.provider)}:{b.name}"):
                 raise UnknownVariantError(f"variant {name!r} is installed but broken: {b.reason}")
         known = ", ".join(
             d.name + (f" ({', '.join(d.aliases)})" if d.aliases else "") for d in self.sorted()
@@ -163,6 +199,12 @@ def installed_entry_points() -> list[tuple[str, str, str]]:
             if re.search(rf"^\s*\[\s*{GROUP}\s*\]", text, flags=re.M):
                 found.append((provider, provider or "unknown", UNREADABLE))
     return found
+
+
+def qualifier(provider: str) -> str:
+    """A distribution's (or an entry point's) name as it qualifies its games' names: lower
+    case, runs of ``-``, ``_`` and ``.`` as one ``-`` (as packaging normalises names)."""
+    return re.sub(r"[-_.]+", "-", provider).lower() or "unknown"
 
 
 UNREADABLE = ""  # the value of an entry point whose distribution's entry_points.txt does not parse
@@ -273,7 +315,7 @@ def _register_definitions(registry: Registry, plugin_name: str, provider: str, c
                     plugin_name, provider,
                     f"register() takes a YAML file path or a VariantDef, got {type(item).__name__}"))
                 continue
-            registry.add(defn)
+            registry.add(defn, plugin_name)
         except SolitaireError as exc:
             registry.broken.append(BrokenPlugin(name, provider, str(exc)))
         except BaseException as exc:  # not a mistake the loader knows: still only this plugin's loss

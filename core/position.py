@@ -20,7 +20,7 @@ from .errors import NotationError, OptionError, PositionError
 from .rules import Rules
 from .shuffle import MAX_SEED
 
-KEYS = ("variant", "seed", "options", "piles", "score", "moves", "recycles", "base")
+KEYS = ("variant", "seed", "numbering", "options", "piles", "score", "moves", "recycles", "base")
 REQUIRED = ("variant", "piles")
 
 
@@ -95,6 +95,13 @@ def game_from_position(cls: Any, variant: Any, data: Any) -> Any:
     seed = data.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED):
         raise PositionError(f"seed must be null or a whole number from 0 to {MAX_SEED}, got {seed!r}")
+    numbering = data.get("numbering")
+    if numbering is not None:
+        if numbering != variant.numbering:
+            raise PositionError(f"numbering: {variant.name} has no {numbering!r} deal numbers"
+                                + (f" (it has {variant.numbering!r})" if variant.numbering else ""))
+        if seed is None:
+            raise PositionError("a position with a numbering names its deal number as its seed")
     rules = _based(rules, data)
     piles = data["piles"]
     if not isinstance(piles, dict):
@@ -102,7 +109,7 @@ def game_from_position(cls: Any, variant: Any, data: Any) -> Any:
     for pname in piles:
         if pname not in rules.index:
             raise PositionError(f"unknown pile {pname!r}; {rules.name} has {', '.join(rules.names)}")
-    game = cls(rules, seed)
+    game = cls(rules, seed, numbering)
     where: dict[int, str] = {}  # card (face and copy) -> the pile it is in
     spare: dict[int, list[int]] = {}  # face -> the deck's copies of it not yet placed, lowest first
     for c in rules.deck:

@@ -18,14 +18,16 @@ loader's own error for each option set, without repeating a place already report
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import limits, spec
-from .errors import SolitaireError
+from .errors import SolitaireError, VariantError
 from .rules import Rules
 from .yamlsource import Where, describe, did_you_mean, load_yaml_file
 
@@ -83,6 +85,7 @@ TYPES: dict[str, Schema] = {
     "flip": {"enum": list(spec.FLIPS)},
     "fan": {"enum": list(spec.FANS)},
     "order": {"enum": list(spec.ORDERS)},
+    "numbering": {"enum": list(spec.NUMBERINGS)},
     "card": {"type": "string", "pattern": _CARD, "description": "a card such as AC, TH or 10h"},
     "rank": {"anyOf": [{"type": "string", "pattern": _RANK}, {"type": "integer", "minimum": 1, "maximum": 13}],
              "description": "a rank: A 2-9 T J Q K, 10, or 1 to 13"},
@@ -150,6 +153,8 @@ FIELDS: dict[str, dict[str, tuple[str, str]]] = {
         "deal": ("deal", "The deal steps, in order."),
         "scoring": ("scoring?", "Points. Default: none."),
         "layout": ("layout?", "Where the piles sit on the table. Default: each group on its own row."),
+        "numbering": ("numbering", "A public numbering of deals it also follows (microsoft: `--ms N` deals "
+                      "Microsoft's numbered deal N). Default: none."),
     },
     "option": {
         "type": ("option-kind", "choice, flag or count. Default: choice when choices are given."),
@@ -414,28 +419,107 @@ def _place(message: str) -> str:
     return found.group(1) if found else message
 
 
-def loader_problems(tree: Any, source: str, path: Path | None = None, skip: frozenset[str] = frozenset()) -> list[str]:
-    """The loader's own error for each option set (the defaults first), each said once; those at a
-    place in ``skip`` (``file:line: key.path:``, already reported) are left out."""
-    out: list[str] = []
+MAX_READ_ON = 50  # mistakes the loader reports in one option set before it stops reading on
+
+
+def _without(tree: Any, keys: tuple[object, ...] | None, whole: bool = False) -> bool:
+    """Take out of ``tree`` the value at ``keys`` (a key of a mapping, an item of a list), so
+    the loader can read on past a mistake there, as if the key had not been written; False
+    when there is nothing to take out: the top level, a place not found, or a whole mapping
+    (a mapping's own mistake, a missing key say: without it, what follows would be noise),
+    but for one option's declaration, which goes whole. A branch of a choice by option
+    (``{if: ..., then: ..., else: ...}``) takes the whole choice with it."""
+    if not keys:
+        return False
+    parent = tree
+    for key in keys[:-1]:
+        try:
+            parent = parent[key]
+        except (KeyError, IndexError, TypeError):
+            return False
+    last = keys[-1]
     try:
-        defn = spec._variant_from_tree(tree, source, path, "", every_branch=False)
-    except SolitaireError as exc:
-        return [] if _place(str(exc)) in skip else [str(exc)]
+        value = parent[last]
+    except (KeyError, IndexError, TypeError):
+        return False
+    if isinstance(parent, dict) and "if" in parent and last in ("if", "then", "else"):
+        return _without(tree, keys[:-1], whole=True)
+    if isinstance(value, dict) and not whole and keys[:1] != ("options",) and "if" not in value:
+        return False
+    if isinstance(parent, list) and isinstance(last, int):
+        del parent[last]
+        lines = getattr(parent, "item_lines", None)
+        if lines:
+            del lines[last]
+    elif isinstance(parent, dict):
+        del parent[last]
+    else:
+        return False
+    return True
+
+
+def _read_on(tree: Any, attempt: Callable[[Any], object]) -> tuple[list[SolitaireError], Any]:
+    """The mistakes ``attempt(tree)`` meets, each time with the place of the last one taken out
+    of a copy of the tree (see :func:`_without`), until it goes through or cannot read on; and
+    that copy, or None when it did not go through in the end."""
+    tree = copy.deepcopy(tree)
+    found: list[SolitaireError] = []
+    taken: list[tuple[object, ...]] = []
+    while len(found) < MAX_READ_ON:
+        try:
+            attempt(tree)
+        except SolitaireError as exc:
+            keys = exc.keys if isinstance(exc, VariantError) else None
+            if keys is not None and any(len(keys) < len(t) and t[:len(keys)] == keys for t in taken):
+                return found, None  # what holds a value taken out misses it: that is no mistake of the file's
+            found.append(exc)
+            if keys is None or not _without(tree, keys):
+                return found, None
+            taken.append(keys)
+        else:
+            return found, tree
+    return found, None
+
+
+def loader_problems(tree: Any, source: str, path: Path | None = None, skip: frozenset[str] = frozenset()) -> list[str]:
+    """The loader's own errors for each option set (the defaults first), each said once: after a
+    mistake it reads on as if the key had not been written (see :func:`_read_on`), so every
+    mistake of an option set is found, not only the first. Those at a place in ``skip``
+    (``file:line: key.path:``, already reported) are left out."""
+    out: list[str] = []
     said: set[str] = set()
+
+    def keep(text: str, changed: str = "") -> None:
+        if text in said or _place(text) in skip:
+            return
+        said.add(text)
+        out.append(f"{text} (with {changed})" if changed else text)
+
+    def definition(t: Any) -> spec.VariantDef:
+        return spec._variant_from_tree(t, source, path, "", every_branch=False)
+
+    def compiled(t: Any, options: dict[str, Any]) -> Rules:
+        return Rules.of(definition(t), options)
+
+    first, read = _read_on(tree, definition)  # the names, options and keys of the file
+    for text in sorted(map(str, first), key=_line):
+        keep(text)
+    if read is None:
+        return out
+    defn = definition(read)
     defaults = {o.name: o.default for o in defn.options}
     for options in defn.option_sets():
-        try:
-            Rules.of(defn, options)
-        except SolitaireError as exc:
-            text = str(exc)
-            if text in said or _place(text) in skip:
-                continue
-            said.add(text)
-            changed = ", ".join(f"--{o.name} {o.show(options[o.name])}" for o in defn.options
-                                if options[o.name] != defaults[o.name])
-            out.append(f"{text} (with {changed})" if changed else text)
+        changed = ", ".join(f"--{o.name} {o.show(options[o.name])}" for o in defn.options
+                            if options[o.name] != defaults[o.name])
+        found, _ = _read_on(read, functools.partial(compiled, options=options))
+        for text in sorted(map(str, found), key=_line):  # in the file's order (a stable sort)
+            keep(text, changed)
     return out
+
+
+def _line(message: str) -> int:
+    found = re.match(r"^.*?:(\d+):", message)
+    return int(found.group(1)) if found else 0
 
 
 def check_file(path: Path, shown: str | None = None) -> list[str]:

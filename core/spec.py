@@ -14,7 +14,7 @@ from typing import Any, TypeVar, cast
 
 import attrs
 
-from . import limits
+from . import limits, shuffle
 from .cards import COLOUR, DECK_SIZE, FACE, RANK, SUIT, SUIT_LETTERS, parse_card, parse_rank
 from .errors import NotationError, OptionError, VariantError
 from .yamlsource import Where, describe, did_you_mean, load_yaml, load_yaml_file
@@ -31,10 +31,18 @@ FANS = ("down", "right", "none")
 ORDERS = ("rows", "piles")
 OPTION_KINDS = ("choice", "flag", "count")
 RESERVED_NAMES = frozenset({"draw", "s", "undo", "redo", "hint", "finish", "quit", "help", "new", "restart"})
+# the command line's own flags of the commands that take a game's options (play, deal, solve,
+# race host), as option names ('-' as '_'): a game's option may not be named so, or it could
+# not be given (tests/test_variant_yaml.py checks this list against the commands' declarations)
+RESERVED_OPTIONS = frozenset({
+    "any_deal", "bind", "cert", "cluster", "daily", "deal", "four_colour", "help", "hint", "hints", "jobs",
+    "json", "key", "minutes", "ms", "name", "new", "plain", "port", "position", "public", "race", "seconds",
+    "seed", "seeds", "states", "timeout", "variant",
+})
 
 TOP_KEYS = (
     "name", "title", "aliases", "family", "description", "options", "deck", "piles", "deal", "win",
-    "scoring", "layout",
+    "scoring", "layout", "numbering",
 )
 OPTION_KEYS = ("type", "choices", "default", "help", "unlimited")
 PILE_KEYS = (
@@ -49,6 +57,7 @@ EMPTY_KEYS = ("rank", "cards", "base")
 DRAW_KEYS = ("count", "to", "not-onto-empty")
 DEAL_KEYS = ("to", "counts", "face-up", "order", "cards", "rest", "to-bottom", "base", "pick")
 PICKS = ("base",)
+NUMBERINGS = tuple(shuffle.NUMBERINGS)  # the public numberings of deals a variant may follow
 WIN_KEYS = ("cleared", "home")
 SCORING_KEYS = ("moves", "turn-up", "recycle", "floor")
 SCORE_MOVE_KEYS = ("from", "to", "points")
@@ -126,6 +135,8 @@ class OptionSpec:
 
 def _parse_option(where: Where) -> OptionSpec:
     name = where.path.rsplit(".", 1)[-1]
+    if name in RESERVED_OPTIONS:
+        raise where.error(f"--{name.replace('_', '-')} is the command line's own flag: name the option otherwise")
     where.mapping(OPTION_KEYS)
     kind = where.child("type").value or ("choice" if where.has("choices") else None)
     if kind not in OPTION_KINDS:
@@ -146,6 +157,10 @@ def _parse_option(where: Where) -> OptionSpec:
         for item in raw.items():
             if not isinstance(item.value, (int, str)) or isinstance(item.value, bool):
                 raise item.error(f"a choice must be a number or a word, got {describe(item.value)}")
+            if isinstance(item.value, str) and "-" in item.value:  # share codes join their parts with '-'
+                raise item.error(f"a choice may not hold '-' (share codes are joined with it), got {item.value!r}")
+            if isinstance(item.value, int) and item.value < 0:
+                raise item.error(f"a choice may not be negative (share codes are joined with '-'), got {item.value}")
         choices = tuple(raw.value)
     elif where.has("choices"):
         raise where.child("choices").error(f"only a choice option has choices, not a {kind}")
@@ -387,7 +402,7 @@ class _Resolver:
             if name not in self.specs:
                 raise where.error(f"unknown option {value!r}; declared options: {self._declared()}"
                                   + did_you_mean(name, self.specs))
-            return Where(self.options[name], where.source, where.path, where.line)
+            return Where(self.options[name], where.source, where.path, where.line, where.keys)
         if isinstance(value, dict) and "if" in value:
             where.mapping(("if", "then", "else"))
             if "then" not in value:
@@ -681,6 +696,13 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
                           + did_you_mean(p.fill_from, group_keys))
         if p.fill_from == p.group:
             raise group_raw[p.group].child("fill-from").error("a pile group cannot fill itself")
+        chain, at = [p.group], p.fill_from  # a pile that fills may itself be filled, but not round
+        while at is not None and at not in chain:
+            chain.append(at)
+            at = next((q.fill_from for q in piles if q.group == at), None)
+        if at is not None:
+            raise group_raw[p.group].child("fill-from").error(
+                f"the fills go round: {' fills from '.join([*chain[chain.index(at):], at])}")
     # accepts-from must name groups; default: every group that gives cards
     givers = tuple(p.group for p in piles if p.gives != "none")
     fixed = []
@@ -709,6 +731,10 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
         raise group_raw[stock.pile].child("draw").child("to").error("the stock cannot draw onto itself")
 
     deck, decks = _deck(r, root.child("deck"))
+    numbered = shuffle.NUMBERINGS.get(defn.numbering or "")
+    if numbered is not None and deck != tuple(range(numbered.deck)):
+        raise root.child("numbering").error(f"the {defn.numbering} numbering deals one deck of {numbered.deck} "
+                                            f"cards; this game has {len(deck)}")
     deal = _deal_steps(r, root.child("deal"), {g.key: g for g in groups}, stock, deck)
     based = [p for p in piles if p.empty.kind == "base"]
     setters = [s for s in deal if s.base]
@@ -969,6 +995,7 @@ class VariantDef:
     path: Path | None = None
     provider: str = ""
     family: str = "Other"  # the family of games it belongs to, as a title ("Klondike", "FreeCell")
+    numbering: str | None = None  # a public numbering of deals it follows too (shuffle.NUMBERINGS)
     _cache: dict[tuple[str, Any], Any] = attrs.field(factory=dict, repr=False)
 
     def option(self, name: str) -> OptionSpec:
@@ -1065,6 +1092,11 @@ def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str,
             if not isinstance(key, str) or not key.isidentifier() or key != key.lower():
                 raise opts_w.child(key).error(f"an option name must be a lower-case word, got {key!r}")
             options.append(_parse_option(opts_w.child(key)))
+    numbering_w = root.child("numbering")
+    if numbering_w.value is not None and numbering_w.value not in NUMBERINGS:
+        shown = repr(numbering_w.value) if isinstance(numbering_w.value, str) else describe(numbering_w.value)
+        raise numbering_w.error(f"unknown numbering {shown}; expected one of: {', '.join(NUMBERINGS)}"
+                                + did_you_mean(numbering_w.value, NUMBERINGS))
     defn = VariantDef(
         name=name,
         title=root.child("title").value or name.capitalize(),
@@ -1076,6 +1108,7 @@ def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str,
         path=path,
         provider=provider,
         family=" ".join((root.child("family").value or "Other").split()),
+        numbering=numbering_w.value,
     )
     sets = defn.option_sets()
     if len(sets) > limits.MAX_OPTION_SETS:

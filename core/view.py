@@ -36,13 +36,14 @@ class Observation:
     score: int = 0
     moves: int = 0
     recycles: int = 0
+    numbering: str | None = None  # the seed is a deal number of this public numbering
 
     @classmethod
     def of(cls, game: Game) -> Observation:
         """What a player of ``game`` sees: its face-down cards unknown."""
         return cls(game.rules, game.seed, tuple(game.down),
                    tuple(tuple(p[d:]) for p, d in zip(game.piles, game.down, strict=False)),
-                   game.score, game.moves, game.recycles)
+                   game.score, game.moves, game.recycles, game.numbering)
 
     def unseen(self) -> tuple[int, ...]:
         """The cards the player cannot see (in card order): those face down somewhere."""
@@ -63,7 +64,7 @@ class Observation:
 
         if sorted(cards) != list(self.unseen()):
             raise ValueError("the cards dealt face down must be the unseen cards, each once")
-        game = Game(self.rules, self.seed)
+        game = Game(self.rules, self.seed, self.numbering)
         at = 0
         for i, (d, up) in enumerate(zip(self.down, self.up, strict=False)):
             game.piles[i] = cards[at:at + d] + list(up)
@@ -79,6 +80,7 @@ class Observation:
         return {
             "variant": rules.name,
             "seed": self.seed,
+            **({"numbering": self.numbering} if self.numbering is not None else {}),
             "options": {o.name: rules.options[o.name] for o in rules.variant.options},
             "piles": {name: {"down": [HIDDEN] * d, "up": [card_name(c) for c in up]}
                       for name, d, up in zip(rules.names, self.down, self.up, strict=False)},

@@ -239,10 +239,11 @@ def shown_key(key: Any) -> str:
 class Where:
     """A value with its source file, key path and line, for precise error messages."""
 
-    __slots__ = ("line", "path", "source", "value")
+    __slots__ = ("keys", "line", "path", "source", "value")
 
-    def __init__(self, value: Any, source: str, path: str = "", line: int = 0) -> None:
+    def __init__(self, value: Any, source: str, path: str = "", line: int = 0, keys: tuple[Any, ...] = ()) -> None:
         self.value = value
+        self.keys = keys  # the keys and list indices from the root to here (the path, unprinted)
         self.source = source
         self.path = path
         self.line = line or getattr(value, "line", 0)
@@ -250,7 +251,9 @@ class Where:
     def error(self, message: str) -> VariantError:
         line = f":{self.line}" if self.line else ""
         path = f" {self.path}:" if self.path else ""
-        return VariantError(f"{self.source}{line}:{path} {message}")
+        error = VariantError(f"{self.source}{line}:{path} {message}")
+        error.keys = self.keys
+        return error
 
     def child(self, key: Any) -> Where:
         """The value under ``key`` (a mapping key or a list index)."""
@@ -258,10 +261,10 @@ class Where:
         if isinstance(key, int) and isinstance(value, list):
             lines = getattr(value, "item_lines", None)
             line = lines[key] if lines else self.line
-            return Where(value[key], self.source, f"{self.path}[{key}]", line)
+            return Where(value[key], self.source, f"{self.path}[{key}]", line, (*self.keys, key))
         lines = getattr(value, "key_lines", {})
         path = f"{self.path}.{shown_key(key)}" if self.path else shown_key(key)
-        return Where(value.get(key), self.source, path, lines.get(key, self.line))
+        return Where(value.get(key), self.source, path, lines.get(key, self.line), (*self.keys, key))
 
     def has(self, key: str) -> bool:
         return isinstance(self.value, dict) and key in self.value

@@ -238,7 +238,8 @@ POSITION_REFUSALS = {
     "no such file": NO_FILE,
     "not valid JSON: Expecting ',' delimiter": BAD_JSON,
     "a position is a JSON object with keys variant, piles ...": [1, 2],
-    "unknown key 'colour' in the position; expected: variant, seed, options, piles, score, moves, recycles, base":
+    "unknown key 'colour' in the position; expected: variant, seed, numbering, options, piles, score, moves, "
+    "recycles, base":
         _set(["colour"], "red"),
     "the position has no 'piles'": _delete(["piles"]),
     "the position is for 'calculation', not 'klondike'": _set(["variant"], "calculation"),

@@ -30,6 +30,7 @@ from solitaire.core.conformance import Budget, check_variant
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "solitaire-yukon"
 PACKAGE = EXAMPLE / "src" / "solitaire_yukon"
+QUALIFIED = "solitaire-yukon:yukon"  # the example's name beside the built-in Yukon: DISTRIBUTION:NAME
 
 
 def load_plugin_module() -> ModuleType:
@@ -49,15 +50,27 @@ def yukon_registry():
 
 @pytest.fixture(scope="module")
 def yukon(yukon_registry):
-    return yukon_registry.get("yukon")
+    return yukon_registry.get("solitaire-yukon:yukon")  # solitaire's own Yukon has the bare name
 
 
 def test_yukon_passes_the_conformance_kit(yukon_registry):
     """What `pytest --solitaire-variant yukon` runs, in-process: every check but the pool's,
     which is skipped (the example ships no pool of won seeds)."""
-    skipped = check_variant("yukon", Budget(examples=5), registry=yukon_registry)
-    assert skipped == ["test_pool[yukon[default]]: yukon ships no pool of won seeds for default "
+    skipped = check_variant("solitaire-yukon:yukon", Budget(examples=5), registry=yukon_registry)
+    assert skipped == [f"test_pool[{QUALIFIED}[default]]: {QUALIFIED} ships no pool of won seeds for default "
                        "(no winnable/yukon/default.txt beside its YAML)"]
+
+
+def test_the_example_and_the_built_in_yukon_coexist(yukon_registry, yukon):
+    """The built-in Yukon keeps the bare name (the kernel's games load first); the example
+    answers to its qualified name, and says so; neither is broken, and they deal alike."""
+    built_in = yukon_registry.get("yukon")
+    assert built_in.provider == "solitaire-table" and yukon.provider == "solitaire-yukon"
+    assert yukon.name == "solitaire-yukon:yukon" and yukon_registry.get("solitaire-table:yukon") is built_in
+    assert yukon_registry.notes == {
+        "solitaire-yukon:yukon": "answers to solitaire-yukon:yukon only: yukon is the game from solitaire-table"}
+    ours, theirs = Game.new(Rules.of(built_in), 11), Game.new(Rules.of(yukon), 11)
+    assert ours.piles == theirs.piles and theirs.to_position()["variant"] == "solitaire-yukon:yukon"
 
 
 def test_the_example_is_yaml_and_one_hook_only():
@@ -111,7 +124,7 @@ def test_empty_column_takes_only_a_king_and_foundations_one_card_by_suit(yukon):
     rest = [c for c in cards if c not in used]
     piles |= {"t1": {"up": []}, "t2": {"up": ["5C", "QH"]}, "t3": {"up": ["KS"]}, "t4": {"up": ["AC"]}}
     piles |= {f"t{i}": {"up": rest[k::3]} for k, i in enumerate((5, 6, 7))}
-    game = Game.from_position(yukon, {"variant": "yukon", "piles": piles})
+    game = Game.from_position(yukon, {"variant": yukon.name, "piles": piles})
     with pytest.raises(IllegalMoveError, match="nothing from t2 fits on the empty t1: it takes only a King"):
         game.play("t2 t1")
     game.play("t3 t1")
@@ -162,16 +175,17 @@ def test_the_example_installs_lists_and_plays_in_a_fresh_environment(tmp_path):
 
     listing = solitaire("variants")
     assert listing.returncode == 0, listing.stderr
-    assert "yukon  [solitaire-yukon]" in listing.stdout.splitlines()
+    assert "solitaire-yukon:yukon  [solitaire-yukon]" in listing.stdout.splitlines()
+    assert "yukon  [solitaire-table]" in listing.stdout.splitlines()
     assert "klondike  [solitaire-table]" in listing.stdout.splitlines()
-    guide = next(b for b in code_blocks(GUIDE.read_text(), "text") if b.startswith("yukon  [solitaire-yukon]\n"))
+    guide = next(b for b in code_blocks(GUIDE.read_text(), "text") if b.startswith(f"{QUALIFIED}  [solitaire-yukon]\n"))
     assert guide in listing.stdout  # the guide shows what solitaire prints
     data = json.loads(solitaire("variants", "--json").stdout)
     built_in = tuple(  # every YAML file of variants/, by the name it declares
         next(line.split(":", 1)[1].strip() for line in path.read_text().splitlines() if line.startswith("name:"))
         for path in (Path(__file__).parent.parent / "variants").glob("*/*.yaml"))
     assert {v["name"]: v["provider"] for v in data["variants"]} == (
-        dict.fromkeys(built_in, "solitaire-table") | {"yukon": "solitaire-yukon"})
+        dict.fromkeys(built_in, "solitaire-table") | {"solitaire-yukon:yukon": "solitaire-yukon"})
     assert data["broken"] == []
 
     # the same moves in-process, from the example's YAML, say what the installed one must reply
@@ -185,7 +199,7 @@ def test_the_example_installs_lists_and_plays_in_a_fresh_environment(tmp_path):
         commands.append(game.move_text(moves[-1]))
         game.play(moves[-1])
     commands += ["draw", "t1 t1", "undo"]
-    played = solitaire("play", "yukon", "--seed", "7", "--json", stdin="\n".join(commands) + "\n")
+    played = solitaire("play", "solitaire-yukon:yukon", "--seed", "7", "--json", stdin="\n".join(commands) + "\n")
     assert played.returncode == 0, played.stderr
     replies = [json.loads(line) for line in played.stdout.splitlines()]
     assert len(replies) == len(commands) + 1
@@ -201,10 +215,11 @@ def test_the_example_installs_lists_and_plays_in_a_fresh_environment(tmp_path):
     # the conformance kit, as the guide and the example's README run it (its pytest plugin is installed)
     kit_dir = tmp_path / "kit"
     kit_dir.mkdir()
-    kit = subprocess.run([str(python), "-m", "pytest", "--solitaire-variant", "yukon", "-p", "no:cacheprovider", "-rs"],
+    kit = subprocess.run([str(python), "-m", "pytest", "--solitaire-variant", QUALIFIED, "-p", "no:cacheprovider",
+                          "-rs"],
                          capture_output=True, text=True, env=env, cwd=kit_dir, timeout=600)
     assert kit.returncode == 0, kit.stdout + kit.stderr
-    assert "5 passed, 1 skipped" in kit.stdout and "yukon ships no pool of won seeds" in kit.stdout
+    assert "5 passed, 1 skipped" in kit.stdout and "solitaire-yukon:yukon ships no pool of won seeds" in kit.stdout
 
 
 # --------------------------------------------------------------------------- the guide
@@ -287,14 +302,14 @@ def test_the_guides_conformance_kit_example_runs(monkeypatch, yukon_registry):
     text = section_of(GUIDE.read_text(), "## The conformance kit")
     [code] = code_blocks(text, "python")
     [names] = [b for b in code_blocks(text, "text") if b.startswith("solitaire-conformance::")]
-    assert names.split() == [f"solitaire-conformance::{c.test_name}" for c in cases("yukon", registry=yukon_registry)]
+    assert names.split() == [f"solitaire-conformance::{c.test_name}" for c in cases(QUALIFIED, registry=yukon_registry)]
     monkeypatch.setattr(solitaire.core, "registry", lambda: yukon_registry)
     monkeypatch.setattr(solitaire.core.plugins, "registry", lambda: yukon_registry)
     namespace: dict[str, Any] = {}
     exec(compile(code, str(GUIDE), "exec"), namespace)
     namespace["test_yukon_conforms"]()
     mark = namespace["test_every_game"].pytestmark[0]
-    every = [c for c in mark.args[1] if c.name == "yukon"]  # the registry holds the built-in games too
+    every = [c for c in mark.args[1] if c.name == "solitaire-yukon:yukon"]  # the registry holds the built-in games too
     assert len(every) == 6
     for case in every[:2]:  # loads and deck: the others ran above
         namespace["test_every_game"](case)

@@ -72,6 +72,8 @@ def test_the_written_out_declarations_are_the_commands_own(name: str, copy: quic
     ["solve", "klondike", "--position", "deal.json", "--redeals", "unlimited"],
     ["solve", "yukon", "--seed", "3", "--wild", "2"],  # a variant's own options pass through
     ["solve", "klondike"],  # the body says what is missing, as after Typer
+    ["deal", "klondike"],  # so for a deal without --seed or --ms
+    ["deal", "freecell", "--ms", "617", "--json"],
     ["solve", "klondike", "--seed", "1", "--jobs", "0", "--states", "0"],  # so for bad numbers it checks
 ])
 def test_plain_lines_read_as_typer_reads_them(words: list[str]) -> None:
@@ -81,7 +83,6 @@ def test_plain_lines_read_as_typer_reads_them(words: list[str]) -> None:
 
 
 @pytest.mark.parametrize("words", [
-    ["deal", "klondike"],  # --seed is required: Typer says so
     ["deal", "--seed", "1"],  # so is the variant
     ["deal", "klondike", "--seed", "-1"],
     ["deal", "klondike", "--seed", "x"],
@@ -160,7 +161,7 @@ def test_mistakes_on_the_plain_path_are_one_line_and_change_nothing(cli: Any, so
                            (["solve", "klondike", "--seed", "1", "--jobs", "0"], "--jobs must be at least 1"),
                            (["solve", "klondike", "--seeds", "5..2"], "a seed range is A..B with whole numbers A <= B"),
                            (["solve", "klondike", "--seed", "1", "--seeds", "1..2"],
-                            "give one of --seed, --seeds or --position")]:
+                            "give one of --seed, --ms, --seeds or --position")]:
         assert commands.plain_command(words) is not None
         result = cli(*words)
         assert result.code == 2 and result.out == ""

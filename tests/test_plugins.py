@@ -242,12 +242,6 @@ BROKEN = {
         "from solitaire.core import hookimpl\n\n@hookimpl\ndef register_variants(add):\n    pass\n", {},
         "bad plugin: register_variants(add) takes argument(s) {'add'} that the hook does not have; "
         "the hook is register_variants(register)", "wrong-argument-plugin"),
-    "duplicate-plugin": (
-        GOOD, {"thumb.yaml": variant_text("klondike")},
-        "the name 'klondike' is already taken by 'klondike' from solitaire-table", "klondike"),
-    "alias-clash-plugin": (
-        GOOD, {"thumb.yaml": variant_text("scotch", "[hopscotch]")},
-        "the name 'hopscotch' is already taken by 'calculation' from solitaire-table", "scotch"),
     "wrong-type-plugin": (
         "from solitaire.core import hookimpl\n\n@hookimpl\ndef register_variants(register):\n"
         "    register({'name': 'x'})\n", {},
@@ -323,8 +317,6 @@ def test_playing_a_broken_variant_says_why(broken_site, cli):
     assert result.err == ("solitaire: variant 'misspelled-plugin' is installed but broken: bad plugin: unknown hook "
                           "'register_variant' (did you mean 'register_variants'?); "
                           "the hooks are: register_variants, solver_knowledge\n")
-    result = cli("deal", "scotch", "--seed", "1")
-    assert result.code == 2 and "installed but broken: the name 'hopscotch' is already taken" in result.err
 
 
 def test_the_builtins_win_a_name_clash_whatever_the_path_order(site):
@@ -332,7 +324,44 @@ def test_the_builtins_win_a_name_clash_whatever_the_path_order(site):
     site.install("aaa-plugin", GOOD, {"thumb.yaml": variant_text("klondike")})
     reg = build_registry()
     assert reg.get("klondike").provider == "solitaire-table"
-    assert [b.provider for b in reg.broken] == ["aaa-plugin"]
+    assert reg.broken == []
+    assert reg.get("aaa-plugin:klondike").provider == "aaa-plugin"
+    assert reg.get("solitaire-table:klondike") is reg.get("klondike")
+
+
+def test_a_clash_of_names_leaves_each_game_a_name_and_says_so(site, cli):
+    """Nothing silently shadows: the later game answers to DIST:NAME (its qualified name, which
+    every game has), an alias another game has stays that game's, and the listing says both."""
+    site.install("duplicate-plugin", GOOD, {"thumb.yaml": variant_text("klondike")})
+    site.install("alias-clash-plugin", GOOD, {"thumb.yaml": variant_text("scotch", "[hopscotch, scot]")})
+    listing = cli("variants").out.splitlines()
+    at = listing.index("duplicate-plugin:klondike  [duplicate-plugin]")
+    assert listing[at + 1] == ("    answers to duplicate-plugin:klondike only: klondike is the game from "
+                               "solitaire-table")
+    at = listing.index("scotch (also: scot)  [alias-clash-plugin]")
+    assert listing[at + 1] == "    not also hopscotch: hopscotch is calculation from solitaire-table"
+    data = {v["name"]: v for v in json.loads(cli("variants", "--json").out)["variants"]}
+    assert data["klondike"]["qualified"] == "solitaire-table:klondike" and data["klondike"]["note"] is None
+    assert data["duplicate-plugin:klondike"]["qualified"] == "duplicate-plugin:klondike"
+    # each plays by its own name; the bare name is the built-in's
+    ours = cli("deal", "klondike", "--seed", "1", "--json")
+    theirs = cli("deal", "duplicate-plugin:klondike", "--seed", "1", "--json")
+    assert json.loads(ours.out)["variant"] == "klondike"
+    assert json.loads(theirs.out)["variant"] == "duplicate-plugin:klondike"
+    played = cli("play", "duplicate-plugin:klondike", "--seed", "1", "--json", input="draw\n")
+    assert played.code == 0 and played.json_lines()[1]["ok"], played.err
+    assert cli("play", "hopscotch", "--seed", "1", "--json").json_lines()[0]["position"]["variant"] == "calculation"
+    assert "solitaire play --deal duplicate-plugin:klondike-1" in cli("play").out  # its save and share code
+
+
+def test_one_distribution_giving_two_games_one_name_is_broken(site):
+    site.install("twice-plugin", GOOD.replace('register(Path(__file__).with_name("thumb.yaml"))',
+                                             'register(Path(__file__).with_name("thumb.yaml"))\n'
+                                             '    register(Path(__file__).with_name("thumb.yaml"))'),
+                 {"thumb.yaml": variant_text("thumb")})
+    reg = build_registry()
+    assert [(b.name, b.reason) for b in reg.broken] == [
+        ("thumb", "the name 'thumb' is already taken by 'thumb' from twice-plugin")]
 
 
 def test_two_entry_points_naming_one_module_load_it_once(tmp_path, monkeypatch):

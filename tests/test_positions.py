@@ -180,7 +180,8 @@ REFUSALS = [
      "options: klondike has no option --speed; its options: --draw, --redeals, --relaxed"),
     ("options not an object", lambda d: d.__setitem__("options", [3]), 'options must be an object, e.g. {"draw": 3}'),
     ("unknown key", lambda d: d.__setitem__("colour", "red"),
-     "unknown key 'colour' in the position; expected: variant, seed, options, piles, score, moves, recycles, base"),
+     "unknown key 'colour' in the position; expected: variant, seed, numbering, options, piles, score, moves, "
+     "recycles, base"),
     ("no piles", lambda d: d.pop("piles"), "the position has no 'piles'"),
     ("no variant", lambda d: d.pop("variant"), "the position has no 'variant'"),
     ("piles not an object", lambda d: d.__setitem__("piles", []),

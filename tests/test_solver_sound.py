@@ -106,6 +106,7 @@ CASES = [
     ("golf", {}),
     ("freecell", {}),
     ("yukon", {}),
+    ("fortunes-favor", {}),  # fills that chain: a column from the waste, the waste from the stock
 ]
 
 

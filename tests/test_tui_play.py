@@ -31,6 +31,25 @@ class FakeClock:
         return self.now
 
 
+class FakeTicks:
+    """The Finish animation's timer, ticked by the test: each tick plays one card."""
+
+    def __init__(self) -> None:
+        self.step: Any = None
+        self.stopped = False
+
+    def __call__(self, delay: float, step: Any) -> FakeTicks:
+        self.step, self.stopped = step, False
+        return self
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    def tick(self) -> None:
+        assert self.step is not None and not self.stopped
+        self.step()
+
+
 def status_of(app) -> str:
     return str(app.query_one("#status").render())
 
@@ -64,7 +83,8 @@ async def test_two_quick_clicks_on_the_stock_draw_twice():
 @pilot_test
 async def test_nothing_acts_on_the_game_while_finish_plays_the_cards_home(solitaire_home):
     game = position(seed=77, t1=["KH", "QS"], t2=["KS"], t3=["QH"], f3=suit("H", 11), f4=suit("S", 11))
-    app = make_app(game, dealt=True, finish_delay=0.5)
+    ticks = FakeTicks()
+    app = make_app(game, dealt=True, finish_ticks=ticks)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("down")
         while app.view.cursor != IDX["t1"]:
@@ -75,11 +95,13 @@ async def test_nothing_acts_on_the_game_while_finish_plays_the_cards_home(solita
         await pilot.press("a", "n", "R", "d", "u", "h", "space", "f")
         await drag(pilot, app, "t3", "f3")
         await click(pilot, app, "t1", times=2)
-        assert app.locked() and app.game is game
-        for _ in range(1000):  # until the animation ends
-            await pilot.pause(0.05)
-            if not app.locked():
-                break
+        assert app.locked() and app.game is game and app.game.moves == 0  # no tick yet: no card has moved
+        for played_home in range(1, 4):  # a card a tick, and nothing else acts between them
+            ticks.tick()
+            await pilot.press("u", "n", "f")
+            assert app.game is game and app.game.moves == played_home and app.locked()
+        ticks.tick()  # the last card: the animation ends
+        assert ticks.stopped and not app.locked()
         await pilot.pause()
         assert app.game is game and won(app) and app.game.moves == 4
         assert isinstance(top_screen(app), WinScreen) and app.won_summary is not None and "Moves  4" in app.won_summary

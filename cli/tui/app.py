@@ -399,12 +399,15 @@ class SolitaireApp(HandKeys, App[None]):
 
     def __init__(self, tracker: Tracker, *, outline: bool = False, four_colour: bool = False,
                  autoplay: bool = False, tick: bool = True, clock: Callable[[], float] = time.monotonic,
-                 finish_delay: float = 0.06,
+                 finish_delay: float = 0.06, finish_ticks: Callable[[float, Callable[[], None]], Any] | None = None,
                  next_deal: Callable[[Game], Game] | None = None, notice: str | None = None,
                  deal_notice: Callable[[Game], str | None] | None = None) -> None:
         """``notice``: a message for the status line when the table opens (e.g. that a save
         could not be read), which would be hidden if printed before the full screen;
-        ``deal_notice``: what to say of a deal ``next_deal`` gave (None: nothing)."""
+        ``deal_notice``: what to say of a deal ``next_deal`` gave (None: nothing);
+        ``finish_ticks(delay, step)``: what calls ``step`` every ``delay`` seconds while Finish
+        plays the cards home, returning a timer with ``stop()`` (Textual's ``set_interval`` by
+        default; tests give one they tick by hand)."""
         super().__init__()
         self.next_deal = next_deal or random_deal
         self.deal_notice = deal_notice
@@ -412,6 +415,7 @@ class SolitaireApp(HandKeys, App[None]):
         self.outline = outline
         self.tick = tick
         self.finish_delay = finish_delay
+        self.finish_ticks = finish_ticks
         self.view = View(four_colour=four_colour)
         game = tracker.game
         if notice is None and game.history:  # a saved game opened again: say so
@@ -464,7 +468,8 @@ class SolitaireApp(HandKeys, App[None]):
 
     def header_text(self, width: int) -> Text:
         game = self.game
-        return fit_header(width, game.rules.variant.title, share_code(game), format_time(self.tracker.elapsed()),
+        code = f"deal #{game.seed}" if game.numbering is not None else share_code(game)  # Microsoft's deal N
+        return fit_header(width, game.rules.variant.title, code, format_time(self.tracker.elapsed()),
                           game.moves, game.score, self.outline)
 
     def refresh_view(self) -> None:
@@ -668,7 +673,7 @@ class SolitaireApp(HandKeys, App[None]):
         self.view.picked = None
         self._finishing = plan
         self.say("")
-        self._finish_timer = self.set_interval(self.finish_delay, self._finish_step)
+        self._finish_timer = (self.finish_ticks or self.set_interval)(self.finish_delay, self._finish_step)
 
     def _finish_step(self) -> None:
         if not self._finishing:

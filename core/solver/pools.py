@@ -34,7 +34,8 @@ def pool_path(defn: Any, options: dict[str, Any]) -> Path | None:
     folder never share a pool."""
     if getattr(defn, "path", None) is None:
         return None
-    return Path(defn.path).parent / "winnable" / str(defn.name) / f"{options_slug(defn, options)}.txt"
+    name = str(defn.name).rpartition(":")[2]  # a game renamed DIST:NAME on a clash keeps its own folder
+    return Path(defn.path).parent / "winnable" / name / f"{options_slug(defn, options)}.txt"
 
 
 _POOLS: dict[Path, list[int]] = {}

@@ -170,7 +170,8 @@ class _Tables:
         self.waste = -1
         if rules.stock is not None and len(rules.draw_targets) == 1:
             w = rules.draw_targets[0]
-            fed = any(w in rules.targets[s] for s in range(rules.count))
+            fed = any(w in rules.targets[s] for s in range(rules.count)) \
+                or bool(rules.fill[w]) or any(rules.stock in f for f in rules.fill)  # (fills move cards too)
             if not fed and w not in found and rules.capacity[w] >= size:
                 self.macro = True
                 self.waste = w
