@@ -11,6 +11,7 @@ from rich.text import Text
 
 from solitaire.core import Game
 from solitaire.core.cards import card_name, is_red
+from solitaire.core.i18n import _, ngettext
 
 from .lines import shown as _safe
 
@@ -33,7 +34,7 @@ def _pile_summary(game: Game, i: int, reveal: bool) -> Text:
         out.append(f"[{len(pile)}]" if pile else "[  ]")
         if rules.redeals:  # a limited number of redeals (none at all is said by the rules page)
             left = rules.redeals - game.recycles
-            out.append(f" {left} redeal{'s' if left != 1 else ''} left", style="dim")
+            out.append(" " + ngettext("{n} redeal left", "{n} redeals left", left).format(n=left), style="dim")
         return out
     if not pile:
         out.append("--", style="dim")
@@ -68,8 +69,8 @@ def render(game: Game, reveal: bool = False) -> Text:
     if game.seed is not None:
         from .sharecode import code_of
 
-        out.append(f"   deal {code_of(game)}")
-    out.append(f"   score {game.score}   moves {game.moves}\n")
+        out.append("   " + _("deal {code}").format(code=code_of(game)))
+    out.append("   " + _("score {score}   moves {moves}").format(score=game.score, moves=game.moves) + "\n")
     for row in rules.spec.layout:
         names = [n for n in row if n is not None]
         fanned = bool(names) and all(rules.piles[rules.index[n]].fan == "down" for n in names)
