@@ -122,7 +122,7 @@ def variant_json(d: VariantDef) -> dict[str, Any]:
     """What ``variants --json`` says of a game (see docs/reference/cli.md)."""
     rules = Rules.of(d)
     return {
-        "name": d.name, "title": d.title, "aliases": list(d.aliases), "family": d.family,
+        "name": d.name, "title": d.title, "titles": d.titles, "aliases": list(d.aliases), "family": d.family,
         "description": d.description, "provider": d.provider, "source": d.source,
         "deck": {"cards": len(rules.deck), "decks": rules.decks},
         "options": {o.name: {"name": o.name, "kind": o.kind, "choices": list(o.choices), "default": o.default,

@@ -61,7 +61,7 @@ def render(game: Game, reveal: bool = False) -> Text:
     """The whole table. ``reveal`` shows face-down cards (for ``solitaire deal``)."""
     rules = game.rules
     out = Text()
-    title = _safe(rules.variant.title)  # a variant file's text: no control characters, bounded
+    title = _safe(rules.variant.local_title())  # a variant file's text: no control characters, bounded
     opts = _safe(rules.describe_options(), 200)
     out.append(f"{title}", style="bold")
     if opts:

@@ -102,11 +102,14 @@ class Registry:
         for defn in self.variants.values():
             if name in defn.aliases:
                 return defn
+        for defn in self.sorted():  # a local title (``titles:``), as its players say it: Косинка
+            if any(name == title.casefold() for title in defn.titles.values()):
+                return defn
         return None
 
     def get(self, name: str) -> VariantDef:
-        """The variant with this name or alias (case-insensitive); raise UnknownVariantError."""
-        found = self._lookup(name.strip().lower())
+        """The variant with this name, alias or local title (case-insensitive); raise UnknownVariantError."""
+        found = self._lookup(name.strip().casefold())
         if found is not None:
             return found
         for b in self.broken:

@@ -17,6 +17,7 @@ import attrs
 from . import limits
 from .cards import COLOUR, DECK_SIZE, FACE, RANK, SUIT, SUIT_LETTERS, parse_card, parse_rank
 from .errors import NotationError, OptionError, VariantError
+from .i18n import language
 from .yamlsource import Where, describe, did_you_mean, load_yaml, load_yaml_file
 
 T = TypeVar("T")
@@ -34,7 +35,7 @@ RESERVED_NAMES = frozenset({"draw", "s", "undo", "redo", "hint", "finish", "quit
 
 TOP_KEYS = (
     "name", "title", "aliases", "family", "description", "options", "deck", "piles", "deal", "win",
-    "scoring", "layout",
+    "scoring", "layout", "titles",
 )
 OPTION_KEYS = ("type", "choices", "default", "help", "unlimited")
 PILE_KEYS = (
@@ -122,6 +123,24 @@ class OptionSpec:
         else:
             kind = " | ".join(str(c) for c in self.choices)
         return f"{self.flag} [{kind}] (default {self.show(self.default)}): {self.help}".rstrip(": ")
+
+
+def _titles(where: Where) -> dict[str, str]:
+    """``titles:``, the game's name in other languages: a language code (two or three lower-case
+    letters, as in LANG) -> the title its players say, e.g. ``{uk: Косинка}``."""
+    if where.value is None:
+        return {}
+    where.mapping()
+    titles = {}
+    for code in where.value:
+        item = where.child(code)
+        if not isinstance(code, str) or not (2 <= len(code) <= 3 and code.isascii() and code.isalpha()
+                                             and code.islower()):
+            raise item.error(f"a language is a code of two or three lower-case letters, e.g. uk, got {describe(code)}")
+        if not isinstance(item.value, str) or not item.value.strip():
+            raise item.error(f"expected a title, got {describe(item.value)}")
+        titles[code] = " ".join(item.value.split())
+    return titles
 
 
 def _parse_option(where: Where) -> OptionSpec:
@@ -969,7 +988,13 @@ class VariantDef:
     path: Path | None = None
     provider: str = ""
     family: str = "Other"  # the family of games it belongs to, as a title ("Klondike", "FreeCell")
+    titles: dict[str, str] = attrs.field(factory=dict)  # language code -> the title its players say
     _cache: dict[tuple[str, Any], Any] = attrs.field(factory=dict, repr=False)
+
+    def local_title(self, code: str | None = None) -> str:
+        """The title in language ``code`` (default: the one in use), as its players say it:
+        the YAML's ``titles`` entry for it, else ``title``."""
+        return self.titles.get(code or language(), self.title)
 
     def option(self, name: str) -> OptionSpec:
         for o in self.options:
@@ -1055,6 +1080,7 @@ def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str,
         w = root.child(key)
         if w.value is not None and not isinstance(w.value, str):
             raise w.error(f"expected text, got {describe(w.value)}")
+    titles = _titles(root.child("titles"))
     options: list[OptionSpec] = []
     opts_w = root.child("options")
     if opts_w.value is not None:
@@ -1076,6 +1102,7 @@ def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str,
         path=path,
         provider=provider,
         family=" ".join((root.child("family").value or "Other").split()),
+        titles=titles,
     )
     sets = defn.option_sets()
     if len(sets) > limits.MAX_OPTION_SETS:

@@ -466,8 +466,8 @@ class SolitaireApp(HandKeys, App[None]):
 
     def header_text(self, width: int) -> Text:
         game = self.game
-        return fit_header(width, game.rules.variant.title, share_code(game), format_time(self.tracker.elapsed()),
-                          game.moves, game.score, self.outline)
+        return fit_header(width, game.rules.variant.local_title(), share_code(game),
+                          format_time(self.tracker.elapsed()), game.moves, game.score, self.outline)
 
     def refresh_view(self) -> None:
         game = self.game

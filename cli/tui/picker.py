@@ -48,11 +48,11 @@ def entries() -> list[Entry]:
         moves = ngettext("{n} move", "{n} moves", game.moves).format(n=game.moves)
         where = _("deal {code}").format(code=code) if code else _("from a position")
         label = _("Resume {game}: {where}, {moves}, {time}").format(
-            game=game.rules.variant.title + (f" ({opts})" if opts else ""), where=where, moves=moves,
+            game=game.rules.variant.local_title() + (f" ({opts})" if opts else ""), where=where, moves=moves,
             time=format_time(item.saved.elapsed))
         out.append(Entry(label, Choice(None, item.path)))
     for defn in registry().sorted():
-        out.append(Entry(_("Play {game}").format(game=defn.title), Choice(defn.name, None)))
+        out.append(Entry(_("Play {game}").format(game=defn.local_title()), Choice(defn.name, None)))
     return out
 
 
