@@ -29,6 +29,7 @@ from textual.worker import Worker, WorkerState
 from solitaire.core import Game, Move, Rules, SolitaireError
 from solitaire.core.i18n import N_, _
 
+from ..bidi import for_screen, for_screen_markup
 from ..common import fresh_seed
 from ..saves import Tracker
 from ..session import Reply, Session
@@ -96,17 +97,18 @@ def fit_header(width: int, title: str, code: str, clock: str, moves: int, score:
         sep = " " * gap
         line = Text()
         if with_title:
-            line.append(f" {title} ", style="bold")
+            line.append(f" {for_screen(title)} ", style="bold")
         else:
             line.append(" ")
         if with_code:
             line.append(code, style="bold cyan")
             line.append(sep)
         line.append(clock)
-        line.append(sep + (_("{moves} mv").format(moves=moves) + sep + _("{score} pts").format(score=score) if short
-                           else _("moves {moves}").format(moves=moves) + sep + _("score {score}").format(score=score)))
+        labels = ((_("{moves} mv").format(moves=moves), _("{score} pts").format(score=score)) if short
+                  else (_("moves {moves}").format(moves=moves), _("score {score}").format(score=score)))
+        line.append(sep + for_screen(labels[0]) + sep + for_screen(labels[1]))
         if with_hints and hints:
-            line.append(sep + _("hints on"), style="yellow")
+            line.append(sep + for_screen(_("hints on")), style="yellow")
         if line.cell_len <= width:
             break
     return line
@@ -293,14 +295,14 @@ class HelpScreen(ModalScreen[None]):
         close = _("escape or ? closes this help; q quits")
         with Vertical(id="help"):
             with VerticalScroll(id="help-body"):
-                yield Static(_(HELP_TEXT), id="help-text")
+                yield Static(for_screen_markup(_(HELP_TEXT)), id="help-text")
                 if self.rules is not None:
                     from solitaire.core.explain import rules_text
 
-                    yield Static("[b]" + _("Rules") + "[/b]", id="help-rules-title")
+                    yield Static("[b]" + for_screen(_("Rules")) + "[/b]", id="help-rules-title")
                     yield Static(Text(rules_text(self.rules, self.RULES_WIDTH)), id="help-rules")
                     close = _("↑ ↓ scroll to the rules; escape or ? closes this help; q quits")
-            yield Static(f"[dim]{close}[/dim]", id="help-close")
+            yield Static(f"[dim]{for_screen(close)}[/dim]", id="help-close")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -315,8 +317,8 @@ class PauseScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pause"):
-            yield Static(_("Paused: the clock is stopped.\n\np (or escape) to go on; q quits (the game is saved)."),
-                         id="pause-text")
+            paused = _("Paused: the clock is stopped.\n\np (or escape) to go on; q quits (the game is saved).")
+            yield Static(for_screen(paused), id="pause-text")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -333,12 +335,12 @@ class WinScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="win"):
-            yield Static(_("You won!"), id="win-title")
-            yield Static(self.summary, id="win-text")
+            yield Static(for_screen(_("You won!")), id="win-title")
+            yield Static(for_screen(self.summary), id="win-text")
             with Horizontal(id="win-buttons"):
-                yield Button(_("New deal (n)"), id="new", variant="primary")
-                yield Button(_("Play it again (R)"), id="same")
-                yield Button(_("Quit (q)"), id="quit")
+                yield Button(for_screen(_("New deal (n)")), id="new", variant="primary")
+                yield Button(for_screen(_("Play it again (R)")), id="same")
+                yield Button(for_screen(_("Quit (q)")), id="quit")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "quit")
@@ -490,7 +492,7 @@ class SolitaireApp(HandKeys, App[None]):
             else:
                 status = _(KEYS_LINE)
         bold = bool(self.message or self._finishing)
-        self.query_one("#status", Static).update(Text(status, style="bold" if bold else "dim"))
+        self.query_one("#status", Static).update(Text(for_screen(status), style="bold" if bold else "dim"))
         table = self.table
         table.game = game
         table.update_table()

@@ -17,6 +17,8 @@ from textual.widgets.option_list import Option
 
 from solitaire.core.i18n import _, ngettext
 
+from ..bidi import for_screen
+
 
 class Choice(NamedTuple):
     """What the player picked: a save to resume (``path``) or a game to play (``variant``)."""
@@ -50,9 +52,9 @@ def entries() -> list[Entry]:
         label = _("Resume {game}: {where}, {moves}, {time}").format(
             game=game.rules.variant.local_title() + (f" ({opts})" if opts else ""), where=where, moves=moves,
             time=format_time(item.saved.elapsed))
-        out.append(Entry(label, Choice(None, item.path)))
+        out.append(Entry(for_screen(label), Choice(None, item.path)))
     for defn in registry().sorted():
-        out.append(Entry(_("Play {game}").format(game=defn.local_title()), Choice(defn.name, None)))
+        out.append(Entry(for_screen(_("Play {game}").format(game=defn.local_title())), Choice(defn.name, None)))
     return out
 
 
@@ -72,9 +74,9 @@ class PickerApp(App[Choice]):
         self.items = entries() if items is None else items
 
     def compose(self) -> ComposeResult:
-        yield Static(_("Choose a game"), id="picker-title")
+        yield Static(for_screen(_("Choose a game")), id="picker-title")
         yield OptionList(*(Option(e.label, id=str(i)) for i, e in enumerate(self.items)), id="picker")
-        yield Static(_("enter plays the game chosen; escape or q leaves"), id="picker-help")
+        yield Static(for_screen(_("enter plays the game chosen; escape or q leaves")), id="picker-help")
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
