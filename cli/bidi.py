@@ -54,8 +54,8 @@ def reorders() -> bool:
 
 def visual(text: str) -> str:
     """``text`` in visual order, each line a right-to-left paragraph, Arabic letters joined."""
-    import arabic_reshaper
-    from bidi import get_display
+    import arabic_reshaper  # type: ignore[import-untyped]  # (no type information shipped)
+    from bidi import get_display  # type: ignore[import-untyped]
 
     return "\n".join(get_display(arabic_reshaper.reshape(line), base_dir="R") for line in text.split("\n"))
 
