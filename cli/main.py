@@ -75,7 +75,7 @@ def _main(words: list[str]) -> int:
 
         return run(words)
     except UserError as exc:
-        print(f"solitaire: {exc}", file=sys.stderr)
+        print(f"solitaire: {_for_terminal(str(exc))}", file=sys.stderr)
         return 2
     except OutputError as exc:  # a full disk: said, and what is still buffered is dropped
         print(f"solitaire: {exc}", file=sys.stderr)
@@ -83,6 +83,15 @@ def _main(words: list[str]) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _for_terminal(message: str) -> str:
+    """A message for stderr: in visual order on a terminal when the language is right to left."""
+    if not sys.stderr.isatty():
+        return message
+    from .bidi import for_screen
+
+    return for_screen(message)
 
 
 def _language(words: list[str]) -> list[str] | None:

@@ -19,7 +19,9 @@ if TYPE_CHECKING:  # Typer's own copy of click (it vendors one)
 # the words of a help page that Typer says itself, through gettext's global domain: ours say them
 typer.core._ = _  # type: ignore[attr-defined]  # (typer.core says them with gettext.gettext)
 TYPER_WORDS = (N_("Arguments"), N_("Options"), N_("Commands"), N_("default: {default}"), N_("required"),
-               N_("Aborted!"), N_("Missing command."), N_("No such command {name!r}."))
+               N_("Aborted!"), N_("Missing command."), N_("No such command {name!r}."),
+               N_("Show this message and exit."), N_("Install completion for the current shell."),
+               N_("Show completion for the current shell, to copy it or customize the installation."))
 
 
 def translated(command: Command) -> Command:

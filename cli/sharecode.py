@@ -19,6 +19,7 @@ import datetime
 from typing import Any
 
 from solitaire.core import OptionError, Rules, SolitaireError, VariantDef, get_variant
+from solitaire.core.i18n import _
 from solitaire.core.shuffle import MAX_SEED
 
 DAILY_SEEDS = 1_000_000_000
@@ -72,11 +73,12 @@ def decode(code: str) -> tuple[VariantDef, dict[str, Any], int]:
     text = code.strip().lower()
     parts = text.split("-")
     if len(parts) < 2 or not parts[-1].isdigit():
-        raise ShareCodeError(f"bad share code {code!r}: expected VARIANT[-OPTION...]-NUMBER, "
-                             "e.g. klondike-d3-48213")
+        raise ShareCodeError(_("bad share code {code!r}: expected VARIANT[-OPTION...]-NUMBER, "
+                               "e.g. klondike-d3-48213").format(code=code))
     seed = int(parts[-1])
     if seed > MAX_SEED:
-        raise ShareCodeError(f"bad share code {code!r}: the deal number is above {MAX_SEED}")
+        raise ShareCodeError(_("bad share code {code!r}: the deal number is above {max}").format(
+            code=code, max=MAX_SEED))
     defn = None
     for k in range(len(parts) - 1, 0, -1):
         try:
@@ -85,7 +87,7 @@ def decode(code: str) -> tuple[VariantDef, dict[str, Any], int]:
             continue
         break
     if defn is None:
-        raise ShareCodeError(f"bad share code {code!r}: it names no installed variant")
+        raise ShareCodeError(_("bad share code {code!r}: it names no installed variant").format(code=code))
     prefixes = _prefixes(defn)
     options: dict[str, Any] = {}
     for token in parts[k:-1]:
@@ -106,15 +108,17 @@ def decode(code: str) -> tuple[VariantDef, dict[str, Any], int]:
             except OptionError:
                 continue
             if name in options:
-                raise ShareCodeError(f"bad share code {code!r}: option {name} given twice")
+                raise ShareCodeError(_("bad share code {code!r}: option {name} given twice").format(
+                    code=code, name=name))
             options[name] = value
             break
         else:
-            raise ShareCodeError(f"bad share code {code!r}: {token!r} is not an option of {defn.name}")
+            raise ShareCodeError(_("bad share code {code!r}: {token!r} is not an option of {game}").format(
+                code=code, token=token, game=defn.name))
     try:
         Rules.of(defn, options)
     except SolitaireError as exc:
-        raise ShareCodeError(f"bad share code {code!r}: {exc}") from None
+        raise ShareCodeError(_("bad share code {code!r}: {reason}").format(code=code, reason=exc)) from None
     return defn, options, seed
 
 

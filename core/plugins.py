@@ -22,6 +22,7 @@ import pluggy
 
 from . import hookspecs
 from .errors import SolitaireError, UnknownVariantError
+from .i18n import _
 from .spec import VariantDef, load_variant_file
 from .yamlsource import did_you_mean
 
@@ -114,11 +115,12 @@ class Registry:
             return found
         for b in self.broken:
             if b.name == name:
-                raise UnknownVariantError(f"variant {name!r} is installed but broken: {b.reason}")
+                raise UnknownVariantError(_("variant {name!r} is installed but broken: {reason}").format(
+                    name=name, reason=b.reason))
         known = ", ".join(
             d.name + (f" ({', '.join(d.aliases)})" if d.aliases else "") for d in self.sorted()
-        ) or "none"
-        raise UnknownVariantError(f"unknown variant {name!r}; installed: {known}")
+        ) or _("none")
+        raise UnknownVariantError(_("unknown variant {name!r}; installed: {games}").format(name=name, games=known))
 
     def sorted(self) -> list[VariantDef]:
         return [self.variants[k] for k in sorted(self.variants)]

@@ -17,7 +17,7 @@ import attrs
 from . import limits
 from .cards import COLOUR, DECK_SIZE, FACE, RANK, SUIT, SUIT_LETTERS, parse_card, parse_rank
 from .errors import NotationError, OptionError, VariantError
-from .i18n import language
+from .i18n import _, language
 from .yamlsource import Where, describe, did_you_mean, load_yaml, load_yaml_file
 
 T = TypeVar("T")
@@ -1003,8 +1003,9 @@ class VariantDef:
         raise OptionError(self.unknown_option_message(name))
 
     def unknown_option_message(self, name: str) -> str:
-        known = ", ".join(o.flag for o in self.options) or "none"
-        return f"{self.name} has no option --{name}; its options: {known}"
+        known = ", ".join(o.flag for o in self.options) or _("none")
+        return _("{game} has no option --{name}; its options: {options}").format(
+            game=self.name, name=name, options=known)
 
     def resolve_options(self, given: Mapping[str, Any] | None = None, check: bool = True) -> dict[str, Any]:
         """Defaults filled in, each given value validated; raise OptionError. With ``check``,
