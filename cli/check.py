@@ -12,9 +12,11 @@ from pathlib import Path
 
 import typer
 
+from solitaire.core.i18n import N_
+
 
 def check_command(
-    files: list[Path] = typer.Argument(..., help="The variant files to check.", metavar="FILE..."),
+    files: list[Path] = typer.Argument(..., help=N_("The variant files to check."), metavar="FILE..."),
 ) -> None:
     """Report every mistake in variant YAML files (exit status 1 if there is any)."""
     from solitaire.core.schema import check_file

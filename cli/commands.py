@@ -19,37 +19,41 @@ import typer
 from typer.exceptions import Abort, Exit, TyperException
 
 from solitaire.core import Rules, VariantDef, registry
+from solitaire.core.i18n import N_, _
 
 from .common import _start_game, _variant, _variant_options, fail, is_game
-from .options import APP_SETTINGS, EXTRA, HELP_VARIANT, MS, SEED, GameOptionsHelp
+from .options import APP_SETTINGS, EXTRA, HELP_VARIANT, MS, SEED, GameOptionsHelp, translated
 from .playing import play_game
 from .quickargs import DEAL, PLAY, SOLVE, STATS, VARIANTS, Declared, game_first, quick_args
 
 app = typer.Typer(
     name="solitaire",
-    help="Patience games at the terminal: play, deal and list variants.",
+    help=N_("Patience games at the terminal: play, deal and list variants."),
+    epilog=N_("Any command takes --lang CODE (en, uk, ro, el, ht, ar): the language it speaks, else the locale's."),
     **{**APP_SETTINGS, "add_completion": True},  # --install-completion, --show-completion
 )
 
 
-@app.command(context_settings=EXTRA, cls=GameOptionsHelp)
+@app.command(context_settings=EXTRA, cls=GameOptionsHelp, help=N_(
+    "Play a game: the table on a terminal, else the line mode. Resumes the unfinished game.\n\n"
+    "Other variant options are given as --NAME VALUE."))
 def play(
     ctx: typer.Context,
-    variant: str | None = typer.Argument(None, help="The game, e.g. klondike (optional with --deal)."),
+    variant: str | None = typer.Argument(None, help=N_("The game, e.g. klondike (optional with --deal).")),
     seed: int | None = SEED,
     ms: int | None = MS,
-    position: Path | None = typer.Option(None, "--position", help="Start from this position file (JSON)."),
-    new: bool = typer.Option(False, "--new", help="Deal a new game instead of resuming the saved one."),
+    position: Path | None = typer.Option(None, "--position", help=N_("Start from this position file (JSON).")),
+    new: bool = typer.Option(False, "--new", help=N_("Deal a new game instead of resuming the saved one.")),
     deal_code: str | None = typer.Option(None, "--deal", metavar="CODE",
-                                         help="Play the deal a share code names, e.g. klondike-d3-48213."),
-    daily: bool = typer.Option(False, "--daily", help="Play today's deal (the same for everyone)."),
-    plain: bool = typer.Option(False, "--plain", help="The line mode, even on a terminal."),
-    four_colour: bool = typer.Option(False, "--four-colour", help="Table: a colour per suit."),
-    hints: bool = typer.Option(False, "--hints", help="Table: outline where picked-up cards may go."),
-    any_deal: bool = typer.Option(False, "--any-deal", help="A new deal may be one nobody can win "
-                                  "(by default it is one the solver has won)."),
-    json_mode: bool = typer.Option(False, "--json", help="The machine protocol: a command a line in, "
-                                   "a JSON object a line out."),
+                                         help=N_("Play the deal a share code names, e.g. klondike-d3-48213.")),
+    daily: bool = typer.Option(False, "--daily", help=N_("Play today's deal (the same for everyone).")),
+    plain: bool = typer.Option(False, "--plain", help=N_("The line mode, even on a terminal.")),
+    four_colour: bool = typer.Option(False, "--four-colour", help=N_("Table: a colour per suit.")),
+    hints: bool = typer.Option(False, "--hints", help=N_("Table: outline where picked-up cards may go.")),
+    any_deal: bool = typer.Option(False, "--any-deal", help=N_("A new deal may be one nobody can win "
+                                  "(by default it is one the solver has won).")),
+    json_mode: bool = typer.Option(False, "--json", help=N_("The machine protocol: a command a line in, "
+                                   "a JSON object a line out.")),
 ) -> None:
     """Play a game: the table on a terminal, else the line mode. Resumes the unfinished game.
 
@@ -58,13 +62,14 @@ def play(
               hints, any_deal, json_mode, extra=list(ctx.args), ms=ms)
 
 
-@app.command(context_settings=EXTRA, cls=GameOptionsHelp)
+@app.command(context_settings=EXTRA, cls=GameOptionsHelp,
+             help=N_("Show deal N with every card face up (or as a position file with --json)."))
 def deal(
     ctx: typer.Context,
-    variant: str = typer.Argument(..., help="The game, e.g. klondike."),
-    seed: int | None = typer.Option(None, "--seed", help="Deal number N.", min=0),
+    variant: str = typer.Argument(..., help=N_("The game, e.g. klondike.")),
+    seed: int | None = typer.Option(None, "--seed", help=N_("Deal number N."), min=0),
     ms: int | None = MS,
-    json_mode: bool = typer.Option(False, "--json", help="Print the position as JSON."),
+    json_mode: bool = typer.Option(False, "--json", help=N_("Print the position as JSON.")),
 ) -> None:
     """Show deal N with every card face up (or as a position file with --json)."""
     show_deal(variant, seed, json_mode, extra=list(ctx.args), ms=ms)
@@ -87,8 +92,8 @@ def show_deal(variant: str, seed: int | None, json_mode: bool, extra: list[str],
         Console(highlight=False).print(render(game, reveal=True), end="")
 
 
-@app.command()
-def variants(json_mode: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+@app.command(help=N_("List the installed variants by family, their options and who provides them."))
+def variants(json_mode: bool = typer.Option(False, "--json", help=N_("Print JSON."))) -> None:
     """List the installed variants by family, their options and who provides them."""
     reg = registry()
     if json_mode:
@@ -100,8 +105,8 @@ def variants(json_mode: bool = typer.Option(False, "--json", help="Print JSON.")
     for family, games in by_family(reg.sorted()):
         print(f"== {family} ==")
         for d in games:
-            aliases = f" (also: {', '.join(d.aliases)})" if d.aliases else ""
-            print(f"{d.name}{aliases}  [{d.provider or 'unknown'}]")
+            aliases = _(" (also: {names})").format(names=", ".join(d.aliases)) if d.aliases else ""
+            print(f"{d.name}{aliases}  [{d.provider or _('unknown')}]")
             note = reg.notes.get(reg.qualified_name(d))
             if note:  # what a clash of names left it (another game has its bare name, an alias)
                 print(f"    {note}")
@@ -110,7 +115,7 @@ def variants(json_mode: bool = typer.Option(False, "--json", help="Print JSON.")
             for o in d.options:
                 print(f"    {o.describe()}")
     for b in reg.broken:
-        print(f"{b.name}  [{b.provider or 'unknown'}]  BROKEN: {b.reason}")
+        print(f"{b.name}  [{b.provider or _('unknown')}]  " + _("BROKEN: {reason}").format(reason=b.reason))
 
 
 def by_family(games: list[VariantDef]) -> list[tuple[str, list[VariantDef]]]:
@@ -126,7 +131,7 @@ def variant_json(d: VariantDef) -> dict[str, Any]:
     """What ``variants --json`` says of a game (see docs/reference/cli.md)."""
     rules = Rules.of(d)
     return {
-        "name": d.name, "title": d.title, "aliases": list(d.aliases), "family": d.family,
+        "name": d.name, "title": d.title, "titles": d.titles, "aliases": list(d.aliases), "family": d.family,
         "description": d.description, "provider": d.provider, "source": d.source,
         "deck": {"cards": len(rules.deck), "decks": rules.decks},
         "options": {o.name: {"name": o.name, "kind": o.kind, "choices": list(o.choices), "default": o.default,
@@ -135,10 +140,10 @@ def variant_json(d: VariantDef) -> dict[str, Any]:
     }
 
 
-@app.command()
+@app.command(help=N_("Statistics of the games played, per variant and options."))
 def stats(
-    variant: str | None = typer.Argument(None, help="Only this game, e.g. klondike."),
-    json_mode: bool = typer.Option(False, "--json", help="Print JSON."),
+    variant: str | None = typer.Argument(None, help=N_("Only this game, e.g. klondike.")),
+    json_mode: bool = typer.Option(False, "--json", help=N_("Print JSON.")),
 ) -> None:
     """Statistics of the games played, per variant and options."""
     from .stats import StatsError, all_summaries, describe_options, format_time
@@ -152,21 +157,23 @@ def stats(
         print(json.dumps({"stats": rows}, indent=2))
         return
     if not rows:
-        print("No games played yet." if name is None else f"No {name} games played yet.")
+        print(_("No games played yet.") if name is None else _("No {game} games played yet.").format(game=name))
         return
     for r in rows:
         opts = describe_options(r["options"])
         rate = f"{r['win_rate'] * 100:.0f}%" if r["win_rate"] is not None else "-"
         print(f"{r['variant']} ({opts})" if opts else r["variant"])
-        print(f"    played {r['played']}, won {r['won']} ({rate}); streak {r['streak']}, "
-              f"best streak {r['best_streak']}")
-        print(f"    best time {format_time(r['best_time_s'])}, fewest moves {r['fewest_moves'] or '-'}, "
-              f"best score {r['best_score'] if r['best_score'] is not None else '-'}")
+        print("    " + _("played {played}, won {won} ({rate}); streak {streak}, best streak {best}").format(
+            played=r["played"], won=r["won"], rate=rate, streak=r["streak"], best=r["best_streak"]))
+        print("    " + _("best time {time}, fewest moves {moves}, best score {score}").format(
+            time=format_time(r["best_time_s"]), moves=r["fewest_moves"] or "-",
+            score=r["best_score"] if r["best_score"] is not None else "-"))
 
 
 from .solve import solve_command, solve_deal  # noqa: E402  (registered after the commands above, to list last)
 
-app.command("solve", context_settings=EXTRA, cls=GameOptionsHelp)(solve_command)
+app.command("solve", context_settings=EXTRA, cls=GameOptionsHelp, help=N_(
+    "Solve a deal with full information: win (with the moves), unwinnable, or unknown."))(solve_command)
 
 from .race.commands import race_app  # noqa: E402  (host and join; websockets loads only when they run)
 
@@ -175,8 +182,10 @@ app.add_typer(race_app, name="race")
 from .check import check_command  # noqa: E402
 from .rules import rules_command  # noqa: E402
 
-app.command("rules", context_settings=EXTRA)(rules_command)
-app.command("check")(check_command)
+app.command("rules", context_settings=EXTRA,
+            help=N_("Show a game's rules in plain words (for these options: --NAME VALUE)."))(rules_command)
+app.command("check",
+            help=N_("Report every mistake in variant YAML files (exit status 1 if there is any)."))(check_command)
 
 
 # the commands whose plain lines run without Typer's checks: their written-out declaration
@@ -239,7 +248,8 @@ def run(words: list[str]) -> int:
         return 0
     try:
         extra = _help_obj(words)  # (passed only when there is one: Typer's completion wants no obj)
-        result = app(args=words, standalone_mode=False, prog_name="solitaire", **({"obj": extra} if extra else {}))
+        result = translated(typer.main.get_command(app))(args=words, standalone_mode=False, prog_name="solitaire",
+                                                         **({"obj": extra} if extra else {}))
     except TyperException as exc:  # usage errors: unknown option, missing argument, bad number
         ctx = getattr(exc, "ctx", None)  # a usage error's click context (Typer keeps that class private)
         if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:

@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from solitaire.core import Game, Rules, SolitaireError, VariantDef, get_variant
+from solitaire.core.i18n import N_, _
 from solitaire.core.position import read_position_file
 from solitaire.core.shuffle import MAX_SEED
 
 RANDOM_SEEDS = 1_000_000_000  # fresh deals use seeds below this, short enough to read out
 # what the player is told of a new deal that neither a shipped pool nor the live search won
-UNCHECKED = "this deal is unchecked: the solver did not win it in time"
+UNCHECKED = N_("this deal is unchecked: the solver did not win it in time")
 # the live search's budget for a new deal: None for its time bound (see winnable_seed); a
 # number of states instead makes it the same on any machine (tests set it small)
 LIVE_STATES: int | None = None
@@ -47,7 +48,7 @@ def fail(message: str) -> NoReturn:
 
 def _variant(name: str) -> VariantDef:
     if name.startswith("-"):  # a game's option where the game should be (Typer took it for one)
-        fail(f"{name} is not a game: name the game, e.g. klondike, before its options")
+        fail(_("{name} is not a game: name the game, e.g. klondike, before its options").format(name=name))
     try:
         return get_variant(name)
     except SolitaireError as exc:
@@ -72,21 +73,21 @@ def _variant_options(defn: VariantDef, extra: list[str]) -> dict[str, Any]:
     while i < len(extra):
         arg = extra[i]
         if not arg.startswith("--") or len(arg) < 3:
-            fail(f"unexpected argument {arg!r}")
+            fail(_("unexpected argument {arg!r}").format(arg=arg))
         key, eq, value = arg[2:].partition("=")
         name = key.replace("-", "_")
         spec = next((o for o in defn.options if o.name == name), None)
         if spec is None:
             fail(defn.unknown_option_message(key))
         if name in given:
-            fail(f"--{key} is given twice")
+            fail(_("--{name} is given twice").format(name=key))
         if spec.kind == "flag" and not eq:
             given[name] = True
         elif eq:
             given[name] = value
         else:
             if i + 1 >= len(extra) or extra[i + 1].startswith("--"):
-                fail(f"--{key} needs a value")
+                fail(_("--{name} needs a value").format(name=key))
             i += 1
             given[name] = extra[i]
         i += 1
@@ -108,7 +109,7 @@ def option_rows(defn: VariantDef) -> list[tuple[str, str]]:
         else:
             usage = f"{o.flag} " + "|".join(str(c) for c in o.choices)
         text = o.help[:1].upper() + o.help[1:] if o.help else ""
-        default = f"[default: {o.show(o.default)}]"
+        default = "[" + _("default: {default}").format(default=o.show(o.default)) + "]"
         rows.append((usage, f"{text.rstrip('.')}.  {default}" if text else default))
     return rows
 
@@ -145,7 +146,7 @@ def _start_game(defn: VariantDef, options: dict[str, Any], seed: int | None,
         return Game.new(Rules.of(defn, options), ms_deal(defn, ms), numbering=MS)
     if position is not None:
         if seed is not None:
-            fail("give --seed or --position, not both")
+            fail(_("give --seed or --position, not both"))
         try:
             data = read_position_file(position)
         except SolitaireError as exc:
@@ -163,9 +164,9 @@ def _start_game(defn: VariantDef, options: dict[str, Any], seed: int | None,
 
         seed, proved = winnable_seed(defn, options, seeds_below=RANDOM_SEEDS, states=LIVE_STATES)
         if not proved and told is not None:
-            told(UNCHECKED)
+            told(_(UNCHECKED))
     if seed is None:
         seed = fresh_seed()
     if not 0 <= seed <= MAX_SEED:
-        fail(f"--seed must be a whole number from 0 to {MAX_SEED}")
+        fail(_("--seed must be a whole number from 0 to {max}").format(max=MAX_SEED))
     return Game.new(Rules.of(defn, options), seed)

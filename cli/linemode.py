@@ -13,8 +13,10 @@ from typing import IO, cast
 from rich.console import Console
 
 from solitaire.core import Game
+from solitaire.core.i18n import _, ngettext
 from solitaire.core.limits import MAX_ECHO_CHARS, MAX_LINE_BYTES
 
+from .bidi import for_screen
 from .lines import Line, Output, read_lines, shown
 from .render import render
 from .session import Session
@@ -38,11 +40,12 @@ def _typed(console: Console) -> Iterator[Line]:
             console.print()
             return
         except UnicodeDecodeError as exc:
-            yield Line("", f"not {exc.encoding.replace('_', '-')} text: byte {exc.object[exc.start]:#04x} "
-                           f"at column {exc.start + 1} cannot be read")
+            yield Line("", _("not {encoding} text: byte {byte} at column {column} cannot be read").format(
+                encoding=exc.encoding.replace("_", "-"), byte=f"{exc.object[exc.start]:#04x}", column=exc.start + 1))
             continue
         if len(text.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
-            yield Line(text[:MAX_ECHO_CHARS + 1], f"command too long (at most {MAX_LINE_BYTES:,} bytes)")
+            yield Line(text[:MAX_ECHO_CHARS + 1], _("command too long (at most {limit} bytes)").format(
+                limit=f"{MAX_LINE_BYTES:,}"))
             continue
         yield Line(text)
 
@@ -50,18 +53,20 @@ def _typed(console: Console) -> Iterator[Line]:
 def run_lines(game: Game, stdin: IO[str], stdout: IO[str], session: Session | None = None) -> None:
     console = _Console(file=cast(IO[str], Output(stdout)), highlight=False, soft_wrap=True, markup=False, emoji=False)
     interactive = stdin.isatty() and stdout.isatty()
+    # words for a terminal in visual order when the language is right to left (see .bidi); a file keeps them logical
+    say = for_screen if stdout.isatty() else str
     session = session or Session(game)
     console.print(render(game), end="")
     examples = [game.move_text(m) for m in game.legal_moves()[:2]]
     said = ", ".join(f"'{e}'" for e in examples)
-    console.print(shown(f"Type a move (e.g. {said}), or 'help'.", 200) if examples
-                  else "Type 'help' for the notation.", style="dim")
+    console.print(say(shown(_("Type a move (e.g. {moves}), or 'help'.").format(moves=said), 200) if examples
+                      else _("Type 'help' for the notation.")), style="dim")
     finish_told = False
     for line in _typed(console) if interactive else read_lines(stdin):
         if not interactive:
             console.print(f"> {shown(line.text.strip())}", style="dim")
         if line.refusal is not None:
-            console.print(f"refused: {line.refusal}", style="yellow")
+            console.print(say(_("refused: {reason}").format(reason=line.refusal)), style="yellow")
             continue
         if not line.text.strip():
             continue
@@ -69,25 +74,28 @@ def run_lines(game: Game, stdin: IO[str], stdout: IO[str], session: Session | No
         if reply.quit:
             return
         if not reply.ok:
-            console.print(f"refused: {shown(reply.error or '', 400)}", style="yellow")
+            console.print(say(_("refused: {reason}").format(reason=shown(reply.error or "", 400))), style="yellow")
             continue
         if reply.message:
-            console.print("\n".join(shown(part, 400) for part in reply.message.split("\n")))
+            console.print(say("\n".join(shown(part, 400) for part in reply.message.split("\n"))))
             if reply.has_hint or reply.is_help:
                 continue
         for record in reply.records:
             if record.turned:
-                console.print(f"{shown(record.move, 200)}: {record.turned} turned face up", style="dim")
+                console.print(say(_("{move}: {card} turned face up").format(
+                    move=shown(record.move, 200), card=record.turned)), style="dim")
             if record.filled:
                 pile, card = record.filled.split(" ", 1)
-                console.print(f"{shown(record.move, 200)}: {record.src} filled from {pile} with {card}",
-                              style="dim")
+                console.print(say(_("{move}: {pile} filled from {source} with {card}").format(
+                    move=shown(record.move, 200), pile=record.src, source=pile, card=card)), style="dim")
         console.print(render(game), end="")
         if game.won:
-            console.print(f"You won! Score {game.score} in {game.moves} moves.", style="bold green")
+            won = ngettext("You won! Score {score} in {moves} move.", "You won! Score {score} in {moves} moves.",
+                           game.moves)
+            console.print(say(won.format(score=game.score, moves=game.moves)), style="bold green")
             return
         if not finish_told and game.finish_ready() is None and game.finish_moves() is not None:
-            console.print("Every card is face up: type 'finish' to play them home.", style="green")
+            console.print(say(_("Every card is face up: type 'finish' to play them home.")), style="green")
             finish_told = True
         elif game.over:
-            console.print("No moves are left. Type 'undo' to go back, or 'quit'.", style="yellow")
+            console.print(say(_("No moves are left. Type 'undo' to go back, or 'quit'.")), style="yellow")

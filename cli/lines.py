@@ -16,6 +16,7 @@ from typing import IO, Any
 
 import attrs
 
+from solitaire.core.i18n import _
 from solitaire.core.limits import MAX_ECHO_CHARS, MAX_LINE_BYTES
 
 _SKIP_CHUNK = 1 << 16  # bytes read at a time while skipping the rest of a line too long
@@ -31,7 +32,7 @@ class Line:
 
 
 def _too_long(size: int) -> str:
-    return f"command too long ({size:,} bytes; at most {MAX_LINE_BYTES:,})"
+    return _("command too long ({size} bytes; at most {limit})").format(size=f"{size:,}", limit=f"{MAX_LINE_BYTES:,}")
 
 
 def read_lines(stdin: IO[str]) -> Iterator[Line]:
@@ -64,7 +65,8 @@ def read_lines(stdin: IO[str]) -> Iterator[Line]:
             line = Line(data.decode(encoding))
         except UnicodeDecodeError as exc:
             line = Line(data.decode(encoding, "backslashreplace"),
-                        f"not {encoding} text: byte {data[exc.start]:#04x} at column {exc.start + 1} cannot be read")
+                        _("not {encoding} text: byte {byte} at column {column} cannot be read").format(
+                            encoding=encoding, byte=f"{data[exc.start]:#04x}", column=exc.start + 1))
         yield line
 
 
@@ -87,7 +89,8 @@ def _text_lines(stdin: Any) -> Iterator[Line]:
             return
         if not text.endswith("\n") and len(text) > MAX_LINE_BYTES:
             size = len(text) + _skip_line(stdin)
-            yield Line(text[:MAX_ECHO_CHARS + 1], _too_long(size).replace("bytes", "characters"))
+            yield Line(text[:MAX_ECHO_CHARS + 1], _("command too long ({size} characters; at most {limit})").format(
+                size=f"{size:,}", limit=f"{MAX_LINE_BYTES:,}"))
             continue
         yield Line(text.removesuffix("\n").removesuffix("\r"))
 
@@ -110,7 +113,8 @@ class Output:
         except BrokenPipeError:
             raise
         except OSError as exc:
-            raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
+            raise OutputError(_("cannot write to standard output: {reason}").format(
+                reason=exc.strerror or exc)) from None
 
     def flush(self) -> None:
         try:
@@ -118,7 +122,8 @@ class Output:
         except BrokenPipeError:
             raise
         except OSError as exc:
-            raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
+            raise OutputError(_("cannot write to standard output: {reason}").format(
+                reason=exc.strerror or exc)) from None
 
     def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding ...: the stream's own
         return getattr(self._stream, name)

@@ -41,7 +41,10 @@ def main(argv: list[str] | None = None) -> int:
         from .home import startup_cache_file
 
         previous = use_startup_cache(startup_cache_file())  # for this command only
-        return _main(words)
+        rest = _language(words)
+        if rest is None:
+            return 2
+        return _main(rest)
     except KeyboardInterrupt:  # also while the kernel is being imported
         return 130
     except BrokenPipeError:
@@ -72,7 +75,7 @@ def _main(words: list[str]) -> int:
 
         return run(words)
     except UserError as exc:
-        print(f"solitaire: {exc}", file=sys.stderr)
+        print(f"solitaire: {_for_terminal(str(exc))}", file=sys.stderr)
         return 2
     except OutputError as exc:  # a full disk: said, and what is still buffered is dropped
         print(f"solitaire: {exc}", file=sys.stderr)
@@ -80,6 +83,52 @@ def _main(words: list[str]) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _for_terminal(message: str) -> str:
+    """A message for stderr: in visual order on a terminal when the language is right to left."""
+    if not sys.stderr.isatty():
+        return message
+    from .bidi import for_screen
+
+    return for_screen(message)
+
+
+def _language(words: list[str]) -> list[str] | None:
+    """Speak the language ``--lang CODE`` names (anywhere before a ``--``), else the locale's;
+    the words without it. None (said on stderr) for a language that is not shipped."""
+    from solitaire.core.i18n import LANGUAGES, _, set_language
+
+    code: str | None = None
+    rest: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word == "--":
+            rest += words[i:]
+            break
+        if word == "--lang" or word.startswith("--lang="):
+            if word == "--lang":
+                i += 1
+                if i == len(words):
+                    set_language()
+                    print("solitaire: " + _("--lang needs a language, one of: {languages}").format(
+                        languages=", ".join(LANGUAGES)), file=sys.stderr)
+                    return None
+                code = words[i]
+            else:
+                code = word.removeprefix("--lang=")
+        else:
+            rest.append(word)
+        i += 1
+    try:
+        set_language(code)
+    except ValueError:
+        set_language()
+        print("solitaire: " + _("unknown language {code!r}: the languages are {languages}").format(
+            code=code, languages=", ".join(LANGUAGES)), file=sys.stderr)
+        return None
+    return rest
 
 
 def _closed_stream(words: list[str]) -> str | None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from solitaire.core import Game, VariantDef
+from solitaire.core.i18n import N_, _, ngettext
 
 from .common import MS, UNCHECKED, UserError, _start_game, _variant, _variant_options, fail, ms_deal, on_terminal
 
@@ -36,7 +37,7 @@ def play_game(variant: str | None = None, seed: int | None = None, position: Pat
     if variant is None and deal_code is None:
         # (with json_mode: the protocol plays a game, it has no list to speak)
         if seed is not None or ms is not None or position is not None or daily or new or extra or json_mode:
-            fail("name the game to play, e.g. 'solitaire play klondike', or give --deal CODE")
+            fail(_("name the game to play, e.g. 'solitaire play klondike', or give --deal CODE"))
         if plain or json_mode or not on_terminal():
             print(unfinished_text(), end="")
             return
@@ -54,16 +55,16 @@ def play_game(variant: str | None = None, seed: int | None = None, position: Pat
         from .sharecode import ShareCodeError, decode
 
         if seed is not None or ms is not None or position is not None or daily:
-            fail("--deal names the deal: give no --seed, --ms, --position or --daily with it")
+            fail(_("--deal names the deal: give no --seed, --ms, --position or --daily with it"))
         try:
             defn, code_options, seed, numbering = decode(deal_code)
         except ShareCodeError as exc:
             fail(str(exc))
         if variant is not None and _variant(variant).name != defn.name:
-            fail(f"the share code is for {defn.name}, not {variant}")
+            fail(_("the share code is for {game}, not {named}").format(game=defn.name, named=variant))
         options = _variant_options(defn, list(extra))
         if options:
-            fail("the share code fixes the options: give none with --deal")
+            fail(_("the share code fixes the options: give none with --deal"))
         options = code_options
         if numbering is not None:  # the code names a Microsoft deal
             ms, seed = seed, None
@@ -75,19 +76,19 @@ def play_game(variant: str | None = None, seed: int | None = None, position: Pat
             from .sharecode import daily_seed
 
             if seed is not None or ms is not None or position is not None:
-                fail("--daily names the deal: give no --seed, --ms or --position with it")
+                fail(_("--daily names the deal: give no --seed, --ms or --position with it"))
             seed = daily_seed()
         if ms is not None:
             if seed is not None or position is not None:
-                fail("--ms names the deal: give no --seed or --position with it")
+                fail(_("--ms names the deal: give no --seed or --position with it"))
             ms_deal(defn, ms)
 
     table = not (json_mode or plain) and on_terminal()
     if (plain or json_mode) and (four_colour or hints):
-        fail(f"{'--four-colour' if four_colour else '--hints'} is for the full-screen table, "
-             f"not {'--json' if json_mode else '--plain'}")
+        fail(_("{option} is for the full-screen table, not {mode}").format(
+            option="--four-colour" if four_colour else "--hints", mode="--json" if json_mode else "--plain"))
     if seed is not None and position is not None:
-        fail("give --seed or --position, not both")
+        fail(_("give --seed or --position, not both"))
     full = defn.resolve_options(options)
 
     # what to tell the player, one line each: on stderr; the table shows the short form on its
@@ -147,9 +148,10 @@ def play_game(variant: str | None = None, seed: int | None = None, position: Pat
         tracker = saves.Tracker(saved.game, saved.elapsed, saved.dealt, slot=saved.slot, lock=lock,
                                 game_id=saved.game_id, log=saved.log, start=saved.start, say=say)
         # a damaged save met on the way to this one: no new game starts after all
-        notices[:] = [(whole.removesuffix(STARTING), short) for whole, short in notices]
+        notices[:] = [(whole.removesuffix(_(STARTING)), short) for whole, short in notices]
         if (seed is not None or ms is not None) and saved.game.history:  # the player named this deal
-            said = f"resuming your game of this deal ({_moves(saved.game.moves)}); --new deals it again"
+            said = _("resuming your game of this deal ({moves}); --new deals it again").format(
+                moves=_moves(saved.game.moves))
             notices.append((said, said))
     else:
         try:
@@ -168,15 +170,16 @@ def play_game(variant: str | None = None, seed: int | None = None, position: Pat
                 lock, saved = _open_slot(defn, slot, notices, say)
                 from .sharecode import code_of
 
-                said = (f"your other {defn.name} game is open in another solitaire: this deal is saved "
-                        f"apart ('solitaire play --deal {code_of(game)}' resumes it)")
+                said = _("your other {game} game is open in another solitaire: this deal is saved "
+                         "apart ('solitaire play --deal {code}' resumes it)").format(game=defn.name, code=code_of(game))
                 notices.append((said, said))
         if saved is not None:  # --new: the slot's game is given up
             left = saves.Tracker(saved.game, saved.elapsed, saved.dealt, slot=saved.slot, lock=lock,
                                  game_id=saved.game_id, log=saved.log, start=saved.start, say=say)
             if not left.abandon():
                 _release(lock)
-                fail(f"the saved {defn.name} game cannot be given up now: it is kept; nothing else changed")
+                fail(_("the saved {game} game cannot be given up now: it is kept; nothing else changed").format(
+                    game=defn.name))
             if left.game.history:
                 said = _left(left.game, left.dealt)
                 notices.append((said, said))
@@ -194,10 +197,10 @@ def _run(tracker: Tracker, notices: list[tuple[str, str]], table: bool, json_mod
     from .session import Session
 
     session = Session(game, tracker)
-    unchecked = any(whole == UNCHECKED for whole, _ in notices)  # the deal just dealt
+    unchecked = any(whole == _(UNCHECKED) for whole, _short in notices)  # the deal just dealt
     try:
         if not table:
-            for whole, _ in notices:
+            for whole, _short in notices:
                 print(f"solitaire: {whole}", file=sys.stderr)
             notices.clear()
             tracker.say = _on_stderr
@@ -224,7 +227,7 @@ def _run(tracker: Tracker, notices: list[tuple[str, str]], table: bool, json_mod
                 return dealt
 
             def deal_notice(dealt: Game) -> str | None:  # what the table says of a new deal
-                return UNCHECKED if dealt.seed in unchecked_deals else None
+                return _(UNCHECKED) if dealt.seed in unchecked_deals else None
 
             shown = len(notices)
             run_table(tracker, four_colour=four_colour, outline=hints, next_deal=next_deal,
@@ -240,15 +243,17 @@ def _on_stderr(message: str) -> None:
     print(f"solitaire: {message}", file=sys.stderr)
 
 
-STARTING = "; starting a new game"
+STARTING = N_("; starting a new game")
 
 
 def say_unreadable(notices: list[tuple[str, str]], name: str) -> Callable[[str, Path], None]:
     """What to say of a save that could not be read and was moved aside (whole and short)."""
 
     def told(reason: str, aside: Path) -> None:
-        notices.append((f"the saved {name} game could not be read ({reason}); moved it to {aside}{STARTING}",
-                        f"the saved {name} game could not be read: moved aside (where: when you quit)"))
+        notices.append((_("the saved {game} game could not be read ({reason}); moved it to {path}").format(
+                            game=name, reason=reason, path=aside) + _(STARTING),
+                        _("the saved {game} game could not be read: moved aside (where: when you quit)").format(
+                            game=name)))
 
     return told
 
@@ -290,7 +295,7 @@ def _open_slot(defn: VariantDef, slot: Slot, notices: list[tuple[str, str]],
     try:
         lock = saves.SlotLock(slot).acquire()
     except saves.SlotBusy as exc:
-        fail(f"{exc}: play it there, or name another deal (--seed, --deal)")
+        fail(_("{reason}: play it there, or name another deal (--seed, --deal)").format(reason=exc))
         raise  # unreachable
     except OSError:
         lock = None
@@ -303,7 +308,8 @@ def _open_slot(defn: VariantDef, slot: Slot, notices: list[tuple[str, str]],
             aside = saves.move_aside(slot.path())
         except OSError as err:
             lock.release()
-            fail(f"the saved {defn.name} game cannot be read ({exc}) nor moved aside ({err})")
+            fail(_("the saved {game} game cannot be read ({reason}) nor moved aside ({error})").format(
+                game=defn.name, reason=exc, error=err))
             raise  # unreachable
         say_unreadable(notices, defn.name)(str(exc), aside)
         return lock, None
@@ -325,24 +331,25 @@ def unfinished_text() -> str:
     lines = []
     for entry in unfinished():
         if entry.error is not None:
-            lines.append(f"  {entry.path.name}: cannot be read ({entry.error})")
+            lines.append("  " + _("{file}: cannot be read ({reason})").format(file=entry.path.name, reason=entry.error))
             continue
         assert entry.saved is not None
         game = entry.saved.game
         opts = describe_options(dict(game.rules.options))
         title = game.rules.name + (f" ({opts})" if opts else "")
         code = code_of(game) if entry.saved.start is None else None
-        where = f"deal {code}" if code else "from a position"
+        where = _("deal {code}").format(code=code) if code else _("from a position")
         lines.append(f"  {title}: {where}, {_moves(game.moves)}, {format_time(entry.saved.elapsed)}")
         if code:
             lines.append(f"      solitaire play --deal {code}")
         else:
-            lines.append(f"      solitaire play {game.rules.name} --position FILE  (the same position file)")
+            lines.append(f"      solitaire play {game.rules.name} --position FILE  " + _("(the same position file)"))
     games = ", ".join(d.name for d in registry().sorted())
     if not lines:
-        return f"No unfinished games. Start one with 'solitaire play GAME' (games: {games}).\n"
-    return ("Unfinished games, the most recently played first:\n" + "\n".join(lines)
-            + f"\nOr start one with 'solitaire play GAME' (games: {games}).\n")
+        return _("No unfinished games. Start one with 'solitaire play GAME' (games: {games}).").format(
+            games=games) + "\n"
+    return (_("Unfinished games, the most recently played first:") + "\n" + "\n".join(lines) + "\n"
+            + _("Or start one with 'solitaire play GAME' (games: {games}).").format(games=games) + "\n")
 
 
 def unfinished() -> list[Unfinished]:
@@ -356,8 +363,8 @@ def unfinished() -> list[Unfinished]:
         if os.path.lexists(saves.legacy_path(defn.name)):
             told: list[tuple[str, str]] = []
             saves.migrate_legacy(defn, say_unreadable(told, defn.name))
-            for whole, _ in told:
-                print(f"solitaire: {whole.removesuffix(STARTING)}", file=sys.stderr)
+            for whole, _short in told:
+                print(f"solitaire: {whole.removesuffix(_(STARTING))}", file=sys.stderr)
     return saves.unfinished()
 
 
@@ -369,7 +376,7 @@ def _resume_file(path: Path, four_colour: bool = False, hints: bool = False, any
     defn = _variant(str(head.get("variant")))
     slot = _slot_of(defn, path, head)
     if slot is None:
-        fail(f"{path.name} is not a save this version can resume")
+        fail(_("{file} is not a save this version can resume").format(file=path.name))
         raise AssertionError  # unreachable
     notices: list[tuple[str, str]] = []
 
@@ -392,9 +399,10 @@ def _left(game: Game, dealt: bool) -> str:
 
     code = code_of(game)
     if dealt and code is not None:
-        return f"left your game {code} ({_moves(game.moves)}): it counts as lost"
-    return f"left your {game.rules.name} game from a position ({_moves(game.moves)}): not counted"
+        return _("left your game {code} ({moves}): it counts as lost").format(code=code, moves=_moves(game.moves))
+    return _("left your {game} game from a position ({moves}): not counted").format(
+        game=game.rules.name, moves=_moves(game.moves))
 
 
 def _moves(n: int) -> str:
-    return f"{n} move" if n == 1 else f"{n} moves"
+    return ngettext("{n} move", "{n} moves", n).format(n=n)

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from solitaire.core import Game
 from solitaire.core.cards import card_name, is_red
+from solitaire.core.i18n import _, ngettext
 
 from .lines import shown as _safe
 
@@ -33,7 +34,7 @@ def _pile_summary(game: Game, i: int, reveal: bool) -> Text:
         out.append(f"[{len(pile)}]" if pile else "[  ]")
         if rules.redeals:  # a limited number of redeals (none at all is said by the rules page)
             left = rules.redeals - game.recycles
-            out.append(f" {left} redeal{'s' if left != 1 else ''} left", style="dim")
+            out.append(" " + ngettext("{n} redeal left", "{n} redeals left", left).format(n=left), style="dim")
         return out
     if not pile:
         out.append("--", style="dim")
@@ -60,7 +61,7 @@ def render(game: Game, reveal: bool = False) -> Text:
     """The whole table. ``reveal`` shows face-down cards (for ``solitaire deal``)."""
     rules = game.rules
     out = Text()
-    title = _safe(rules.variant.title)  # a variant file's text: no control characters, bounded
+    title = _safe(rules.variant.local_title())  # a variant file's text: no control characters, bounded
     opts = _safe(rules.describe_options(), 200)
     out.append(f"{title}", style="bold")
     if opts:
@@ -69,8 +70,8 @@ def render(game: Game, reveal: bool = False) -> Text:
         from .sharecode import code_of
 
         number = f"#{game.seed} " if game.numbering is not None else ""  # a deal of a public numbering: deal #N
-        out.append(f"   deal {number}{code_of(game)}")
-    out.append(f"   score {game.score}   moves {game.moves}\n")
+        out.append("   " + _("deal {code}").format(code=f"{number}{code_of(game)}"))
+    out.append("   " + _("score {score}   moves {moves}").format(score=game.score, moves=game.moves) + "\n")
     for row in rules.spec.layout:
         names = [n for n in row if n is not None]
         fanned = bool(names) and all(rules.piles[rules.index[n]].fan == "down" for n in names)

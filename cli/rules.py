@@ -13,6 +13,7 @@ import typer
 
 from solitaire.core import Rules
 from solitaire.core.explain import explain, rules_text
+from solitaire.core.i18n import N_
 
 from .common import _variant, _variant_options
 
@@ -21,8 +22,8 @@ MIN_WIDTH, MAX_WIDTH = 40, 100  # the text is wrapped to the terminal, within th
 
 def rules_command(
     ctx: typer.Context,
-    variant: str = typer.Argument(..., help="The game, e.g. klondike."),
-    json_mode: bool = typer.Option(False, "--json", help="Print the rules as JSON: the sections and their lines."),
+    variant: str = typer.Argument(..., help=N_("The game, e.g. klondike.")),
+    json_mode: bool = typer.Option(False, "--json", help=N_("Print the rules as JSON: the sections and their lines.")),
 ) -> None:
     """Show a game's rules in plain words (for these options: --NAME VALUE)."""
     defn = _variant(variant)

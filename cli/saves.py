@@ -39,6 +39,7 @@ from typing import Any
 from solitaire.core import Game, IllegalMoveError, NotationError, Rules, SolitaireError, VariantDef
 from solitaire.core.files import FileLimitError, append, atomic_write, loads_bounded, read_bounded
 from solitaire.core.files import move_aside as move_aside  # the saves' own, for the command line
+from solitaire.core.i18n import _
 
 from . import stats
 from .home import data_dir
@@ -468,7 +469,7 @@ def from_format_1(defn: VariantDef, data: Any) -> tuple[Game, dict[str, Any] | N
     # for them, differ): the history must still replay and lead to the same cards in the same
     # places, moves and redeals, with no card face down that the replay turned up; the game then
     # resumes at its position (a valid one: checked as any position), without that history.
-    for _, begin in starts:
+    for _count, begin in starts:
         done = replayed(begin, False)
         if done is not None and done[0].piles == saved.piles and (done[0].moves, done[0].recycles) == \
                 (saved.moves, saved.recycles) and all(p <= r for p, r in zip(saved.down, done[0].down, strict=False)):
@@ -678,7 +679,7 @@ class Tracker:
             return True
         except SlotBusy as exc:
             self.enabled = False
-            self.say(f"{exc}: this game is not saved")
+            self.say(_("{reason}: this game is not saved").format(reason=exc))
         except OSError as exc:
             self._failed(exc)
         return False
@@ -686,8 +687,8 @@ class Tracker:
     def _failed(self, exc: OSError) -> None:
         if not self._broken:
             where = self.slot.path().parent
-            self.say(f"cannot save the game in {where} ({exc.strerror or exc}): playing on; "
-                     "the last good save is kept")
+            self.say(_("cannot save the game in {path} ({reason}): playing on; the last good save is kept").format(
+                path=where, reason=exc.strerror or exc))
         self._broken = True
 
     def _rewrite(self) -> None:
@@ -758,7 +759,7 @@ class Tracker:
             return
         if self._broken:
             self._broken = False
-            self.say("saving the game again")
+            self.say(_("saving the game again"))
 
     def _record(self, won: bool) -> bool:
         """Record this game (once, by its id); False, said, if the statistics cannot be had."""
@@ -766,7 +767,7 @@ class Tracker:
             self.last_result = stats.record_game(self.game, won, self.elapsed(), game_id=self.game_id, say=self.say)
             return True
         except stats.StatsError as exc:
-            self.say(f"{exc}: the game is kept in its save")
+            self.say(_("{reason}: the game is kept in its save").format(reason=exc))
             self.kept = True
             return False
 
@@ -774,7 +775,7 @@ class Tracker:
         try:
             remove(self.slot.path())
         except OSError as exc:
-            self.say(f"cannot remove the save of the finished game ({exc.strerror or exc})")
+            self.say(_("cannot remove the save of the finished game ({reason})").format(reason=exc.strerror or exc))
 
     # -- the events
     def changed(self) -> None:
@@ -826,7 +827,7 @@ class Tracker:
         enabled = self.enabled
         if self.kept and slot == self.slot:
             enabled = False
-            self.say("this game is not saved: the save of the last one is kept")
+            self.say(_("this game is not saved: the save of the last one is kept"))
         return Tracker(game, dealt=dealt, enabled=enabled, slot=slot, lock=lock, say=self.say, clock=self.clock)
 
     def close(self) -> None:

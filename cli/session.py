@@ -8,6 +8,7 @@ from typing import Any, Protocol
 import attrs
 
 from solitaire.core import Game, Move, MoveRecord, SolitaireError
+from solitaire.core.i18n import N_, _
 from solitaire.core.view import Observation
 
 
@@ -16,20 +17,22 @@ def help_text(game: Game) -> str:
     rules = game.rules
     shown = ", ".join(f"'{m}'" for m in game.move_examples())
     groups = [g.prefix for g in rules.spec.groups if g.prefix and len(g.piles) > 1]
-    lines = [f"Moves:  SRC DST [N]   {f'e.g. {shown}' if shown else 'a pile to take from, one to put on'}",
-             "                      N: how many cards, when it is not clear",
-             f"        piles:        {game.pile_list()}"]
+    margin, pad = " " * 8, " " * 22  # the columns: the heading, then the command, then what it does
+    example = _("e.g. {moves}").format(moves=shown) if shown else _("a pile to take from, one to put on")
+    lines = [_("Moves:").ljust(8) + "SRC DST [N]   " + example,
+             pad + _("N: how many cards, when it is not clear"),
+             margin + _("piles:").ljust(14) + game.pile_list()]
     if groups:
-        lines.append(f"                      a group's name ('{groups[0]}') means any of it that takes the card")
+        lines.append(pad + _("a group's name ('{group}') means any of it that takes the card").format(group=groups[0]))
     if rules.draw_move is not None:
         again = rules.redeals != 0 and len(rules.draw_targets) == 1  # only a waste turns back
-        back = " (empty: turn the waste back)" if again else ""
-        lines.append(f"        draw (or s)   turn cards from the stock{back}")
-    lines.append("Other:  undo, redo, hint, finish (play every card home), help, quit (or q)")
+        lines.append(margin + _("draw (or s)").ljust(14) + (_("turn cards from the stock (empty: turn the waste back)")
+                                                            if again else _("turn cards from the stock")))
+    lines.append(_("Other:").ljust(8) + _("undo, redo, hint, finish (play every card home), help, quit (or q)"))
     return "\n".join(lines)
 
 
-WON_IS_FINAL = "the game is won, and a win is final: 'quit', then play a new deal"
+WON_IS_FINAL = N_("the game is won, and a win is final: 'quit', then play a new deal")
 
 
 class Listener(Protocol):
@@ -103,7 +106,7 @@ class Session:
         """The stock's action: draw, or turn the waste back."""
         move = self.game.rules.draw_move
         if move is None:
-            return Reply(ok=False, error="this game has no stock to draw from")
+            return Reply(ok=False, error=_("this game has no stock to draw from"))
         return self.move(move)
 
     def undo(self) -> Reply:
@@ -125,11 +128,11 @@ class Session:
         (each then played with :meth:`move`), or the refusal."""
         game = self.game
         if game.won:
-            return Reply(ok=False, error=WON_IS_FINAL, won_final=True)
+            return Reply(ok=False, error=_(WON_IS_FINAL), won_final=True)
         reason = game.finish_ready()
         moves = game.finish_moves() if reason is None else None
         if moves is None:
-            return Reply(ok=False, error=reason or "the cards cannot all be played straight home from here")
+            return Reply(ok=False, error=reason or _("the cards cannot all be played straight home from here"))
         return moves
 
     def hint(self, stop: Callable[[], bool] | None = None) -> Reply:
@@ -139,14 +142,15 @@ class Session:
             return Reply(ok=False, error=self.no_hints)
         from solitaire.core.solver import player_hint
 
-        text, _ = player_hint(self.game, stop=stop)
-        return Reply(ok=True, hint=text, has_hint=True, message=f"hint: {text}" if text else "hint: no useful move")
+        text, _moves = player_hint(self.game, stop=stop)
+        return Reply(ok=True, hint=text, has_hint=True,
+                     message=_("hint: {move}").format(move=text) if text else _("hint: no useful move"))
 
     def _do(self, change: Callable[[], Reply]) -> Reply:
         """Make an accepted change, or give the reason it is refused; a win is final (it has
         been recorded: undoing it would unsay that)."""
         if self.game.won:
-            return Reply(ok=False, error=WON_IS_FINAL, won_final=True)
+            return Reply(ok=False, error=_(WON_IS_FINAL), won_final=True)
         try:
             reply = change()
         except SolitaireError as exc:
@@ -165,7 +169,7 @@ class Session:
         if word in ("help", "?"):
             return Reply(ok=True, message=help_text(self.game), is_help=True)
         if word.split(" ", 1)[0] in ("quit", "help"):
-            return Reply(ok=False, error=f"'{word.split(' ', 1)[0]}' takes no arguments")
+            return Reply(ok=False, error=_("'{word}' takes no arguments").format(word=word.split(" ", 1)[0]))
         return self.act(line)
 
     def act(self, line: str) -> Reply:
@@ -180,7 +184,7 @@ class Session:
             return actions[word]()
         first = word.split(" ", 1)[0]
         if first in ("undo", "redo", "hint", "finish"):
-            return Reply(ok=False, error=f"'{first}' takes no arguments")
+            return Reply(ok=False, error=_("'{word}' takes no arguments").format(word=first))
         return self.move(text)
 
     def state(self, reply: Reply | None = None) -> dict[str, Any]:

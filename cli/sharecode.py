@@ -25,6 +25,7 @@ import datetime
 from typing import Any
 
 from solitaire.core import OptionError, Rules, SolitaireError, VariantDef, get_variant
+from solitaire.core.i18n import _
 from solitaire.core.shuffle import MAX_SEED
 
 DAILY_SEEDS = 1_000_000_000
@@ -84,11 +85,12 @@ def decode(code: str) -> tuple[VariantDef, dict[str, Any], int, str | None]:
     numbering = next((name for name, tag in TAGS.items() if last.startswith(tag)), None)
     number = last[len(TAGS[numbering]):] if numbering else last
     if len(parts) < 2 or not number.isdigit():
-        raise ShareCodeError(f"bad share code {code!r}: expected VARIANT[-OPTION...]-NUMBER, "
-                             "e.g. klondike-d3-48213 (or freecell-ms617 for a Microsoft deal)")
+        raise ShareCodeError(_("bad share code {code!r}: expected VARIANT[-OPTION...]-NUMBER, "
+                               "e.g. klondike-d3-48213 (or freecell-ms617 for a Microsoft deal)").format(code=code))
     seed = int(number)
     if seed > MAX_SEED:
-        raise ShareCodeError(f"bad share code {code!r}: the deal number is above {MAX_SEED}")
+        raise ShareCodeError(_("bad share code {code!r}: the deal number is above {max}").format(
+            code=code, max=MAX_SEED))
     defn = None
     for k in range(len(parts) - 1, 0, -1):
         try:
@@ -97,7 +99,7 @@ def decode(code: str) -> tuple[VariantDef, dict[str, Any], int, str | None]:
             continue
         break
     if defn is None:
-        raise ShareCodeError(f"bad share code {code!r}: it names no installed variant")
+        raise ShareCodeError(_("bad share code {code!r}: it names no installed variant").format(code=code))
     prefixes = _prefixes(defn)
     options: dict[str, Any] = {}
     for token in parts[k:-1]:
@@ -118,24 +120,28 @@ def decode(code: str) -> tuple[VariantDef, dict[str, Any], int, str | None]:
             except OptionError:
                 continue
             if name in options:
-                raise ShareCodeError(f"bad share code {code!r}: option {name} given twice")
+                raise ShareCodeError(_("bad share code {code!r}: option {name} given twice").format(
+                    code=code, name=name))
             options[name] = value
             break
         else:
-            raise ShareCodeError(f"bad share code {code!r}: {token!r} is not an option of {defn.name}")
+            raise ShareCodeError(_("bad share code {code!r}: {token!r} is not an option of {game}").format(
+                code=code, token=token, game=defn.name))
     try:
         Rules.of(defn, options)
     except SolitaireError as exc:
-        raise ShareCodeError(f"bad share code {code!r}: {exc}") from None
+        raise ShareCodeError(_("bad share code {code!r}: {reason}").format(code=code, reason=exc)) from None
     if numbering is not None:
         from solitaire.core.shuffle import NUMBERINGS
 
         known = NUMBERINGS[numbering]
         if defn.numbering != numbering:
-            raise ShareCodeError(f"bad share code {code!r}: {defn.name} has no {numbering} deal numbers")
+            raise ShareCodeError(_("bad share code {code!r}: {game} has no {numbering} deal numbers").format(
+                code=code, game=defn.name, numbering=numbering))
         if not known.first <= seed <= known.last:
-            raise ShareCodeError(f"bad share code {code!r}: a {numbering} deal number is from "
-                                 f"{known.first} to {known.last}")
+            raise ShareCodeError(_("bad share code {code!r}: a {numbering} deal number is from "
+                                   "{first} to {last}").format(code=code, numbering=numbering,
+                                                               first=known.first, last=known.last))
     return defn, options, seed, numbering
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import typer
 
+from solitaire.core.i18n import N_
 from solitaire.core.solver import SolveResult, parse_range, player_hint, solve
 
 from .common import MS, _start_game, _variant, _variant_options, fail, ms_deal
@@ -177,25 +178,25 @@ def _show(result: SolveResult) -> None:
 
 def solve_command(
     ctx: typer.Context,
-    variant: str = typer.Argument(..., help="The game, e.g. klondike."),
-    seed: int | None = typer.Option(None, "--seed", help="Deal number N.", min=0),
-    seeds: str | None = typer.Option(None, "--seeds", help="Solve deals A..B (inclusive), one JSON line "
-                                     "each, then a summary (msA..msB: Microsoft's numbered deals A to B).",
+    variant: str = typer.Argument(..., help=N_("The game, e.g. klondike.")),
+    seed: int | None = typer.Option(None, "--seed", help=N_("Deal number N."), min=0),
+    seeds: str | None = typer.Option(None, "--seeds", help=N_("Solve deals A..B (inclusive), one JSON line "
+                                     "each, then a summary (msA..msB: Microsoft's numbered deals A to B)."),
                                      metavar="A..B"),
     ms: int | None = MS_OPTION,
-    position: Path | None = typer.Option(None, "--position", help="Solve the position in this file (JSON)."),
-    timeout: float | None = typer.Option(None, "--timeout", help="Seconds to search before answering "
-                                         "'unknown' (default 10; no limit when --states is given).",
+    position: Path | None = typer.Option(None, "--position", help=N_("Solve the position in this file (JSON).")),
+    timeout: float | None = typer.Option(None, "--timeout", help=N_("Seconds to search before answering "
+                                         "'unknown' (default 10; no limit when --states is given)."),
                                          metavar="S"),
-    states: int | None = typer.Option(None, "--states", help="States each search pass may store before "
-                                      "answering 'unknown': the same answer on any machine.", metavar="N"),
-    jobs: int = typer.Option(1, "--jobs", help="Deals solved at once in a batch.", metavar="N"),
-    cluster: str | None = typer.Option(None, "--cluster", help="Solve the batch on the Dask cluster whose "
-                                       "scheduler is at this address (the 'cluster' extra).",
+    states: int | None = typer.Option(None, "--states", help=N_("States each search pass may store before "
+                                      "answering 'unknown': the same answer on any machine."), metavar="N"),
+    jobs: int = typer.Option(1, "--jobs", help=N_("Deals solved at once in a batch."), metavar="N"),
+    cluster: str | None = typer.Option(None, "--cluster", help=N_("Solve the batch on the Dask cluster whose "
+                                       "scheduler is at this address (the 'cluster' extra)."),
                                        metavar="tcp://HOST:PORT"),
-    hint: bool = typer.Option(False, "--hint", help="Suggest a next move from what the player can see only "
-                              "(never a face-down card or the stock's order)."),
-    json_mode: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    hint: bool = typer.Option(False, "--hint", help=N_("Suggest a next move from what the player can see only "
+                              "(never a face-down card or the stock's order).")),
+    json_mode: bool = typer.Option(False, "--json", help=N_("Print one JSON object.")),
 ) -> None:
     """Solve a deal with full information: win (with the moves), unwinnable, or unknown."""
     solve_deal(variant, seed, seeds, position, timeout, states, jobs, cluster, hint,

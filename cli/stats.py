@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from solitaire.core import Game
+from solitaire.core.i18n import _
 
 from .home import data_dir
 
@@ -120,11 +121,12 @@ def connect(path: Path | None = None, say: Callable[[str], None] | None = None) 
             if not _damaged(exc):
                 raise
             aside = move_aside(path)
-            (say or _say_on_stderr)(f"the statistics could not be read ({exc}); moved them to {aside}; "
-                                    "starting new statistics")
+            (say or _say_on_stderr)(_("the statistics could not be read ({reason}); moved them to {path}; "
+                                      "starting new statistics").format(reason=exc, path=aside))
             return _open(path)
     except (sqlite3.Error, OSError) as exc:
-        raise StatsError(f"cannot use the statistics in {path} ({getattr(exc, 'strerror', None) or exc})") from None
+        raise StatsError(_("cannot use the statistics in {path} ({reason})").format(
+            path=path, reason=getattr(exc, "strerror", None) or exc)) from None
 
 
 def _retrying(step: Any) -> None:
@@ -173,7 +175,7 @@ def record(variant: str, options: dict[str, Any], seed: int | None, won: bool, t
 
     time_s = float(time_s)
     if not math.isfinite(time_s) or time_s < 0:
-        raise StatsError(f"a game's time must be a number of seconds, got {time_s}")
+        raise StatsError(_("a game's time must be a number of seconds, got {time}").format(time=time_s))
     with _connection(path, say) as conn:
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -189,7 +191,7 @@ def record(variant: str, options: dict[str, Any], seed: int | None, won: bool, t
                 conn.execute("ROLLBACK")
                 raise
         except sqlite3.Error as exc:
-            raise StatsError(f"cannot record the game in the statistics ({exc})") from None
+            raise StatsError(_("cannot record the game in the statistics ({reason})").format(reason=exc)) from None
     return {"before": before, "after": after}
 
 
@@ -240,7 +242,7 @@ def summary(variant: str, options: dict[str, Any], path: Path | None = None) -> 
         try:
             return _summary(conn, variant, options)
         except sqlite3.Error as exc:
-            raise StatsError(f"cannot read the statistics ({exc})") from None
+            raise StatsError(_("cannot read the statistics ({reason})").format(reason=exc)) from None
 
 
 def all_summaries(variant: str | None = None, path: Path | None = None,
@@ -262,7 +264,7 @@ def all_summaries(variant: str | None = None, path: Path | None = None,
             kinds = sorted(conn.execute(query + " ORDER BY variant, options", args).fetchall())
             return [_summary(conn, v, json.loads(o)) for v, o in kinds]
         except (sqlite3.Error, ValueError) as exc:
-            raise StatsError(f"cannot read the statistics ({exc})") from None
+            raise StatsError(_("cannot read the statistics ({reason})").format(reason=exc)) from None
 
 
 def new_bests(result: dict[str, Any]) -> list[str]:
@@ -289,7 +291,7 @@ def describe_options(options: dict[str, Any]) -> str:
         if value is True:
             parts.append(name)
         elif value is not False:
-            parts.append(f"{name} {'unlimited' if value is None else value}")
+            parts.append(f"{name} {_('unlimited') if value is None else value}")
     return ", ".join(parts)
 
 

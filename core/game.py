@@ -20,6 +20,7 @@ import attrs
 
 from .cards import DECK_SIZE, FACE, HIDDEN, RANK, card_name, rank_name
 from .errors import AmbiguousMoveError, IllegalMoveError, NotationError
+from .i18n import _, ngettext
 from .limits import MAX_ECHO_CHARS
 from .rules import GIVES_ANY, GIVES_NONE, GIVES_PILE, GIVES_RUN, GIVES_TOP, Rules
 from .shuffle import MAX_SEED, numbered_deck, shuffled_deck
@@ -199,7 +200,7 @@ class Game:
         total = len(seq)
         k = rules.draw_count
         length, recycled = len(waste), 0
-        for _ in range(times):
+        for _step in range(times):
             if length == total:
                 length = 0
                 recycled += 1
@@ -570,7 +571,7 @@ class Game:
         """Why the top ``n`` cards of ``pile`` cannot leave it together, wherever they would go
         (the part of :meth:`refusal` about the source), in one line; ``None`` when they can."""
         if n < 1:
-            return f"the number of cards must be at least 1, got {n}"
+            return _("the number of cards must be at least 1, got {n}").format(n=n)
         return self._source_refusal(pile, n)
 
     def _source_refusal(self, src: int, n: int) -> str | None:
@@ -582,30 +583,33 @@ class Game:
         gives = rules.gives[src]
         if gives == GIVES_NONE:
             if rules.role[src] == "stock":
-                return f"cards leave the {name[src]} only by 'draw'"
-            return f"cards cannot be taken from {name[src]}"
+                return _("cards leave the {pile} only by 'draw'").format(pile=name[src])
+            return _("cards cannot be taken from {pile}").format(pile=name[src])
         if not pile:
-            return f"{name[src]} is empty"
+            return _("{pile} is empty").format(pile=name[src])
         up = len(pile) - self.down[src]
         if n > up:
             if up == 0:
-                return f"{name[src]} has no face-up card"
-            return f"{name[src]} has only {up} face-up card{'s' if up != 1 else ''}"
+                return _("{pile} has no face-up card").format(pile=name[src])
+            return ngettext("{pile} has only {n} face-up card", "{pile} has only {n} face-up cards", up).format(
+                pile=name[src], n=up)
         if rules.covering and self._covered(src):
-            return (f"{name[src]} is covered: "
-                    f"{', '.join(name[c] for c in rules.covered[src] if self.piles[c])} must go first")
+            return _("{pile} is covered: {piles} must go first").format(
+                pile=name[src], piles=", ".join(name[c] for c in rules.covered[src] if self.piles[c]))
         if gives == GIVES_TOP and n > 1:
-            return f"only the top card of {name[src]} moves"
+            return _("only the top card of {pile} moves").format(pile=name[src])
         if gives == GIVES_PILE and 1 < n < up:
-            return f"only the top card of {name[src]} moves, or all its {up} face-up cards together"
+            return _("only the top card of {pile} moves, or all its {n} face-up cards together").format(
+                pile=name[src], n=up)
         if gives == GIVES_RUN and n > 1:
             table = rules.seq[src]
             for i in range(len(pile) - n, len(pile) - 1):
                 if not table[pile[i] * rules.width + pile[i + 1]]:
                     spec = rules.piles[src]
-                    return (f"the top {n} cards of {name[src]} are not a run: "
-                            f"{card_name(pile[i + 1])} on {card_name(pile[i])} is out of order "
-                            f"({spec.label.lower()} runs {spec.run.describe().removeprefix('builds ')})")
+                    return _("the top {n} cards of {pile} are not a run: {card} on {under} is out of order "
+                             "({label} runs {rule})").format(
+                        n=n, pile=name[src], card=card_name(pile[i + 1]), under=card_name(pile[i]),
+                        label=spec.label.lower(), rule=spec.run.describe().removeprefix("builds "))
         return None
 
     def _refusal(self, move: Move) -> tuple[str, str] | None:
@@ -615,15 +619,15 @@ class Game:
         if n == 0:
             if move != rules.draw_move:
                 if rules.draw_move is None:
-                    return ("source", "this game has no stock to draw from")
-                return ("source", "a count of 0 means the stock's action: "
-                        f"({rules.draw_move[0]}, {rules.draw_move[1]}, 0), 'draw' in notation")
+                    return ("source", _("this game has no stock to draw from"))
+                return ("source", _("a count of 0 means the stock's action: ({src}, {dst}, 0), 'draw' in notation")
+                        .format(src=rules.draw_move[0], dst=rules.draw_move[1]))
             reason = self._draw_refusal()
             return ("source", reason) if reason else None
         if n < 0:
-            return ("source", f"the number of cards must be at least 1, got {n}")
+            return ("source", _("the number of cards must be at least 1, got {n}").format(n=n))
         if src == dst:
-            return ("source", f"{rules.names[src]} cannot move onto itself")
+            return ("source", _("{pile} cannot move onto itself").format(pile=rules.names[src]))
         reason = self._source_refusal(src, n)
         if reason is not None:
             return ("source", reason)
@@ -631,32 +635,35 @@ class Game:
         dspec = rules.piles[dst]
         if dst not in rules.targets[src]:
             if not dspec.accepts_from:
-                return ("dest", f"{name[dst]} takes no cards")
-            froms = " or ".join(rules.groups[g].label.lower() for g in dspec.accepts_from)
-            return ("dest", f"{name[dst]} takes cards only from the {froms}")
+                return ("dest", _("{pile} takes no cards").format(pile=name[dst]))
+            froms = _(" or ").join(rules.groups[g].label.lower() for g in dspec.accepts_from)
+            return ("dest", _("{pile} takes cards only from the {piles}").format(pile=name[dst], piles=froms))
         dest = self.piles[dst]
         if n > rules.max_accept[dst]:
             limit = rules.max_accept[dst]
-            return ("dest", f"{name[dst]} takes {limit} card{'s' if limit != 1 else ''} at a time")
+            return ("dest", ngettext("{pile} takes {n} card at a time", "{pile} takes {n} cards at a time", limit)
+                    .format(pile=name[dst], n=limit))
         if n < rules.min_accept[dst]:
             least = rules.min_accept[dst]
-            return ("dest", f"{name[dst]} takes {least} cards at once")
+            return ("dest", _("{pile} takes {n} cards at once").format(pile=name[dst], n=least))
         if rules.min_accept[dst] > 1 and not self._builds_on(dst, src, n):
-            return ("fit", f"the {n} cards do not build on each other as {name[dst]} "
-                    f"{rules.piles[dst].build.describe().removeprefix('builds ')}")
+            return ("fit", _("the {n} cards do not build on each other as {pile} {rule}").format(
+                n=n, pile=name[dst], rule=rules.piles[dst].build.describe().removeprefix("builds ")))
         if rules.supermove[src] is not None and n > 1:
             limits = self._run_limits()[src]
             most = limits.get(dst, limits[-1])
             if n > most:
-                return ("source", f"{n} cards cannot move together: with the free cells and empty piles "
-                        f"there are now, {most} can ({name[src]} to {name[dst]})")
+                return ("source", _("{n} cards cannot move together: with the free cells and empty piles "
+                        "there are now, {most} can ({src} to {dst})").format(
+                            n=n, most=most, src=name[src], dst=name[dst]))
         if len(dest) + n > rules.capacity[dst]:
             full = rules.capacity[dst]
             if len(dest) >= full:
-                return ("dest", f"{name[dst]} is full ({full} card{'s' if full != 1 else ''})")
-            return ("dest", f"{name[dst]} holds at most {full} cards")
+                return ("dest", ngettext("{pile} is full ({n} card)", "{pile} is full ({n} cards)", full)
+                        .format(pile=name[dst], n=full))
+            return ("dest", _("{pile} holds at most {n} cards").format(pile=name[dst], n=full))
         if dest and self.down[dst] == len(dest):
-            return ("dest", f"the top card of {name[dst]} is face down")
+            return ("dest", _("the top card of {pile} is face down").format(pile=name[dst]))
         card = self.piles[src][-n]
         width = rules.width
         row = dest[-1] * width if dest else width * width
@@ -664,17 +671,18 @@ class Game:
             if not dest:
                 takes = dspec.empty.describe()
                 if takes == "nothing":
-                    return ("fit", f"an empty {name[dst]} takes no card")
-                return ("fit", f"an empty {name[dst]} takes only {takes}, not {card_name(card)}")
-            return ("fit", f"{card_name(card)} does not go on {card_name(dest[-1])}: "
-                    f"{name[dst]} {dspec.build.describe()}")
+                    return ("fit", _("an empty {pile} takes no card").format(pile=name[dst]))
+                return ("fit", _("an empty {pile} takes only {rule}, not {card}").format(
+                    pile=name[dst], rule=takes, card=card_name(card)))
+            return ("fit", _("{card} does not go on {under}: {pile} {rule}").format(
+                card=card_name(card), under=card_name(dest[-1]), pile=name[dst], rule=dspec.build.describe()))
         return None
 
     def _draw_refusal(self) -> str | None:
         """Why the stock's action is refused; the rule itself is :meth:`_can_draw`."""
         rules = self.rules
         if rules.stock is None:
-            return "this game has no stock to draw from"
+            return _("this game has no stock to draw from")
         if self._can_draw():
             return None
         stock_name = rules.names[rules.stock]
@@ -683,18 +691,21 @@ class Game:
             if len(targets) > 1:
                 empty = [rules.names[t] for t in targets if not self.piles[t]]
                 if rules.draw_not_onto_empty and empty:
-                    return f"the {stock_name} deals only when no pile it deals to is empty: fill {empty[0]} first"
-                return "a pile the stock deals to is full"
+                    return _("the {stock} deals only when no pile it deals to is empty: fill {pile} first").format(
+                        stock=stock_name, pile=empty[0])
+                return _("a pile the stock deals to is full")
             t = targets[0]
             cap = rules.capacity[t]
             if cap == 1:
-                return f"the {rules.names[t]} holds one card: play it before drawing again"
-            return f"the {rules.names[t]} holds at most {cap} cards: play from it before drawing"
+                return _("the {pile} holds one card: play it before drawing again").format(pile=rules.names[t])
+            return _("the {pile} holds at most {n} cards: play from it before drawing").format(
+                pile=rules.names[t], n=cap)
         if len(targets) != 1 or not self.piles[targets[0]]:
-            return f"the {stock_name} is empty"
+            return _("the {stock} is empty").format(stock=stock_name)
         if rules.redeals == 0:
-            return f"the {stock_name} is empty and this game has no redeals"
-        return f"the {stock_name} is empty and no redeals are left (used {self.recycles} of {rules.redeals})"
+            return _("the {stock} is empty and this game has no redeals").format(stock=stock_name)
+        return _("the {stock} is empty and no redeals are left (used {used} of {redeals})").format(
+            stock=stock_name, used=self.recycles, redeals=rules.redeals)
 
     # ------------------------------------------------------------------ what a front end asks
 
@@ -770,7 +781,7 @@ class Game:
     def undo(self) -> Move:
         """Take back the last move; a card it turned face up stays face up. Raise if none."""
         if not self.history:
-            raise IllegalMoveError("nothing to undo")
+            raise IllegalMoveError(_("nothing to undo"))
         move = self._unapply(rehide=False)
         self.future.append(move)
         return move
@@ -778,11 +789,11 @@ class Game:
     def redo(self) -> MoveRecord:
         """Play again the last move taken back by :meth:`undo`."""
         if not self.future:
-            raise IllegalMoveError("nothing to redo")
+            raise IllegalMoveError(_("nothing to redo"))
         move = self.future[-1]
         reason = self.refusal(move)
         if reason is not None:  # cannot happen with the kernel's own moves; kept as a guard
-            raise IllegalMoveError(f"cannot redo: {reason}")
+            raise IllegalMoveError(_("cannot redo: {reason}").format(reason=reason))
         self.future.pop()
         return self._record(move)
 
@@ -834,7 +845,7 @@ class Game:
             raise IllegalMoveError(reason)
         moves = self.finish_moves()
         if moves is None:
-            raise IllegalMoveError("the cards cannot all be played straight home from here")
+            raise IllegalMoveError(_("the cards cannot all be played straight home from here"))
         return [self.play(m) for m in moves]
 
     # ------------------------------------------------------------------ notation
@@ -854,7 +865,8 @@ class Game:
             return (rules.aliases[token],)
         if token in rules.group_names:
             return rules.group_names[token]
-        raise NotationError(f"unknown pile {_quoted(token)}: piles are {self.pile_list()}")
+        raise NotationError(_("unknown pile {name}: piles are {piles}").format(
+            name=_quoted(token), piles=self.pile_list()))
 
     def move_examples(self) -> list[str]:
         """A few moves written in this game's own pile names, for help and error messages:
@@ -903,30 +915,32 @@ class Game:
         """
         tokens = text.strip().lower().split()
         if not tokens:
-            raise NotationError("empty move")
+            raise NotationError(_("empty move"))
         if tokens[0] in ("draw", "s"):
             if len(tokens) > 1:
-                raise NotationError(f"'{tokens[0]}' takes no arguments")
+                raise NotationError(_("'{word}' takes no arguments").format(word=tokens[0]))
             if self.rules.draw_move is None:
-                raise IllegalMoveError("this game has no stock to draw from")
+                raise IllegalMoveError(_("this game has no stock to draw from"))
             return self.rules.draw_move
         if len(tokens) not in (2, 3):
             shown = ", ".join(f"'{m}'" for m in self.move_examples())
-            raise NotationError(f"cannot read {_quoted(text.strip())}: a move is 'SRC DST [N]'"
-                                f"{f' (e.g. {shown})' if shown else ''}"
-                                + (" or 'draw'" if self.rules.draw_move is not None else ""))
+            raise NotationError(_("cannot read {text}: a move is 'SRC DST [N]'").format(text=_quoted(text.strip()))
+                                + (_(" (e.g. {moves})").format(moves=shown) if shown else "")
+                                + (_(" or 'draw'") if self.rules.draw_move is not None else ""))
         sources = self._pile(tokens[0])
         if not sources:
-            raise NotationError(f"this game has no {_quoted(tokens[0])} piles: piles are {self.pile_list()}")
+            raise NotationError(_("this game has no {name} piles: piles are {piles}").format(
+                name=_quoted(tokens[0]), piles=self.pile_list()))
         if len(sources) != 1:
-            raise NotationError(f"name one pile to move from, not {tokens[0]!r} "
-                                f"(e.g. {self.rules.names[sources[0]]})")
+            raise NotationError(_("name one pile to move from, not {name!r} (e.g. {pile})").format(
+                name=tokens[0], pile=self.rules.names[sources[0]]))
         src = sources[0]
         dests = self._pile(tokens[1])
         if len(dests) > 1:  # a group ('t', 'f'): any pile of it but the source itself
             dests = tuple(d for d in dests if d != src)
         if not dests:
-            raise NotationError(f"this game has no {_quoted(tokens[1])} piles: piles are {self.pile_list()}")
+            raise NotationError(_("this game has no {name} piles: piles are {piles}").format(
+                name=_quoted(tokens[1]), piles=self.pile_list()))
         count: int | None = None
         if len(tokens) == 3:
             word = tokens[2]
@@ -934,7 +948,8 @@ class Game:
             # ASCII digits only ('²' is a digit to str.isdigit but not to int), and no 5000-digit ints
             if not (word.isascii() and word.isdigit()) or not digits:
                 shown = word if len(word) <= 12 else word[:12] + "..."
-                raise NotationError(f"the number of cards must be a whole number of at least 1, got {shown!r}")
+                raise NotationError(_("the number of cards must be a whole number of at least 1, got {count!r}")
+                                    .format(count=shown))
             count = int(digits) if len(digits) <= 6 else DECK_SIZE + 1
         rules = self.rules
         pile = self.piles[src]
@@ -952,10 +967,10 @@ class Game:
             if len(fits) == 1:
                 return (src, dst, fits[0])
             if len(fits) > 1:
-                shown = " or ".join(str(n) for n in fits)
+                shown = _(" or ").join(str(n) for n in fits)
                 raise AmbiguousMoveError(
-                    f"'{tokens[0]} {tokens[1]}' could move {shown} cards: add the number, "
-                    f"e.g. '{tokens[0]} {rules.names[dst]} {fits[-1]}'")
+                    _("'{src} {dst}' could move {counts} cards: add the number, e.g. '{src} {pile} {n}'").format(
+                        src=tokens[0], dst=tokens[1], counts=shown, pile=rules.names[dst], n=fits[-1]))
         # refused: find the most useful reason
         if len(dests) == 1:
             dst = dests[0]
@@ -968,12 +983,10 @@ class Game:
             dest = self.piles[dst]
             spec = rules.piles[dst]
             if dest:
-                raise IllegalMoveError(
-                    f"nothing from {rules.names[src]} fits on {card_name(dest[-1])}: "
-                    f"{rules.names[dst]} {spec.build.describe()}")
-            raise IllegalMoveError(
-                f"nothing from {rules.names[src]} fits on the empty {rules.names[dst]}: "
-                f"it takes only {spec.empty.describe()}")
+                raise IllegalMoveError(_("nothing from {src} fits on {card}: {dst} {rule}").format(
+                    src=rules.names[src], card=card_name(dest[-1]), dst=rules.names[dst], rule=spec.build.describe()))
+            raise IllegalMoveError(_("nothing from {src} fits on the empty {dst}: it takes only {rule}").format(
+                src=rules.names[src], dst=rules.names[dst], rule=spec.empty.describe()))
         reasons = [self._refusal((src, d, counts[0])) for d in dests]
         source_reasons = [r for r in reasons if r and r[0] == "source"]
         if source_reasons:
@@ -981,9 +994,10 @@ class Game:
         if all(r and r[0] == "dest" for r in reasons):  # e.g. 't7 f 2': one card at a time
             raise IllegalMoveError(reasons[0][1])  # type: ignore[index]
         label = rules.groups[rules.piles[dests[0]].group].label.lower()
-        what = card_name(pile[-1]) if pile else "that"
-        raise IllegalMoveError(f"no {label} pile takes {what}" if counts == (1,) else
-                               f"nothing from {rules.names[src]} fits on any {label} pile")
+        what = card_name(pile[-1]) if pile else _("that")
+        raise IllegalMoveError(_("no {label} pile takes {card}").format(label=label, card=what) if counts == (1,) else
+                               _("nothing from {src} fits on any {label} pile").format(
+                                   src=rules.names[src], label=label))
 
     # ------------------------------------------------------------------ positions
 

@@ -27,6 +27,7 @@ import pluggy
 
 from . import hookspecs
 from .errors import SolitaireError, UnknownVariantError
+from .i18n import _
 from .spec import VariantDef, load_variant_file
 from .yamlsource import did_you_mean
 
@@ -138,20 +139,27 @@ class Registry:
         for defn in self.variants.values():
             if name in defn.aliases:
                 return defn
-        return self.qualified.get(name)
+        found = self.qualified.get(name)
+        if found is not None:
+            return found
+        for defn in self.sorted():  # a local title (``titles:``), as its players say it: Косинка
+            if any(name == title.casefold() for title in defn.titles.values()):
+                return defn
+        return None
 
     def get(self, name: str) -> VariantDef:
-        """The variant with this name or alias (case-insensitive); raise UnknownVariantError."""
-        found = self._lookup(name.strip().lower())
+        """The variant with this name, alias or local title (case-insensitive); raise UnknownVariantError."""
+        found = self._lookup(name.strip().casefold())
         if found is not None:
             return found
         for b in self.broken:
             if name in (b.name, f"{qualifier(b.provider)}:{b.name}"):
-                raise UnknownVariantError(f"variant {name!r} is installed but broken: {b.reason}")
+                raise UnknownVariantError(_("variant {name!r} is installed but broken: {reason}").format(
+                    name=name, reason=b.reason))
         known = ", ".join(
             d.name + (f" ({', '.join(d.aliases)})" if d.aliases else "") for d in self.sorted()
-        ) or "none"
-        raise UnknownVariantError(f"unknown variant {name!r}; installed: {known}")
+        ) or _("none")
+        raise UnknownVariantError(_("unknown variant {name!r}; installed: {games}").format(name=name, games=known))
 
     def sorted(self) -> list[VariantDef]:
         return [self.variants[k] for k in sorted(self.variants)]

@@ -120,6 +120,9 @@ TYPES: dict[str, Schema] = {
     "option-kind": {"enum": list(spec.OPTION_KINDS)},
     "name": {"type": "string", "pattern": "^[a-z0-9-]+$", "description": "a lower-case word (letters, digits, '-')"},
     "aliases": {"type": "array", "items": _ref("name")},
+    "titles": {"type": "object", "propertyNames": {"pattern": "^[a-z]{2,3}$",
+                                                   "description": "a language code, as in LANG (uk, ar)"},
+               "additionalProperties": {"type": "string", "minLength": 1}},
     "anything": {},
 }
 
@@ -155,6 +158,8 @@ FIELDS: dict[str, dict[str, tuple[str, str]]] = {
         "layout": ("layout?", "Where the piles sit on the table. Default: each group on its own row."),
         "numbering": ("numbering", "A public numbering of deals it also follows (microsoft: `--ms N` deals "
                       "Microsoft's numbered deal N). Default: none."),
+        "titles": ("titles", "The name as the players of other languages say it: language code -> title "
+                   "(`uk: Косинка`). Shown in that language; `play` answers to it too."),
     },
     "option": {
         "type": ("option-kind", "choice, flag or count. Default: choice when choices are given."),

@@ -17,6 +17,7 @@ import attrs
 from . import limits, shuffle
 from .cards import COLOUR, DECK_SIZE, FACE, RANK, SUIT, SUIT_LETTERS, parse_card, parse_rank
 from .errors import NotationError, OptionError, VariantError
+from .i18n import _, language
 from .yamlsource import Where, describe, did_you_mean, load_yaml, load_yaml_file
 
 T = TypeVar("T")
@@ -42,7 +43,7 @@ RESERVED_OPTIONS = frozenset({
 
 TOP_KEYS = (
     "name", "title", "aliases", "family", "description", "options", "deck", "piles", "deal", "win",
-    "scoring", "layout", "numbering",
+    "scoring", "layout", "numbering", "titles",
 )
 OPTION_KEYS = ("type", "choices", "default", "help", "unlimited")
 PILE_KEYS = (
@@ -131,6 +132,24 @@ class OptionSpec:
         else:
             kind = " | ".join(str(c) for c in self.choices)
         return f"{self.flag} [{kind}] (default {self.show(self.default)}): {self.help}".rstrip(": ")
+
+
+def _titles(where: Where) -> dict[str, str]:
+    """``titles:``, the game's name in other languages: a language code (two or three lower-case
+    letters, as in LANG) -> the title its players say, e.g. ``{uk: Косинка}``."""
+    if where.value is None:
+        return {}
+    where.mapping()
+    titles = {}
+    for code in where.value:
+        item = where.child(code)
+        if not isinstance(code, str) or not (2 <= len(code) <= 3 and code.isascii() and code.isalpha()
+                                             and code.islower()):
+            raise item.error(f"a language is a code of two or three lower-case letters, e.g. uk, got {describe(code)}")
+        if not isinstance(item.value, str) or not item.value.strip():
+            raise item.error(f"expected a title, got {describe(item.value)}")
+        titles[code] = " ".join(item.value.split())
+    return titles
 
 
 def _parse_option(where: Where) -> OptionSpec:
@@ -996,7 +1015,13 @@ class VariantDef:
     provider: str = ""
     family: str = "Other"  # the family of games it belongs to, as a title ("Klondike", "FreeCell")
     numbering: str | None = None  # a public numbering of deals it follows too (shuffle.NUMBERINGS)
+    titles: dict[str, str] = attrs.field(factory=dict)  # language code -> the title its players say
     _cache: dict[tuple[str, Any], Any] = attrs.field(factory=dict, repr=False)
+
+    def local_title(self, code: str | None = None) -> str:
+        """The title in language ``code`` (default: the one in use), as its players say it:
+        the YAML's ``titles`` entry for it, else ``title``."""
+        return self.titles.get(code or language(), self.title)
 
     def option(self, name: str) -> OptionSpec:
         for o in self.options:
@@ -1005,8 +1030,9 @@ class VariantDef:
         raise OptionError(self.unknown_option_message(name))
 
     def unknown_option_message(self, name: str) -> str:
-        known = ", ".join(o.flag for o in self.options) or "none"
-        return f"{self.name} has no option --{name}; its options: {known}"
+        known = ", ".join(o.flag for o in self.options) or _("none")
+        return _("{game} has no option --{name}; its options: {options}").format(
+            game=self.name, name=name, options=known)
 
     def resolve_options(self, given: Mapping[str, Any] | None = None, check: bool = True) -> dict[str, Any]:
         """Defaults filled in, each given value validated; raise OptionError. With ``check``,
@@ -1082,6 +1108,7 @@ def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str,
         w = root.child(key)
         if w.value is not None and not isinstance(w.value, str):
             raise w.error(f"expected text, got {describe(w.value)}")
+    titles = _titles(root.child("titles"))
     options: list[OptionSpec] = []
     opts_w = root.child("options")
     if opts_w.value is not None:
@@ -1109,6 +1136,7 @@ def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str,
         provider=provider,
         family=" ".join((root.child("family").value or "Other").split()),
         numbering=numbering_w.value,
+        titles=titles,
     )
     sets = defn.option_sets()
     if len(sets) > limits.MAX_OPTION_SETS:

@@ -35,6 +35,20 @@ def solitaire_home(tmp_path_factory, monkeypatch):
     return home
 
 
+@pytest.fixture(autouse=True)
+def english(monkeypatch):
+    """Every test speaks English, whatever the locale of whoever runs them, unless it asks for
+    another language (tests/test_i18n.py); the language is English again after it."""
+    from solitaire.core.i18n import set_language
+
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "SOLITAIRE_BIDI"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    set_language()
+    yield
+    set_language()
+
+
 @pytest.fixture
 def cli(monkeypatch, capsys):
     """Run ``solitaire ARGS`` in-process with ``input`` on stdin; return code, stdout, stderr."""

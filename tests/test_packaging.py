@@ -131,6 +131,19 @@ def test_wheel_has_the_kernel_sources(wheel):
     assert "solitaire/__init__.py" not in names  # a namespace, shared with third-party variants
 
 
+def test_wheel_has_the_catalogs_compiled_by_the_build(wheel):
+    """build_locale.py (setup.py's build step) compiled each .po into the .mo the wheel ships."""
+    import gettext
+    import io
+
+    names = set(wheel.namelist())
+    for po in sorted((ROOT / "core" / "locale").glob("*/LC_MESSAGES/solitaire.po")):
+        mo = f"solitaire/core/locale/{po.parent.parent.name}/LC_MESSAGES/solitaire.mo"
+        assert mo in names, f"{mo} is not in the wheel"
+    uk = gettext.GNUTranslations(io.BytesIO(wheel.read("solitaire/core/locale/uk/LC_MESSAGES/solitaire.mo")))
+    assert uk.gettext("nothing to undo") == "немає чого скасовувати"
+
+
 def test_wheel_has_every_package_file(wheel):
     names = set(wheel.namelist())
     missing = []

@@ -27,7 +27,9 @@ from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
 from solitaire.core import Game, Move, Rules, SolitaireError
+from solitaire.core.i18n import N_, _
 
+from ..bidi import for_screen, for_screen_markup
 from ..common import fresh_seed
 from ..saves import Tracker
 from ..session import Reply, Session
@@ -35,9 +37,9 @@ from ..stats import format_time, new_bests
 from .controls import Hand
 from .table import Geometry, Hit, View, draw, hit_test, pile_at, with_symbols
 
-KEYS_LINE = "arrows move  space pick/put  d draw  u undo  r redo  h hint  ? help  q quit"
+KEYS_LINE = N_("arrows move  space pick/put  d draw  u undo  r redo  h hint  ? help  q quit")
 
-HELP_TEXT = """\
+HELP_TEXT = N_("""\
 [b]Mouse[/b]
   click a card         pick it up, with the cards on it
   click a pile         put the cards there; click them again to let go
@@ -55,7 +57,7 @@ HELP_TEXT = """\
   c              four-colour suits    A       autoplay: safe cards go home
   ?              this help            p       pause (the cards hidden)
   y              copy the share code  q       quit (play resumes the game)
-"""
+""")
 
 
 def start_of(game: Game) -> Game:
@@ -72,15 +74,15 @@ def random_deal(current: Game) -> Game:
     return Game.new(current.rules, fresh_seed())
 
 
-WON_LINE = "won — n for a new deal, R to play it again, q to quit"
-WON_REFUSAL = "the game is won: n for a new deal, R to play it again"
+WON_LINE = N_("won — n for a new deal, R to play it again, q to quit")
+WON_REFUSAL = N_("the game is won: n for a new deal, R to play it again")
 CONFIRM_S = 4.0  # n and R: the second press must come within this many seconds
 
 
 def share_code(game: Game) -> str:
     from ..sharecode import code_of
 
-    return code_of(game) or "position"
+    return code_of(game) or _("position")
 
 
 def fit_header(width: int, title: str, code: str, clock: str, moves: int, score: int, hints: bool) -> Text:
@@ -95,16 +97,18 @@ def fit_header(width: int, title: str, code: str, clock: str, moves: int, score:
         sep = " " * gap
         line = Text()
         if with_title:
-            line.append(f" {title} ", style="bold")
+            line.append(f" {for_screen(title)} ", style="bold")
         else:
             line.append(" ")
         if with_code:
             line.append(code, style="bold cyan")
             line.append(sep)
         line.append(clock)
-        line.append(sep + (f"{moves} mv{sep}{score} pts" if short else f"moves {moves}{sep}score {score}"))
+        labels = ((_("{moves} mv").format(moves=moves), _("{score} pts").format(score=score)) if short
+                  else (_("moves {moves}").format(moves=moves), _("score {score}").format(score=score)))
+        line.append(sep + for_screen(labels[0]) + sep + for_screen(labels[1]))
         if with_hints and hints:
-            line.append(f"{sep}hints on", style="yellow")
+            line.append(sep + for_screen(_("hints on")), style="yellow")
         if line.cell_len <= width:
             break
     return line
@@ -288,17 +292,17 @@ class HelpScreen(ModalScreen[None]):
         self.rules = rules
 
     def compose(self) -> ComposeResult:
-        close = "escape or ? closes this help; q quits"
+        close = _("escape or ? closes this help; q quits")
         with Vertical(id="help"):
             with VerticalScroll(id="help-body"):
-                yield Static(HELP_TEXT, id="help-text")
+                yield Static(for_screen_markup(_(HELP_TEXT)), id="help-text")
                 if self.rules is not None:
                     from solitaire.core.explain import rules_text
 
-                    yield Static("[b]Rules[/b]", id="help-rules-title")
+                    yield Static("[b]" + for_screen(_("Rules")) + "[/b]", id="help-rules-title")
                     yield Static(Text(rules_text(self.rules, self.RULES_WIDTH)), id="help-rules")
-                    close = "↑ ↓ scroll to the rules; escape or ? closes this help; q quits"
-            yield Static(f"[dim]{close}[/dim]", id="help-close")
+                    close = _("↑ ↓ scroll to the rules; escape or ? closes this help; q quits")
+            yield Static(f"[dim]{for_screen(close)}[/dim]", id="help-close")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -313,8 +317,8 @@ class PauseScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pause"):
-            yield Static("Paused: the clock is stopped.\n\np (or escape) to go on; q quits (the game is saved).",
-                         id="pause-text")
+            paused = _("Paused: the clock is stopped.\n\np (or escape) to go on; q quits (the game is saved).")
+            yield Static(for_screen(paused), id="pause-text")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -331,12 +335,12 @@ class WinScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="win"):
-            yield Static("You won!", id="win-title")
-            yield Static(self.summary, id="win-text")
+            yield Static(for_screen(_("You won!")), id="win-title")
+            yield Static(for_screen(self.summary), id="win-text")
             with Horizontal(id="win-buttons"):
-                yield Button("New deal (n)", id="new", variant="primary")
-                yield Button("Play it again (R)", id="same")
-                yield Button("Quit (q)", id="quit")
+                yield Button(for_screen(_("New deal (n)")), id="new", variant="primary")
+                yield Button(for_screen(_("Play it again (R)")), id="same")
+                yield Button(for_screen(_("Quit (q)")), id="quit")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "quit")
@@ -419,7 +423,7 @@ class SolitaireApp(HandKeys, App[None]):
         self.view = View(four_colour=four_colour)
         game = tracker.game
         if notice is None and game.history:  # a saved game opened again: say so
-            notice = f"your saved game, resumed at move {game.moves}: n deals a new one"
+            notice = _("your saved game, resumed at move {moves}: n deals a new one").format(moves=game.moves)
         self.message = notice or ""
         self._finishing: list[Move] = []
         self._finish_known: tuple[Any, bool] | None = None  # (position, whether finish plays it out)
@@ -468,8 +472,9 @@ class SolitaireApp(HandKeys, App[None]):
 
     def header_text(self, width: int) -> Text:
         game = self.game
-        code = f"deal #{game.seed}" if game.numbering is not None else share_code(game)  # Microsoft's deal N
-        return fit_header(width, game.rules.variant.title, code, format_time(self.tracker.elapsed()),
+        code = _("deal #{number}").format(number=game.seed) if game.numbering is not None \
+            else share_code(game)  # Microsoft's deal N
+        return fit_header(width, game.rules.variant.local_title(), code, format_time(self.tracker.elapsed()),
                           game.moves, game.score, self.outline)
 
     def refresh_view(self) -> None:
@@ -482,18 +487,18 @@ class SolitaireApp(HandKeys, App[None]):
         self.refresh_header()
         ready = self.finish_available()
         self.query_one("#finish", FinishButton).display = ready
-        status = "playing every card home ..." if self._finishing else self.message
+        status = _("playing every card home ...") if self._finishing else self.message
         if not status:
             if game.won:
-                status = WON_LINE
+                status = _(WON_LINE)
             elif ready:
-                status = "Every card can go home: press f (or Finish) to play them all there."
+                status = _("Every card can go home: press f (or Finish) to play them all there.")
             elif not game.won and game.over:
-                status = "No moves are left: u to undo, R to restart, n for a new deal."
+                status = _("No moves are left: u to undo, R to restart, n for a new deal.")
             else:
-                status = KEYS_LINE
+                status = _(KEYS_LINE)
         bold = bool(self.message or self._finishing)
-        self.query_one("#status", Static).update(Text(status, style="bold" if bold else "dim"))
+        self.query_one("#status", Static).update(Text(for_screen(status), style="bold" if bold else "dim"))
         table = self.table
         table.game = game
         table.update_table()
@@ -520,7 +525,7 @@ class SolitaireApp(HandKeys, App[None]):
         if not reply.ok:
             if reply.won_final:  # a win is final (it has been recorded), even where a card could come back
                 self.view.picked = None
-            self.say(WON_REFUSAL if reply.won_final else reply.error or "")
+            self.say(_(WON_REFUSAL) if reply.won_final else reply.error or "")
             self.refresh_view()
             return False
         self.view.picked = None
@@ -544,15 +549,19 @@ class SolitaireApp(HandKeys, App[None]):
 
     def show_win(self) -> None:
         game = self.game
-        lines = [f"Time   {format_time(self.tracker.elapsed())}", f"Moves  {game.moves}", f"Score  {game.score}"]
+        lines = [_("Time   {time}").format(time=format_time(self.tracker.elapsed())),
+                 _("Moves  {moves}").format(moves=game.moves), _("Score  {score}").format(score=game.score)]
         result = self.tracker.last_result
         if result is not None:
             bests = new_bests(result)
             after = result["after"]
-            lines.append("New best: " + ", ".join(bests) + "!" if bests else "No new best this time.")
-            lines.append(f"Won {after['won']} of {after['played']}; streak {after['streak']}")
+            best = {"time": _("time"), "moves": _("moves"), "score": _("score")}
+            lines.append(_("New best: {bests}!").format(bests=", ".join(best[b] for b in bests)) if bests
+                         else _("No new best this time."))
+            lines.append(_("Won {won} of {played}; streak {streak}").format(
+                won=after["won"], played=after["played"], streak=after["streak"]))
         else:
-            lines.append("A position, not a deal: not counted.")
+            lines.append(_("A position, not a deal: not counted."))
         self.won_summary = "\n".join(lines)
         self.push_screen(WinScreen(self.won_summary), self._after_win)
 
@@ -594,7 +603,7 @@ class SolitaireApp(HandKeys, App[None]):
         worker = self.run_worker(lambda: _think(game), thread=True, exclusive=True, group="hint",
                                  exit_on_error=False)
         self._hint = worker
-        self.say("hint: thinking…")
+        self.say(_("hint: thinking…"))
         self.refresh_view()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -602,7 +611,7 @@ class SolitaireApp(HandKeys, App[None]):
             return
         if event.state == WorkerState.ERROR:
             self._hint = None
-            self.say(f"hint: none ({event.worker.error})")
+            self.say(_("hint: none ({reason})").format(reason=event.worker.error))
             self.refresh_view()
             return
         if event.state != WorkerState.SUCCESS:
@@ -610,9 +619,9 @@ class SolitaireApp(HandKeys, App[None]):
         self._hint = None
         text = event.worker.result
         if text is None:
-            self.say("hint: no useful move")
+            self.say(_("hint: no useful move"))
         else:
-            self.say(f"hint: {text}")
+            self.say(_("hint: {move}").format(move=text))
             try:
                 src, dst, n = self.game.parse_move(text)
             except SolitaireError:
@@ -627,8 +636,8 @@ class SolitaireApp(HandKeys, App[None]):
 
     def action_toggle_outline(self) -> None:
         self.outline = not self.outline
-        self.say("hints on: the piles the picked-up cards may go to are outlined" if self.outline
-                 else "hints off")
+        self.say(_("hints on: the piles the picked-up cards may go to are outlined") if self.outline
+                 else _("hints off"))
         self.refresh_view()
 
     def action_copy_code(self) -> None:
@@ -636,7 +645,7 @@ class SolitaireApp(HandKeys, App[None]):
         take it; some, like macOS Terminal, ignore it)."""
         code = share_code(self.game)
         self.copy_to_clipboard(code)
-        self.say(f"copied {code} (if the terminal lets programs copy)")
+        self.say(_("copied {code} (if the terminal lets programs copy)").format(code=code))
         self.refresh_view()
 
     def goodbye(self) -> str | None:
@@ -644,7 +653,7 @@ class SolitaireApp(HandKeys, App[None]):
         game = self.game
         if game.won or not self.tracker.enabled:
             return None
-        return f"your game is saved: 'solitaire play {game.rules.name}' resumes it"
+        return _("your game is saved: 'solitaire play {game}' resumes it").format(game=game.rules.name)
 
     def action_toggle_autoplay(self) -> None:
         """Autoplay on or off: when on, the cards safe to send home go there after each move
@@ -653,11 +662,11 @@ class SolitaireApp(HandKeys, App[None]):
             return
         self.autoplay = self.session.autoplay = not self.autoplay
         if not self.autoplay:
-            self.say("autoplay off")
+            self.say(_("autoplay off"))
             self.refresh_view()
             return
         reply = self.session.safe_home() if not self.game.won else None
-        self.say("autoplay on: cards safe to send home go there by themselves")
+        self.say(_("autoplay on: cards safe to send home go there by themselves"))
         if reply is not None and reply.records:
             self.after_change()
         else:
@@ -720,8 +729,8 @@ class SolitaireApp(HandKeys, App[None]):
         if pending is not None and pending[0] == key and now - pending[1] <= CONFIRM_S:
             self._confirm = None
             return True
-        lost = "; this game counts as lost" if self.tracker.dealt and self.tracker.enabled else ""
-        message = f"press {key} again {question}{lost}"
+        lost = _("; this game counts as lost") if self.tracker.dealt and self.tracker.enabled else ""
+        message = question.format(key=key) + lost
         pending = self._confirm = (key, now, message)
         self.say(message)
         self.refresh_view()
@@ -748,7 +757,7 @@ class SolitaireApp(HandKeys, App[None]):
             self.refresh_view()
 
     def action_new_deal(self) -> None:
-        if not self.locked() and self._confirmed("n", "for a new deal"):
+        if not self.locked() and self._confirmed("n", _("press {key} again for a new deal")):
             game = self.next_deal(self.game)
             self._start(game, dealt=True)
             notice = self.deal_notice(game) if self.deal_notice is not None else None
@@ -757,7 +766,7 @@ class SolitaireApp(HandKeys, App[None]):
                 self.refresh_view()
 
     def action_restart(self) -> None:
-        if not self.locked() and self._confirmed("R", "to restart this deal"):
+        if not self.locked() and self._confirmed("R", _("press {key} again to restart this deal")):
             self._start(start_of(self.game), dealt=self.tracker.dealt)
 
     def action_help(self) -> None:

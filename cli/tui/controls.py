@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from solitaire.core import Game, Move
+from solitaire.core.i18n import _
 
 from .table import View
 
@@ -111,7 +112,8 @@ class Hand:
         if move is not None:
             self.host.submit(move)
             return
-        self.host.say("no foundation takes that card" if game.piles[pile] else f"{game.rules.names[pile]} is empty")
+        self.host.say(_("no foundation takes that card") if game.piles[pile]
+                      else _("{pile} is empty").format(pile=game.rules.names[pile]))
         self.host.refresh_view()
 
     def let_go(self) -> None:
@@ -199,6 +201,6 @@ class Hand:
 
     def toggle_colours(self) -> None:
         self.view.four_colour = not self.view.four_colour
-        self.host.say("four colours: clubs green, diamonds blue" if self.view.four_colour
-                      else "two colours: red and black")
+        self.host.say(_("four colours: clubs green, diamonds blue") if self.view.four_colour
+                      else _("two colours: red and black"))
         self.host.refresh_view()

@@ -15,6 +15,10 @@ from textual.binding import Binding, BindingType
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from solitaire.core.i18n import _, ngettext
+
+from ..bidi import for_screen
+
 
 class Choice(NamedTuple):
     """What the player picked: a save to resume (``path``) or a game to play (``variant``)."""
@@ -43,12 +47,14 @@ def entries() -> list[Entry]:
         game = item.saved.game
         opts = describe_options(dict(game.rules.options))
         code = code_of(game) if item.saved.start is None else None
-        moves = f"{game.moves} move{'s' if game.moves != 1 else ''}"
-        label = (f"Resume {game.rules.variant.title}{f' ({opts})' if opts else ''}: "
-                 f"{f'deal {code}' if code else 'from a position'}, {moves}, {format_time(item.saved.elapsed)}")
-        out.append(Entry(label, Choice(None, item.path)))
+        moves = ngettext("{n} move", "{n} moves", game.moves).format(n=game.moves)
+        where = _("deal {code}").format(code=code) if code else _("from a position")
+        label = _("Resume {game}: {where}, {moves}, {time}").format(
+            game=game.rules.variant.local_title() + (f" ({opts})" if opts else ""), where=where, moves=moves,
+            time=format_time(item.saved.elapsed))
+        out.append(Entry(for_screen(label), Choice(None, item.path)))
     for defn in registry().sorted():
-        out.append(Entry(f"Play {defn.title}", Choice(defn.name, None)))
+        out.append(Entry(for_screen(_("Play {game}").format(game=defn.local_title())), Choice(defn.name, None)))
     return out
 
 
@@ -68,9 +74,9 @@ class PickerApp(App[Choice]):
         self.items = entries() if items is None else items
 
     def compose(self) -> ComposeResult:
-        yield Static("Choose a game", id="picker-title")
+        yield Static(for_screen(_("Choose a game")), id="picker-title")
         yield OptionList(*(Option(e.label, id=str(i)) for i, e in enumerate(self.items)), id="picker")
-        yield Static("enter plays the game chosen; escape or q leaves", id="picker-help")
+        yield Static(for_screen(_("enter plays the game chosen; escape or q leaves")), id="picker-help")
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

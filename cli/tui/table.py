@@ -22,6 +22,7 @@ from rich.terminal_theme import DEFAULT_TERMINAL_THEME
 
 from solitaire.core import Game
 from solitaire.core.cards import SUIT, card_symbol, is_red, parse_card
+from solitaire.core.i18n import _
 
 _CARD_NAME = re.compile(r"\b(?:10|[A2-9TJQK])[CDHS]\b")
 
@@ -376,11 +377,12 @@ def draw(game: Game, view: View, width: int, height: int,
     if not (_fits_across(geo, width) and _fits_down(game, geo, height)):
         need_w, need_h = minimum_size(game)
         if window is None:
-            text = f"window too small: the table needs {need_w}x{need_h}, it has {width}x{height}"
+            text = _("window too small: the table needs {need}, it has {size}").format(
+                need=f"{need_w}x{need_h}", size=f"{width}x{height}")
         else:  # what the player can act on: the window's size, with the lines around the table
             win_w, win_h = window
-            text = (f"window too small: it needs {need_w + win_w - width}x{need_h + win_h - height}, "
-                    f"it is {win_w}x{win_h}")
+            text = _("window too small: it needs {need}, it is {size}").format(
+                need=f"{need_w + win_w - width}x{need_h + win_h - height}", size=f"{win_w}x{win_h}")
         _message(canvas, text, pal.felt)
         return canvas, [], Geometry(geo.col_w, geo.card_w, geo.card_h, geo.left)
     hits: list[Hit] = []

@@ -1,0 +1,355 @@
+"""The players' languages: the catalogs are complete and match the code, the language follows
+the locale or --lang, plural forms are each language's own, games answer to their local
+names, the table speaks Ukrainian and Arabic (snapshots) and Greek (a real terminal), and
+Arabic is laid out right to left where the terminal does not do it."""
+
+from __future__ import annotations
+
+import gettext
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from test_pty import program_in_pty, read_until
+from test_tui import make_app, snapshot_app
+
+from solitaire.cli import bidi
+from solitaire.core import Game, Rules, VariantError, get_variant, i18n, load_variant_text
+from solitaire.core.i18n import LANGUAGES, _, catalog, ngettext, pick, set_language, wanted
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATE = ROOT / "core" / "locale" / "solitaire.pot"
+TRANSLATED = [code for code in LANGUAGES if code != "en"]
+PLURAL_FORMS = {"uk": 3, "ro": 3, "el": 2, "ht": 1, "ar": 6}
+PLACEHOLDER = re.compile(r"\{[^{}]*\}|%(?:\([a-z_]+\))?[sdrif]")
+
+
+def po_file(code: str) -> Path:
+    return ROOT / "core" / "locale" / code / "LC_MESSAGES" / "solitaire.po"
+
+
+def placeholders(text: str) -> set[str]:
+    return set(PLACEHOLDER.findall(text))
+
+
+@pytest.fixture
+def speak():
+    """Speak a language for one test (the autouse ``english`` fixture speaks English after it)."""
+    return set_language
+
+
+# ------------------------------------------------------------------ the catalogs
+
+
+def test_the_template_is_up_to_date_with_the_code(tmp_path):
+    """What Babel extracts from the code now is what core/locale/solitaire.pot holds: a string
+    added, changed or removed without `pybabel extract` (docs/design.md, "Languages") fails."""
+    fresh = tmp_path / "fresh.pot"
+    done = subprocess.run([sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg",
+                           "--no-location", "--sort-output", "-o", str(fresh), "."],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    with fresh.open("rb") as fp:
+        now = {m.id for m in read_po(fp) if m.id}
+    with TEMPLATE.open("rb") as fp:
+        kept = {m.id for m in read_po(fp) if m.id}
+    assert now, "nothing extracted: is babel.cfg right?"
+    assert not now - kept, f"strings in the code, not in the template: {sorted(map(str, now - kept))}"
+    assert not kept - now, f"strings in the template, no longer in the code: {sorted(map(str, kept - now))}"
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_each_catalog_is_complete_with_no_fuzzy_entry_and_the_english_placeholders(code):
+    with TEMPLATE.open("rb") as fp:
+        wanted_ids = {m.id for m in read_po(fp) if m.id}
+    with po_file(code).open("rb") as fp:
+        po = read_po(fp, locale=code)
+    assert po.num_plurals == PLURAL_FORMS[code]
+    problems = []
+    entries = {m.id: m for m in po if m.id}
+    problems += [f"missing: {mid!r}" for mid in wanted_ids - set(entries)]
+    problems += [f"not in the template (obsolete): {mid!r}" for mid in set(entries) - wanted_ids]
+    for mid, m in entries.items():
+        if m.fuzzy:
+            problems.append(f"fuzzy: {mid!r}")
+        if isinstance(mid, tuple):  # plural: every form given; each has the English placeholders,
+            english = placeholders(mid[0]) | placeholders(mid[1])  # but a form for one number may leave out the count
+            forms = [str(f or "") for f in (m.string if isinstance(m.string, tuple | list) else (m.string,))]
+            if len(forms) != po.num_plurals or not all(forms):
+                problems.append(f"plural forms missing: {mid!r}")
+            for form in forms:
+                if not placeholders(form) <= english or len(english - placeholders(form)) > 1:
+                    problems.append(f"placeholders of {form!r} differ from {mid!r}")
+        else:
+            if not m.string:
+                problems.append(f"untranslated: {mid!r}")
+            elif placeholders(str(m.string)) != placeholders(str(mid)):
+                problems.append(f"placeholders of {m.string!r} differ from {mid!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_a_catalog_check_finds_a_fuzzy_entry_and_a_wrong_placeholder(tmp_path, monkeypatch):
+    """The check above is not vacuous: a catalog with a fuzzy entry and a renamed placeholder fails it."""
+    broken = po_file("uk").read_text(encoding="utf-8")
+    broken = broken.replace('msgstr "{pile}: порожньо"', 'msgstr "{купка}: порожньо"', 1)
+    broken = broken.replace('msgid "nothing to undo"', '#, fuzzy\nmsgid "nothing to undo"', 1)
+    folder = tmp_path / "uk" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "solitaire.po").write_text(broken, encoding="utf-8")
+    monkeypatch.setattr(sys.modules[__name__], "po_file", lambda code: folder / "solitaire.po")
+    with pytest.raises(AssertionError) as failed:
+        test_each_catalog_is_complete_with_no_fuzzy_entry_and_the_english_placeholders("uk")
+    assert "fuzzy: 'nothing to undo'" in str(failed.value)
+    assert "{купка}: порожньо" in str(failed.value)
+
+
+@pytest.mark.parametrize(("code", "counts", "forms"), [
+    ("uk", [1, 2, 5, 11, 21, 22, 111, 104], [0, 1, 2, 2, 0, 1, 2, 1]),
+    ("ar", [0, 1, 2, 3, 10, 11, 99, 100, 102], [0, 1, 2, 3, 3, 4, 4, 5, 5]),
+    ("ro", [1, 0, 2, 19, 20, 101, 120], [0, 1, 1, 1, 2, 1, 2]),
+    ("el", [1, 0, 2], [0, 1, 1]),
+])
+def test_plural_forms_are_each_languages_own(code, counts, forms, speak):
+    """The catalog's Plural-Forms picks the right form for each count (Ukrainian 3, Arabic 6)."""
+    translations = catalog(code)
+    assert isinstance(translations, gettext.GNUTranslations)
+    assert [translations.plural(n) for n in counts] == forms  # type: ignore[attr-defined]
+    speak(code)
+    shown = [ngettext("{n} move", "{n} moves", n).format(n=n) for n in counts]
+    assert len(set(shown)) > 1 and all(str(n) in text for n, text in zip(counts, shown, strict=True))
+
+
+def test_ukrainian_and_arabic_counts_read_as_their_players_say_them(speak):
+    speak("uk")
+    assert [ngettext("{n} move", "{n} moves", n).format(n=n) for n in (1, 3, 5, 21)] == \
+        ["1 хід", "3 ходи", "5 ходів", "21 хід"]
+    speak("ar")
+    assert [ngettext("{pile} has only {n} face-up card", "{pile} has only {n} face-up cards", n).format(pile="t1", n=n)
+            for n in (1, 2, 3, 11)] == ["ليس في t1 إلا ورقة مكشوفة واحدة", "ليس في t1 إلا ورقتان مكشوفتان",
+                                         "ليس في t1 إلا 3 أوراق مكشوفة", "ليس في t1 إلا 11 ورقة مكشوفة"]
+
+
+# ------------------------------------------------------------------ which language
+
+
+@pytest.mark.parametrize(("environ", "languages"), [
+    ({"LANG": "el_GR.UTF-8"}, ["el_GR", "el"]),
+    ({"LANGUAGE": "uk:ro", "LANG": "el_GR.UTF-8"}, ["uk", "ro"]),  # LANGUAGE first, as gettext reads it
+    ({"LC_ALL": "ar_EG.UTF-8@latin", "LC_MESSAGES": "ro_RO", "LANG": "el"}, ["ar_EG", "ar"]),
+    ({"LC_MESSAGES": "ht_HT", "LANG": "el"}, ["ht_HT", "ht"]),
+    ({"LANG": "C.UTF-8"}, []),
+    ({"LANGUAGE": "C:uk"}, []),  # C (or POSIX) ends the list: English
+    ({}, []),
+])
+def test_the_language_is_looked_up_as_gettext_programs_do(environ, languages):
+    assert wanted(environ) == languages
+
+
+def test_the_first_shipped_language_is_chosen_and_english_is_the_fallback():
+    assert pick(["fr_FR", "fr", "ro_RO", "ro"]) == "ro"
+    assert pick(["de"]) == "en" and pick([]) == "en"
+
+
+def test_lang_el_gr_makes_the_line_mode_greek(cli, monkeypatch):
+    monkeypatch.setenv("LANG", "el_GR.UTF-8")
+    result = cli("play", "klondike", "--seed", "3", "--plain", input="t1 t2\n")
+    assert result.code == 0
+    assert "μοιρασιά klondike-3" in result.out and "απορρίφθηκε: το AD δεν μπαίνει πάνω στο AH" in result.out
+
+
+def test_lang_uk_on_the_command_line_speaks_ukrainian_in_the_line_mode(cli):
+    result = cli("--lang", "uk", "play", "klondike", "--seed", "3", "--plain", input="t1 t2\ndraw\nhelp\n")
+    assert result.code == 0, result.err
+    out = result.out
+    assert out.startswith("Косинка (") and "розкладка klondike-3   очки 0   ходи 0" in out
+    assert "Введіть хід (напр. 't1 f1', 't2 f1') або 'help'." in out
+    assert "відмовлено: AD не лягає на AH" in out
+    assert "брати карти з колоди (порожня: перевернути скид назад)" in out  # the help, in the seed's words
+    assert "Type a move" not in out and "refused" not in out
+
+
+def test_lang_overrides_the_locale_anywhere_on_the_line(cli, monkeypatch):
+    monkeypatch.setenv("LANG", "el_GR.UTF-8")
+    result = cli("play", "klondike", "--seed", "3", "--plain", "--lang=ro", input="t1 t2\n")
+    assert "refuzat: AD nu merge pe AH" in result.out
+    assert "απορρίφθηκε" not in result.out
+
+
+def test_an_unknown_language_is_one_line_and_status_2(cli):
+    result = cli("--lang", "xx", "variants")
+    assert (result.code, result.out) == (2, "")
+    assert result.err == "solitaire: unknown language 'xx': the languages are en, uk, ro, el, ht, ar\n"
+    assert cli("variants", "--lang").err == "solitaire: --lang needs a language, one of: en, uk, ro, el, ht, ar\n"
+
+
+def test_help_is_translated_at_run_time(cli):
+    result = cli("--lang", "uk", "play", "--help")
+    assert result.code == 0
+    assert "Зіграти гру: стіл у терміналі, інакше рядковий режим." in result.out
+    assert "Зіграти сьогоднішню розкладку (однакову для всіх)." in result.out  # an option's help
+    assert "Параметри" in result.out  # Typer's own heading
+    english = cli("play", "--help").out  # the next command speaks the locale's language again
+    assert "Play today's deal (the same for everyone)." in english
+
+
+def test_stats_speak_the_language(cli):
+    assert cli("--lang", "el", "stats").out == "Δεν έχει παιχτεί κανένα παιχνίδι ακόμα.\n"
+    assert cli("--lang", "ht", "stats", "klondike").out == "Pa gen jwèt klondike ki jwe ankò.\n"
+
+
+def test_the_json_protocol_keeps_its_fields_and_translates_only_the_error(cli):
+    english = cli("play", "klondike", "--seed", "3", "--json", "--new", input="t1 t2\n").json_lines()[1]
+    greek = cli("--lang", "el", "play", "klondike", "--seed", "3", "--json", "--new", input="t1 t2\n").json_lines()[1]
+    assert greek.keys() == english.keys()
+    assert {k: v for k, v in greek.items() if k != "error"} == {k: v for k, v in english.items() if k != "error"}
+    assert english["error"].startswith("AD does not go on AH")
+    assert greek["error"].startswith("το AD δεν μπαίνει πάνω στο AH")
+
+
+def test_the_kernels_refusals_are_translated(speak):
+    game = Game.new(Rules.of(get_variant("klondike")), 3)
+    speak("uk")
+    assert game.pick_refusal(game.rules.index["t1"], 2) == "t1 має лише 1 відкриту карту"
+    speak("ar")
+    assert game.refusal((game.rules.index["t3"], game.rules.index["t3"], 1)) == "لا يمكن نقل t3 إلى نفسها"
+
+
+# ------------------------------------------------------------------ compiled catalogs
+
+
+def test_the_build_step_compiles_every_catalog(tmp_path):
+    """What the install runs (build_locale.py, named by setup.py): a .mo beside each .po."""
+    loader = importlib.util.spec_from_file_location("build_locale", ROOT / "build_locale.py")
+    assert loader is not None and loader.loader is not None
+    build_locale = importlib.util.module_from_spec(loader)
+    loader.loader.exec_module(build_locale)
+    compile_catalogs = build_locale.compile_catalogs
+
+    locale = tmp_path / "locale"
+    shutil.copytree(ROOT / "core" / "locale", locale, ignore=shutil.ignore_patterns("*.mo"))
+    written = compile_catalogs(locale)
+    assert sorted(p.parent.parent.name for p in written) == sorted(TRANSLATED)
+    with (locale / "uk" / "LC_MESSAGES" / "solitaire.mo").open("rb") as fp:
+        uk = gettext.GNUTranslations(fp)
+    assert uk.gettext("nothing to undo") == "немає чого скасовувати"
+    assert uk.ngettext("{n} move", "{n} moves", 5) == "{n} ходів"
+
+
+def test_a_catalog_with_no_mo_is_compiled_at_first_use(tmp_path, monkeypatch):
+    """An editable install whose .po changed after `pip install -e .` (or a source tree never
+    installed): the .po is compiled in memory, so what is read is never stale."""
+    folder = tmp_path / "ro" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    shutil.copy(po_file("ro"), folder / "solitaire.po")
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    monkeypatch.setattr(i18n, "_loaded", {})
+    assert catalog("ro").gettext("nothing to undo") == "nimic de anulat"
+
+
+# ------------------------------------------------------------------ local names
+
+
+def test_a_game_answers_to_its_local_names_and_is_shown_by_them(cli):
+    assert get_variant("Косинка").name == "klondike" and get_variant("كلوندايك").name == "klondike"
+    assert get_variant("ΚΟΥΤΣΌ").name == "calculation"  # case aside
+    result = cli("play", "Косинка", "--seed", "2", "--plain")
+    assert result.code == 0 and result.out.startswith("Klondike (")  # English: the English title
+    assert cli("--lang", "el", "play", "κουτσό", "--seed", "2", "--plain").out.startswith("Κουτσό   μοιρασιά")
+    assert get_variant("klondike").local_title("ro") == "Klondike"  # no Romanian title: the title
+
+
+@pytest.mark.parametrize(("titles", "message"), [
+    ("titles: [Косинка]", "titles: expected a mapping, got a list"),
+    ("titles: {UK: Косинка}", "titles.UK: a language is a code of two or three lower-case letters"),
+    ("titles: {uk: ''}", "titles.uk: expected a title, got"),
+])
+def test_a_bad_titles_entry_is_a_variant_error_at_its_line(titles, message):
+    text = f"name: x\n{titles}\npiles:\n  stock: {{role: stock}}\ndeal:\n  - {{to: stock, rest: true}}\n"
+    with pytest.raises(VariantError) as err:
+        load_variant_text(text, "x.yaml")
+    assert f"x.yaml:2: {message}" in str(err.value)
+
+
+# ------------------------------------------------------------------ the table
+
+
+def test_snapshot_klondike_80x24_in_ukrainian(snap_compare, speak):
+    speak("uk")
+    assert snap_compare(snapshot_app({"draw": 3}, draws=2), terminal_size=(80, 24))
+
+
+def test_snapshot_klondike_80x24_in_arabic_laid_out_right_to_left(snap_compare, speak, monkeypatch):
+    monkeypatch.setenv("SOLITAIRE_BIDI", "visual")
+    speak("ar")
+    game = Game.new(Rules.of(get_variant("klondike")), 48213)
+    game.play("draw")
+    assert snap_compare(make_app(game, notice=_("the game is won: n for a new deal, R to play it again")),
+                        terminal_size=(80, 24))
+
+
+def test_a_move_on_the_table_in_a_real_terminal_speaks_greek(solitaire_home):
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    env.update(LANG="el_GR.UTF-8", TERM="xterm-256color")
+    with program_in_pty(solitaire_home, "play", "klondike", "--seed", "48213", env=env) as (proc, main_fd):
+        screen = read_until(main_fd, "κινήσεις 0".encode())
+        assert "κινήσεις 0".encode() in screen, screen[-2000:]
+        os.write(main_fd, b"d")  # draw: one move
+        screen = read_until(main_fd, "κινήσεις 1".encode())
+        assert "κινήσεις 1".encode() in screen and "Κλοντάικ".encode() in screen
+        os.write(main_fd, b"q")
+        proc.wait(timeout=30)
+    assert proc.returncode == 0
+
+
+# ------------------------------------------------------------------ right to left
+
+
+def test_which_terminals_lay_out_right_to_left_text_themselves():
+    assert bidi.terminal_reorders({"VTE_VERSION": "7200"}) and bidi.terminal_reorders({"KONSOLE_VERSION": "230402"})
+    assert bidi.terminal_reorders({"MLTERM": "3.9"}) and bidi.terminal_reorders({"TERM_PROGRAM": "Apple_Terminal"})
+    assert not bidi.terminal_reorders({"VTE_VERSION": "5402"})  # VTE before 0.58
+    assert not bidi.terminal_reorders({"TERM": "xterm-256color"})
+    assert bidi.mode({"VTE_VERSION": "7200"}) == "terminal" and bidi.mode({}) == "visual"
+    assert bidi.mode({"VTE_VERSION": "7200", "SOLITAIRE_BIDI": "visual"}) == "visual"
+    assert bidi.mode({"SOLITAIRE_BIDI": "terminal"}) == "terminal"
+
+
+def test_only_a_right_to_left_language_is_reordered(speak, monkeypatch):
+    monkeypatch.setenv("SOLITAIRE_BIDI", "visual")
+    speak("uk")
+    assert bidi.for_screen("відмовлено: t1") == "відмовлено: t1"
+    speak("ar")
+    shown = bidi.for_screen("مرفوض: t1")
+    assert shown.startswith("t1 ") and "مرفوض" not in shown  # right to left, and the letters joined
+    assert bidi.for_screen_markup("[b]المفاتيح[/b]\n  q  خروج") == \
+        f"[b]{bidi.visual('المفاتيح')}[/b]\n{bidi.visual('  q  خروج')}"
+    monkeypatch.setenv("SOLITAIRE_BIDI", "terminal")
+    assert bidi.for_screen("مرفوض: t1") == "مرفوض: t1"
+
+
+@pytest.mark.parametrize("layout", ["visual", "terminal"])
+def test_arabic_in_a_real_terminal_is_in_the_order_the_terminal_needs(solitaire_home, layout):
+    """A terminal that does not reorder gets the words in visual order; one that does (here
+    said by SOLITAIRE_BIDI, as by VTE_VERSION in GNOME Terminal) gets them as they are read."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "VTE_VERSION", "KONSOLE_VERSION", "MLTERM",
+                        "TERM_PROGRAM")}
+    env.update(TERM="xterm-256color", SOLITAIRE_BIDI=layout)
+    logical = "النقلات 1"
+    with program_in_pty(solitaire_home, "--lang", "ar", "play", "klondike", "--seed", "48213", env=env) as (proc, fd):
+        read_until(fd, b"klondike-48213")
+        os.write(fd, b"d")
+        expected = bidi.visual(logical) if layout == "visual" else logical
+        screen = read_until(fd, expected.encode())
+        assert expected.encode() in screen, screen[-2000:]
+        if layout == "visual":
+            assert "النقلات".encode() not in screen
+        os.write(fd, b"q")
+        proc.wait(timeout=30)
+    assert proc.returncode == 0
