@@ -286,7 +286,7 @@ class Replayer:
             parts = command.split(" ")
             places = self.places
             if len(parts) != 3 or parts[0] not in places or parts[1] not in places \
-                    or not (parts[2].isascii() and parts[2].isdigit() or parts[2] == "pair") or len(parts[2]) > 4:
+                    or not ((parts[2].isascii() and parts[2].isdigit()) or parts[2] == "pair") or len(parts[2]) > 4:
                 raise NotationError(f"{command!r} is not a move as saves write them ('SRC DST N' or 'draw')")
             move = (places[parts[0]], places[parts[1]], PAIR if parts[2] == "pair" else int(parts[2]))
             if move[2] == 0:

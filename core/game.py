@@ -853,14 +853,14 @@ class Game:
         before = self.score
         text = self.move_text(move)
         if n == PAIR:
-            cards = (card_name(self.piles[src][-1]), card_name(self.piles[dst][-1]))
+            pair = (card_name(self.piles[src][-1]), card_name(self.piles[dst][-1]))
             self.push(move)
             shift = 12 + rules.count
             extra = self.history[-1][3]
             effects = [self._effects(p, code) for p, code in ((src, extra & ((1 << shift) - 1)), (dst, extra >> shift))]
             turned = ", ".join(t for t, _ in effects if t) or None
             filled = ", ".join(f for _, f in effects if f) or None
-            return MoveRecord(text, "pair", rules.names[src], rules.names[dst], cards, turned, self.score - before,
+            return MoveRecord(text, "pair", rules.names[src], rules.names[dst], pair, turned, self.score - before,
                               filled)
         if n == 0:
             stock_empty = not self.piles[src]
@@ -1052,7 +1052,7 @@ class Game:
             homes = [rules.pair_home] if rules.pair_home is not None else [
                 d for d in rules.foundations if rules.beaten_by[d]]
             if len(homes) == 1 and len(self._pile(tokens[0])) == 1:
-                tokens.append(rules.names[homes[0]])  # type: ignore[index]
+                tokens.append(rules.names[homes[0]])
         if len(tokens) not in (2, 3):
             shown = ", ".join(f"'{m}'" for m in self.move_examples())
             raise NotationError(f"cannot read {_quoted(text.strip())}: a move is 'SRC DST [N]'"

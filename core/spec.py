@@ -309,15 +309,16 @@ class PairRule:
 
     def describe(self) -> str:
         """In words: ``two cards whose ranks add up to 13 (A=1, J=11, Q=12, K=13)``."""
-        if self.total:
-            what = f"two cards whose ranks add up to {self.total} (A=1, J=11, Q=12, K=13)"
-            if self.total <= 13:
-                from .cards import rank_name
+        where = " in cells that touch (diagonals too)" if self.touching else ""
+        if not self.total:
+            return f"two cards of the same rank together{where}"
+        what = f"two cards whose ranks add up to {self.total} together{where} (A=1, J=11, Q=12, K=13)"
+        if self.total <= 13:
+            from .cards import rank_name
 
-                what += f", or a card of rank {rank_name(self.total)} alone"
-        else:
-            what = "two cards of the same rank"
-        return what + (" in cells that touch (diagonals too)" if self.touching else "")
+            names = {1: "an Ace", 11: "a Jack", 12: "a Queen", 13: "a King"}
+            what += f", or {names.get(self.total, 'a ' + rank_name(self.total))} alone"
+        return what
 
 
 @attrs.frozen
