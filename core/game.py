@@ -739,6 +739,9 @@ class Game:
         width = rules.width
         row = dest[-1] * width if dest else width * width
         if not rules.accept[dst][row + card]:
+            if dst == rules.pair_home:
+                return ("fit", f"{card_name(card)} does not go alone: {name[dst]} takes "
+                        f"{rules.pair_rule.describe()}")  # type: ignore[union-attr]
             if not dest:
                 takes = dspec.empty.describe()
                 if takes == "nothing":

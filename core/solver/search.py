@@ -154,13 +154,18 @@ class _Tables:
                     rules.max_accept[i], rules.min_accept[i], rules.flip[i], rules.covered[i], rules.uncovers[i],
                     rules.fill[i], rules.supermove[i] is not None, i in rules.win_cleared,
                     any(i in f for f in rules.fill), frozenset(rules.targets[i]) - mates,
+                    rules.pair_with[i],  # a cell of a grid pairs with its own neighbours
                     mates - {i} <= set(rules.targets[i]) or not (mates & set(rules.targets[i])),
                     frozenset(s for s in range(rules.count) if i in rules.targets[s]) - mates)
 
         groups: list[tuple[int, ...]] = []
         grouped: set[int] = set()
+        # piles the stock deals onto one by one are not interchangeable: the next card goes to a
+        # given pile, whatever lies there
+        dealt_one_each = set(rules.draw_targets) if len(rules.draw_targets) > 1 else set()
         for members in rules.group_piles.values():
-            if len(members) > 1 and len({signature(i, members) for i in members}) == 1:
+            if len(members) > 1 and len({signature(i, members) for i in members}) == 1 \
+                    and not dealt_one_each & set(members):
                 groups.append(members)
                 grouped.update(members)
         self.groups = tuple(groups)
