@@ -19,6 +19,9 @@ from typing import Any
 
 import pytest
 
+from solitaire.cli import saves
+from solitaire.cli.tui.app import SolitaireApp
+from solitaire.cli.tui.table import minimum_size
 from solitaire.core import Game, IllegalMoveError, Rules, get_variant
 from solitaire.core.cards import card_name, parse_card
 from solitaire.core.rules import PAIR
@@ -129,9 +132,9 @@ def test_pyramid_the_stock_top_pairs_with_the_waste_top():
 def test_relaxed_pyramid_is_won_once_the_pyramid_is_empty():
     pos = position("relaxed-pyramid", {"t28": ["6H"], "t27": ["7C"], "stock": ["2D", "9S"], "waste": ["QH"]})
     game = load(pos)
-    assert not game.won
+    before = game.won
     game.play("t27 t28")
-    assert game.won
+    assert (before, game.won) == (False, True)
     strict = pyramid(t28=["6H"], t27=["7C"], stock=["2D", "9S"], waste=["QH"])
     strict.play("t27 t28")
     assert not strict.won
@@ -231,9 +234,9 @@ def small(game: str, rng: random.Random, left: int) -> Game:
     cards = rng.sample(DECK, len(DECK))
     piles: dict[str, list[str]] = {}
     if game == "aces-up":
-        chosen = [c for c in DECK if c[0] == "A"] + [c for c in cards if c[0] != "A"][:left // 2]
-        rng.shuffle(chosen)
-        for c in chosen:
+        kept = [c for c in DECK if c[0] == "A"] + [c for c in cards if c[0] != "A"][:left // 2]
+        rng.shuffle(kept)
+        for c in kept:
             piles.setdefault(rng.choice(["t1", "t2", "t3", "t4", "stock", "stock"]), []).append(c)
         return load(position(game, piles))
     chosen: list[str] = []  # cards that all pair: a win is possible, not sure
@@ -265,7 +268,7 @@ def small(game: str, rng: random.Random, left: int) -> Game:
 @pytest.mark.parametrize("game", GAMES)
 def test_the_solver_agrees_with_the_exhaustive_search_on_small_positions(game):
     rng = random.Random(game)
-    decided = Counter()
+    decided: Counter[str] = Counter()
     for k in range(24):
         g = small(game, rng, 8 + k % 5)
         exact = exhaustive_search(g, max_states=20_000)
@@ -283,3 +286,23 @@ def test_the_solver_agrees_with_the_exhaustive_search_on_small_positions(game):
         if exact.result in (WIN, UNWINNABLE) and answer.result == exact.result:
             decided[exact.result] += 1
     assert decided[WIN] and decided[UNWINNABLE], decided  # both answers met, each proved both ways
+
+
+# ------------------------------------------------------------------ the table at 80x24
+
+class FrozenTracker(saves.Tracker):
+    def elapsed(self) -> float:
+        return 42.0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_table_shows_each_game_whole_at_80x24(game):
+    width, height = minimum_size(Game.new(Rules.of(get_variant(game)), 3))
+    assert width <= 80 and height <= 22  # the table's share of an 80x24 terminal
+
+
+def test_snapshot_pyramid_80x24(snap_compare, solitaire_home):
+    game = Game.new(Rules.of(get_variant("pyramid")), 3)
+    game.play("draw")
+    app = SolitaireApp(FrozenTracker(game, dealt=False), tick=False, finish_delay=0.01, notice="")
+    assert snap_compare(app, terminal_size=(80, 24))
