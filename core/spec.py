@@ -853,7 +853,13 @@ def _grid(r: _Resolver, where: Where, count: int) -> tuple[int, int]:
 
 
 def _check_pairs(piles: list[PileSpec], groups: list[GroupSpec], raw: Mapping[str, Where]) -> None:
-    """At most one pairs pile; a pairs rule with ``touching`` takes cards only from grids."""
+    """At most one pairs pile; a pairs rule with ``touching`` takes cards only from grids; the
+    piles taking beaten cards agree on the Aces."""
+    beaten = [p for p in piles if p.beaten_by is not None]
+    odd = [p for p in beaten if p.aces_high != beaten[0].aces_high]
+    if odd:
+        raise raw[odd[0].group].child("beaten-by").child("aces").error(
+            "the piles taking beaten cards must agree on the rank of the Aces")
     pairing = [p for p in piles if p.pairs is not None]
     if len(pairing) > 1:
         raise raw[pairing[1].group].child("pairs").error(

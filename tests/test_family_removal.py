@@ -22,7 +22,7 @@ import pytest
 from solitaire.cli import saves
 from solitaire.cli.tui.app import SolitaireApp
 from solitaire.cli.tui.table import minimum_size
-from solitaire.core import Game, IllegalMoveError, Rules, get_variant
+from solitaire.core import Game, IllegalMoveError, Rules, VariantError, get_variant, load_variant_text
 from solitaire.core.cards import card_name, parse_card
 from solitaire.core.rules import PAIR
 from solitaire.core.solver import UNWINNABLE, WIN, exhaustive_search, solve
@@ -306,3 +306,28 @@ def test_snapshot_pyramid_80x24(snap_compare, solitaire_home):
     game.play("draw")
     app = SolitaireApp(FrozenTracker(game, dealt=False), tick=False, finish_delay=0.01, notice="")
     assert snap_compare(app, terminal_size=(80, 24))
+
+
+# ------------------------------------------------------------------ mistakes in the YAML
+
+MONTE_CARLO = (Path(get_variant("monte-carlo").path or "").read_text())
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("pairs: {match: same-rank, touching: true}", "pairs: {match: 27}",
+     "expected a total of ranks from 2 to 26 (13: Pyramid) or 'same-rank', got 27"),
+    ("grid: {rows: 5, columns: 5}", "grid: {rows: 4, columns: 5}",
+     "a grid of 4 rows of 5 has 20 cells, but the group has 25 piles"),
+    ("    grid: {rows: 5, columns: 5}    # t1..t5 the top row, reading order\n", "",
+     "cards touch only in a grid: give tableau a 'grid: {rows: R, columns: C}'"),
+    ("    label: Discard\n", "    label: Discard\n    build: {rank: any}\n",
+     "a pairs pile takes what its pairs rule says: leave out 'build'"),
+    ("    draw: {to: tableau, consolidate: true}", "    draw: {to: tableau, consolidate: 1}",
+     "expected true or false, got"),
+])
+def test_a_mistake_in_the_removal_vocabulary_gets_one_line_naming_its_place(old, new, message):
+    assert old in MONTE_CARLO
+    with pytest.raises(VariantError) as caught:
+        load_variant_text(MONTE_CARLO.replace(old, new), "mc.yaml")
+    text = str(caught.value)
+    assert "\n" not in text and text.startswith("mc.yaml:") and message in text, text

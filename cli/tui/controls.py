@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from solitaire.core import Game, Move
+from solitaire.core.rules import PAIR
 
 from .table import View
 
@@ -99,6 +100,12 @@ class Hand:
             return
         if flexible:
             n = next((k for k in range(n, 0, -1) if dst in game.targets(src, k)), n)
+        rules = game.rules
+        if n == 1 and src in rules.pair_sources and dst in rules.pair_sources:  # a card put on its mate: the pair
+            pair = (min(src, dst), max(src, dst), PAIR)
+            if game.refusal(pair) is None or game.refusal((src, dst, 1)) is not None:
+                self.host.submit(pair)
+                return
         self.host.submit((src, dst, n))
 
     def send_home(self, pile: int) -> None:
