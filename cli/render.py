@@ -31,6 +31,9 @@ def _pile_summary(game: Game, i: int, reveal: bool) -> Text:
     out.append(_safe(short) + " ", style="dim")
     if spec.role == "stock" and not reveal:
         out.append(f"[{len(pile)}]" if pile else "[  ]")
+        if pile and game.down[i] < len(pile) and i in rules.sources:  # an open stock whose top card plays
+            out.append(" ")
+            _card(out, pile[-1])
         if rules.redeals:  # a limited number of redeals (none at all is said by the rules page)
             left = rules.redeals - game.recycles
             out.append(f" {left} redeal{'s' if left != 1 else ''} left", style="dim")

@@ -21,6 +21,9 @@ def help_text(game: Game) -> str:
              f"        piles:        {game.pile_list()}"]
     if groups:
         lines.append(f"                      a group's name ('{groups[0]}') means any of it that takes the card")
+    if rules.pair_home is not None:
+        lines.append("        a pair:       its two piles, in either order; one pile alone: its card to "
+                     f"{rules.names[rules.pair_home]}")
     if rules.draw_move is not None:
         again = rules.redeals != 0 and len(rules.draw_targets) == 1  # only a waste turns back
         back = " (empty: turn the waste back)" if again else ""

@@ -331,3 +331,15 @@ def test_a_mistake_in_the_removal_vocabulary_gets_one_line_naming_its_place(old,
         load_variant_text(MONTE_CARLO.replace(old, new), "mc.yaml")
     text = str(caught.value)
     assert "\n" not in text and text.startswith("mc.yaml:") and message in text, text
+
+
+@pytest.mark.parametrize("game", ["pyramid", "monte-carlo"])
+def test_a_game_with_pairs_and_closed_gaps_is_saved_and_resumed(cli, solitaire_home, game):
+    first, *moves = (WON / f"{game}.txt").read_text().split("\n")
+    played = [m for m in moves if m.strip()][:12]  # pairs, and the stock's action
+    assert any(m == "draw" for m in played) and any(len(m.split()) == 2 for m in played)
+    result = cli("play", game, "--seed", first.split()[1], "--new", "--json", input="\n".join(played) + "\nquit\n")
+    left = result.json_lines()[-1]
+    again = cli("play", game, "--json", input="undo\nquit\n").json_lines()
+    assert again[0]["position"] == left["position"] and again[0]["moves"] == len(played)
+    assert again[1]["ok"] and again[1]["moves"] == len(played) - 1
