@@ -343,3 +343,47 @@ def test_a_game_with_pairs_and_closed_gaps_is_saved_and_resumed(cli, solitaire_h
     again = cli("play", game, "--json", input="undo\nquit\n").json_lines()
     assert again[0]["position"] == left["position"] and again[0]["moves"] == len(played)
     assert again[1]["ok"] and again[1]["moves"] == len(played) - 1
+
+
+# ------------------------------------------------------------------ the pairs, against their definition
+
+def touching(a: str, b: str) -> bool:
+    """Two cells of Monte Carlo's grid touch (t1..t25, five to a row, no wrap)."""
+    (ra, ca), (rb, cb) = divmod(int(a[1:]) - 1, 5), divmod(int(b[1:]) - 1, 5)
+    return max(abs(ra - rb), abs(ca - cb)) == 1
+
+
+def expected_pairs(game: Game) -> set[tuple[str, str]]:
+    """The pairs the rules allow here, worked out from the cards' names and the games' words."""
+    rules = game.rules
+    name = rules.names
+    free = {}
+    for p in range(rules.count):
+        pile = game.piles[p]
+        if not pile or name[p] == "foundation" or game.down[p] == len(pile):
+            continue
+        if any(game.piles[c] for c in rules.covered[p]):
+            continue
+        free[name[p]] = RANKS.index(card_name(pile[-1])[0]) + 1
+    out = set()
+    for a, ra in free.items():
+        for b, rb in free.items():
+            if a < b and (rules.name.endswith("pyramid") and ra + rb == 13
+                          or rules.name == "monte-carlo" and ra == rb and touching(a, b)):
+                out.add((a, b))
+    return out
+
+
+@pytest.mark.parametrize("game", ["pyramid", "monte-carlo"])
+def test_the_pairs_offered_are_exactly_those_of_the_rules(game):
+    rules = Rules.of(get_variant(game))
+    rng = random.Random(game)
+    for seed in range(1, 16):
+        g = Game.new(rules, seed)
+        for _ in range(40):
+            legal = g.legal_moves()
+            pairs = {tuple(sorted((rules.names[a], rules.names[b]))) for a, b, n in legal if n == PAIR}
+            assert pairs == expected_pairs(g), (seed, g.to_position()["piles"])
+            if not legal:
+                break
+            g.play(rng.choice(legal))
