@@ -368,8 +368,8 @@ def expected_pairs(game: Game) -> set[tuple[str, str]]:
     out = set()
     for a, ra in free.items():
         for b, rb in free.items():
-            if a < b and (rules.name.endswith("pyramid") and ra + rb == 13
-                          or rules.name == "monte-carlo" and ra == rb and touching(a, b)):
+            if a < b and ((rules.name.endswith("pyramid") and ra + rb == 13)
+                          or (rules.name == "monte-carlo" and ra == rb and touching(a, b))):
                 out.add((a, b))
     return out
 
