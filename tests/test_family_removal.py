@@ -11,6 +11,7 @@ whose order no rule checks) and played through the Python API or ``solitaire pla
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from collections import Counter
@@ -387,3 +388,27 @@ def test_the_pairs_offered_are_exactly_those_of_the_rules(game):
             if not legal:
                 break
             g.play(rng.choice(legal))
+
+
+def test_in_the_table_a_card_clicked_onto_its_mate_pairs_them_and_onto_the_open_stock_too(solitaire_home):
+    game = pyramid(t22=["6H"], t23=["7C"], t28=["2S"], stock=["3D", "JC"], waste=["4S"])
+    app = SolitaireApp(FrozenTracker(game, dealt=False), tick=False, finish_delay=0.01, notice="")
+    index = game.rules.index
+
+    async def click(pilot: Any, pile: str) -> None:
+        x, y = app.table.point_of(index[pile], None)
+        await pilot.click("#table", offset=(x, y))
+        await pilot.pause()
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await click(pilot, "t22")
+            await click(pilot, "t23")
+            assert not app.game.piles[index["t22"]] and not app.game.piles[index["t23"]]
+            await click(pilot, "t28")  # 2S and the stock's JC make 13
+            await click(pilot, "stock")
+            assert not app.game.piles[index["t28"]] and card_name(app.game.piles[index["stock"]][-1]) == "3D"
+            await click(pilot, "stock")  # with nothing in hand, a click on the stock draws
+            assert card_name(app.game.piles[index["waste"]][-1]) == "3D"
+
+    asyncio.run(run())

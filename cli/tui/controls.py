@@ -132,7 +132,9 @@ class Hand:
         if game is None:
             return
         self.view.cursor = pile
-        if game.rules.role[pile] == "stock":  # every click draws, quick ones too
+        if game.rules.role[pile] == "stock" and self.view.picked is not None and pile in game.rules.pair_sources:
+            self.put(pile)  # a card put on an open stock's top card: the pair
+        elif game.rules.role[pile] == "stock":  # every click draws, quick ones too
             if self.view.picked is not None:
                 self.view.picked = None
                 self.host.refresh_view()
@@ -188,7 +190,7 @@ class Hand:
         cur = self.view.cursor
         if game is None or cur is None:
             return
-        if game.rules.role[cur] == "stock":
+        if game.rules.role[cur] == "stock" and not (self.view.picked is not None and cur in game.rules.pair_sources):
             if self.view.picked is not None:
                 self.let_go()  # as a click on the stock does: the stock takes no cards
             else:
