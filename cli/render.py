@@ -32,6 +32,9 @@ def _pile_summary(game: Game, i: int, reveal: bool) -> Text:
     out.append(_safe(short) + " ", style="dim")
     if spec.role == "stock" and not reveal:
         out.append(f"[{len(pile)}]" if pile else "[  ]")
+        if pile and game.down[i] < len(pile) and i in rules.sources:  # an open stock whose top card plays
+            out.append(" ")
+            _card(out, pile[-1])
         if rules.redeals:  # a limited number of redeals (none at all is said by the rules page)
             left = rules.redeals - game.recycles
             out.append(" " + ngettext("{n} redeal left", "{n} redeals left", left).format(n=left), style="dim")

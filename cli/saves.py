@@ -40,6 +40,7 @@ from solitaire.core import Game, IllegalMoveError, NotationError, Rules, Solitai
 from solitaire.core.files import FileLimitError, append, atomic_write, loads_bounded, read_bounded
 from solitaire.core.files import move_aside as move_aside  # the saves' own, for the command line
 from solitaire.core.i18n import _
+from solitaire.core.rules import PAIR
 
 from . import stats
 from .home import data_dir
@@ -258,7 +259,7 @@ def notation(game: Game, move: tuple[int, int, int]) -> str:
     if n == 0:
         return "draw"
     short = game.rules.short_name
-    return f"{short[src]} {short[dst]} {n}"
+    return f"{short[src]} {short[dst]} " + ("pair" if n == PAIR else str(n))
 
 
 class Replayer:
@@ -287,9 +288,9 @@ class Replayer:
             parts = command.split(" ")
             places = self.places
             if len(parts) != 3 or parts[0] not in places or parts[1] not in places \
-                    or not (parts[2].isascii() and parts[2].isdigit()) or len(parts[2]) > 2:
+                    or not ((parts[2].isascii() and parts[2].isdigit()) or parts[2] == "pair") or len(parts[2]) > 4:
                 raise NotationError(f"{command!r} is not a move as saves write them ('SRC DST N' or 'draw')")
-            move = (places[parts[0]], places[parts[1]], int(parts[2]))
+            move = (places[parts[0]], places[parts[1]], PAIR if parts[2] == "pair" else int(parts[2]))
             if move[2] == 0:
                 raise NotationError(f"{command!r}: a move takes at least 1 card")
         reason = game.refusal(move)
@@ -400,10 +401,11 @@ def from_format_1(defn: VariantDef, data: Any) -> tuple[Game, dict[str, Any] | N
     future = [_ints(m, 3, "a redo entry") for m in data.get("future", [])]
     for entry in history:
         src, dst, n = entry[:3]
-        if not (0 <= src < count and 0 <= dst < count and 0 <= n <= 52 and -52 <= entry[3] <= 52):
+        # (a history code: a count of cards drawn, or bits for cards turned, piles filled, pairs, gaps closed)
+        if not (0 <= src < count and 0 <= dst < count and (0 <= n <= 52 or n == PAIR) and -52 <= entry[3] < 1 << 160):
             raise SaveError("a history entry names a pile that does not exist")
     for move in future:
-        if not (0 <= move[0] < count and 0 <= move[1] < count and 0 <= move[2] <= 52):
+        if not (0 <= move[0] < count and 0 <= move[1] < count and (0 <= move[2] <= 52 or move[2] == PAIR)):
             raise SaveError("a redo entry names a pile that does not exist")
     if len(history) > saved.moves:
         raise SaveError("the history is longer than the move count")

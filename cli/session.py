@@ -24,6 +24,9 @@ def help_text(game: Game) -> str:
              margin + _("piles:").ljust(14) + game.pile_list()]
     if groups:
         lines.append(pad + _("a group's name ('{group}') means any of it that takes the card").format(group=groups[0]))
+    if rules.pair_home is not None:
+        lines.append("        " + _("a pair:       its two piles, in either order; one pile alone: its card to "
+                                    "{pile}").format(pile=rules.names[rules.pair_home]))
     if rules.draw_move is not None:
         again = rules.redeals != 0 and len(rules.draw_targets) == 1  # only a waste turns back
         lines.append(margin + _("draw (or s)").ljust(14) + (_("turn cards from the stock (empty: turn the waste back)")

@@ -221,6 +221,13 @@ def _count(view: GroupView) -> list[str]:
 
 
 def _build(view: GroupView) -> list[str]:
+    pairs = view.first.pairs
+    if pairs is not None:  # a discard pile of pairs: what goes onto it, and what a card needs to go
+        names = [_group_name(view.groups[k]) for k in view.sources]
+        sources = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
+        covered = any(p.covered_by for p in view.variant.piles if p.group in view.sources)
+        free = " and covered by no other card" if covered else ""
+        return [f"it takes {pairs.describe()}", f"it takes cards from {sources}, each the top card of its pile{free}"]
     if not view.takes_moves:
         return []  # filled only by drawing or dealing, or by nothing: _accepts says which
     parts = view.per_pile(lambda p: p.build.describe())
@@ -242,7 +249,7 @@ def empty_words(empty: EmptyRule) -> str:
 
 
 def _empty(view: GroupView) -> list[str]:
-    if not view.takes_moves:
+    if not view.takes_moves or view.first.pairs is not None:
         return []
 
     def takes(p: PileSpec) -> str | None:
@@ -337,7 +344,28 @@ def _supermove(view: GroupView) -> list[str]:
     return [text]
 
 
+def _beaten(view: GroupView) -> list[str]:
+    pile = view.first
+    if pile.beaten_by is None or pile.beaten_by not in view.groups:
+        return []
+    aces = " (an Ace ranks above the King)" if pile.aces_high else ""
+    return [f"a card goes onto it only while a higher card of its suit{aces} is the top card of another "
+            f"pile of {_group_name(view.groups[pile.beaten_by])}"]
+
+
+def _grid(view: GroupView) -> list[str]:
+    grid = view.first.grid
+    if grid is None:
+        return []
+    rows, columns = grid
+    first = view.group.piles[:columns]
+    return [f"the piles are the cells of a grid, {number(rows)} rows of {number(columns)}, "
+            f"{_ranges(first, view.group.piles)} the top row"]
+
+
 def _accepts(view: GroupView) -> list[str]:
+    if view.first.pairs is not None:
+        return []  # _build says it
     sources = view.sources
     if not view.takes_moves:
         if view.drawn_onto:
@@ -388,7 +416,7 @@ def _flip(view: GroupView) -> list[str]:
 
 #: the sentences said of each pile group, in order; each function may say nothing
 GROUP_SENTENCES: tuple[GroupSentence, ...] = (
-    _count, _build, _empty, _gives, _covered, _supermove, _accepts, _limits, _fill, _flip,
+    _count, _grid, _build, _empty, _beaten, _gives, _covered, _supermove, _accepts, _limits, _fill, _flip,
 )
 
 
@@ -422,7 +450,12 @@ def _stock(rules: Rules) -> list[Section]:
         return []
     groups = {g.key: g for g in variant.groups}
     target = groups[stock.to]
-    if len(target.piles) == 1:
+    if stock.consolidate:
+        draw = (f"its action first closes the gaps of {_group_name(target)}: the cards slide toward "
+                f"{target.piles[0]}, keeping their order, then one card from the stock goes into each empty "
+                "pile at the end, as long as it has cards; it is allowed only when a gap comes before a card, "
+                "or a pile is empty and the stock has cards")
+    elif len(target.piles) == 1:
         draw = f"a draw turns {cards(stock.draw)} from the stock onto {_group_name(target)}"
     else:
         draw = f"a draw deals one card from the stock onto each pile of {_group_name(target)}"
@@ -437,6 +470,11 @@ def _stock(rules: Rules) -> list[Section]:
         times = {1: "once", 2: "twice"}.get(stock.redeals, f"{stock.redeals} times")
         again = f"when the stock is empty, {back} {times}"
     face = "face up, every card in it seen" if rules.stock_open else "face down"
+    played = [d for d in rules.targets[rules.stock] if any(rules.accept[d]) or d == rules.pair_home] \
+        if rules.stock is not None else []
+    if played:
+        onto = dict.fromkeys(rules.piles[d].group for d in played)
+        face += f"; its top card goes to {listing(_group_name(groups[k]) for k in onto)} as a move"
     return [Section(groups[stock.pile].label, (sentence(f"one pile, named {stock.pile}, {face}"), sentence(draw),
                                                sentence(again)))]
 
@@ -490,7 +528,9 @@ def _deal_step(step: DealStep, variant: ResolvedVariant) -> list[str]:
 def _deal_place(step: DealStep, variant: ResolvedVariant, group: GroupSpec, where: str, plural: bool) -> str:
     counts = dealt(variant)
     if step.rest:
-        return f"the rest of the cards go to {where}, face down" if variant.stock and variant.stock.pile == step.to \
+        stock = variant.stock and variant.stock.pile == step.to
+        face = "face up" if stock and any(p.open for p in variant.piles if p.name == step.to) else "face down"
+        return f"the rest of the cards go to {where}, {face}" if stock \
             else f"the rest of the cards go to {where}, {_face_up(step, group, counts)}"
     if step.cards:
         named = listing(card_words(c) for c in step.cards)
@@ -578,6 +618,9 @@ def _win(rules: Rules) -> list[Section]:
         lines = [sentence(f"win with {cards(home)} of the {total} on {where}")]
     else:
         lines = [sentence(f"move all {total} cards to {where}")]
+    if variant.win_one_card:
+        lines[0] = lines[0].removesuffix(".") + sentence(
+            f", each pile of {listing(_group_name(groups[k]) for k in variant.win_one_card)} holding exactly one card")
     sequences = foundation_sequences(variant)
     if sequences:
         lines.append(sentence("each foundation takes its cards in this order: " + "; ".join(sequences)))

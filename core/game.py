@@ -1,7 +1,9 @@
 """The game state: piles of int cards, legal moves, apply, undo, redo, positions.
 
 A move is a tuple ``(src, dst, n)`` of pile indices and a card count; ``n == 0`` is the
-stock's action (draw, or recycle the waste when the stock is empty). Two layers:
+stock's action (draw, or recycle the waste when the stock is empty); ``n == PAIR`` (-1) is a
+pair: the top cards of piles ``src`` and ``dst`` (``src < dst``) go to the pairs pile together.
+Two layers:
 
 * the hot path for solvers: :meth:`Game.legal_moves`, :meth:`Game.push` (no checks),
   :meth:`Game.pop` (exact inverse, re-hides a turned card);
@@ -22,7 +24,7 @@ from .cards import DECK_SIZE, FACE, HIDDEN, RANK, card_name, rank_name
 from .errors import AmbiguousMoveError, IllegalMoveError, NotationError
 from .i18n import _, ngettext
 from .limits import MAX_ECHO_CHARS
-from .rules import GIVES_ANY, GIVES_NONE, GIVES_PILE, GIVES_RUN, GIVES_TOP, Rules
+from .rules import GIVES_ANY, GIVES_NONE, GIVES_PILE, GIVES_RUN, GIVES_TOP, PAIR, Rules
 from .shuffle import MAX_SEED, numbered_deck, shuffled_deck
 
 Move = tuple[int, int, int]
@@ -56,7 +58,7 @@ class MoveRecord:
     """What one accepted move did: for display, animation, scoring and the network."""
 
     move: str  # in notation, e.g. "t4 t6 3"
-    kind: str  # "move", "draw" or "recycle"
+    kind: str  # "move", "pair" (src and dst: the two piles), "draw" or "recycle"
     src: str
     dst: str
     cards: tuple[str, ...]  # the cards that moved, bottom to top
@@ -308,9 +310,44 @@ class Game:
                         if from_ok[s] and least <= n <= limit and s != d and table[row + card] and (
                                 runs is None or n <= runs[s].get(d, runs[s][-1])):
                             out.append((s, d, n))
+            if rules.beaten:  # discards that another pile's top card must beat
+                beaten_by = rules.beaten_by
+                out = [m for m in out if not beaten_by[m[1]] or self._beaten(m[0], m[1], piles[m[0]][-m[2]])]
+        if rules.pair_home is not None:
+            self._pair_moves(out)
         if rules.stock is not None and self._can_draw():
             out.append(rules.draw_move)  # type: ignore[arg-type]
         return out
+
+    def _pair_moves(self, out: list[Move]) -> None:
+        """Add the pairs of available top cards (``(a, b, PAIR)``, ``a < b``) to ``out``."""
+        rules = self.rules
+        piles, down = self.piles, self.down
+        covering = rules.covering
+        avail = []
+        for s in rules.pair_sources:
+            pile = piles[s]
+            if len(pile) > down[s] and not (covering and self._covered(s)):
+                avail.append((s, pile[-1]))
+        ok, width, mates = rules.pair_ok, rules.width, rules.pair_with
+        for i, (a, card) in enumerate(avail):
+            row = card * width
+            near = mates[a]
+            for b, other in avail[i + 1:]:
+                if near[b] and ok[row + other]:
+                    out.append((a, b, PAIR))
+
+    def _beaten(self, src: int, dst: int, card: int) -> bool:
+        """Does the top card of a pile other than ``src`` that ``dst`` looks at beat ``card``
+        (same suit, higher)?"""
+        rules = self.rules
+        piles, down = self.piles, self.down
+        beats, row = rules.beats, card * rules.width
+        for q in rules.beaten_by[dst]:
+            pile = piles[q]
+            if q != src and len(pile) > down[q] and beats[row + pile[-1]]:
+                return True
+        return False
 
     def _builds_on(self, dst: int, src: int, n: int) -> bool:
         """The top ``n`` cards of ``src`` follow ``dst``'s build rule card by card (what a pile
@@ -347,6 +384,14 @@ class Game:
         stock = piles[rules.stock]  # type: ignore[index]
         targets = rules.draw_targets
         cap = rules.capacity
+        if rules.consolidate:  # a gap before a card, or an empty pile and cards in the stock
+            gap = False
+            for t in targets:
+                if not piles[t]:
+                    gap = True
+                elif gap:
+                    return True
+            return gap and bool(stock)
         if stock:
             if len(targets) == 1:
                 t = targets[0]
@@ -367,8 +412,11 @@ class Game:
         src, dst, n = move
         rules = self.rules
         piles = self.piles
-        if n == 0:
-            self._draw()
+        if n <= 0:
+            if n == 0:
+                self._draw()
+            else:
+                self._push_pair(src, dst)
             return
         s = piles[src]
         if n == 1:
@@ -396,6 +444,18 @@ class Game:
             self.score = floor if floor is not None and score < floor else score
         self.moves += 1
         self.history.append((src, dst, n, flipped, prev))
+
+    def _push_pair(self, a: int, b: int) -> None:
+        """Both top cards to the pairs pile, as the two moves of one card each would, in one
+        history entry: ``(a, b, PAIR, first's code | second's code << (12 + piles), score before)``."""
+        home = self.rules.pair_home
+        prev = self.score
+        self.push((a, home, 1))  # type: ignore[arg-type]
+        self.push((b, home, 1))  # type: ignore[arg-type]
+        second = self.history.pop()[3]
+        first = self.history.pop()[3]
+        self.moves -= 1
+        self.history.append((a, b, PAIR, first | second << (12 + self.rules.count), prev))
 
     def _covered(self, pile: int) -> bool:
         """Some pile covering ``pile`` still holds a card."""
@@ -456,7 +516,9 @@ class Game:
         stock = self.piles[stock_i]  # type: ignore[index]
         targets = rules.draw_targets
         prev = self.score
-        if stock:
+        if rules.consolidate:
+            k = self._consolidate()
+        elif stock:
             if len(targets) == 1:
                 waste = self.piles[targets[0]]
                 k = min(rules.draw_count, len(stock))
@@ -485,6 +547,48 @@ class Game:
         self.moves += 1
         self.history.append((stock_i, targets[0], 0, k, prev))  # type: ignore[arg-type]
 
+    def _consolidate(self) -> int:
+        """Close the gaps of the piles the stock deals to (their cards slide toward the first,
+        in order), then deal a card into each empty one at the end while the stock lasts. The
+        history's code: the piles that held cards as a bit mask, shifted 8, plus the cards dealt."""
+        rules = self.rules
+        piles, down = self.piles, self.down
+        stock = piles[rules.stock]  # type: ignore[index]
+        targets = rules.draw_targets
+        mask = 0
+        held = []
+        for j, t in enumerate(targets):
+            if piles[t]:
+                mask |= 1 << j
+                held.append((piles[t], down[t]))
+        dealt = 0
+        for j, t in enumerate(targets):
+            if j < len(held):
+                piles[t], down[t] = held[j]
+            else:
+                piles[t], down[t] = [], 0
+                if stock:
+                    piles[t].append(stock.pop())
+                    dealt += 1
+        return mask << 8 | dealt
+
+    def _unconsolidate(self, code: int) -> None:
+        """Take back :meth:`_consolidate` from its history code."""
+        rules = self.rules
+        piles, down = self.piles, self.down
+        stock = piles[rules.stock]  # type: ignore[index]
+        targets = rules.draw_targets
+        mask, dealt = code >> 8, code & 255
+        kept = bin(mask).count("1")
+        for t in reversed(targets[kept:kept + dealt]):
+            stock.append(piles[t].pop())
+        held = [(piles[t], down[t]) for t in targets[:kept]]
+        for t in targets:
+            piles[t], down[t] = [], 0
+        places = [t for j, t in enumerate(targets) if mask >> j & 1]
+        for t, (pile, d) in zip(places, held, strict=True):
+            piles[t], down[t] = pile, d
+
     def pop(self) -> Move:
         """Take back the last move exactly, re-hiding a card it turned up (the solver's undo)."""
         return self._unapply(rehide=True)
@@ -492,10 +596,21 @@ class Game:
     def _unapply(self, rehide: bool) -> Move:
         src, dst, n, extra, prev = self.history.pop()
         piles = self.piles
+        if n == PAIR:  # the pair's two moves of one card, taken back last first
+            home = self.rules.pair_home
+            shift = 12 + self.rules.count
+            self.history.append((src, home, 1, extra & ((1 << shift) - 1), prev))  # type: ignore[arg-type]
+            self.history.append((dst, home, 1, extra >> shift, prev))  # type: ignore[arg-type]
+            self._unapply(rehide)
+            self._unapply(rehide)
+            self.moves += 1
+            return (src, dst, PAIR)
         if n == 0:
             stock = piles[src]
             targets = self.rules.draw_targets
-            if extra > 0:
+            if self.rules.consolidate:
+                self._unconsolidate(extra)
+            elif extra > 0:
                 if len(targets) == 1:
                     waste = piles[targets[0]]
                     for _ in range(extra):
@@ -546,7 +661,7 @@ class Game:
         rules = self.rules
         piles = self.piles
         return sum(len(piles[f]) for f in rules.foundations) >= rules.win_home and not any(
-            piles[p] for p in rules.win_cleared)
+            piles[p] for p in rules.win_cleared) and all(len(piles[p]) == 1 for p in rules.win_one_card)
 
     @property
     def over(self) -> bool:
@@ -624,6 +739,8 @@ class Game:
                         .format(src=rules.draw_move[0], dst=rules.draw_move[1]))
             reason = self._draw_refusal()
             return ("source", reason) if reason else None
+        if n == PAIR:
+            return self._pair_refusal(src, dst)
         if n < 0:
             return ("source", _("the number of cards must be at least 1, got {n}").format(n=n))
         if src == dst:
@@ -668,6 +785,9 @@ class Game:
         width = rules.width
         row = dest[-1] * width if dest else width * width
         if not rules.accept[dst][row + card]:
+            if dst == rules.pair_home:
+                return ("fit", _("{card} does not go alone: {pile} takes {rule}").format(
+                    card=card_name(card), pile=name[dst], rule=rules.pair_rule.describe()))  # type: ignore[union-attr]
             if not dest:
                 takes = dspec.empty.describe()
                 if takes == "nothing":
@@ -676,6 +796,39 @@ class Game:
                     pile=name[dst], rule=takes, card=card_name(card)))
             return ("fit", _("{card} does not go on {under}: {pile} {rule}").format(
                 card=card_name(card), under=card_name(dest[-1]), pile=name[dst], rule=dspec.build.describe()))
+        if rules.beaten_by[dst] and not self._beaten(src, dst, card):
+            suit = (_("club"), _("diamond"), _("heart"), _("spade"))[card % DECK_SIZE // 13]
+            beaten = rules.groups[dspec.beaten_by].label.lower()  # type: ignore[index]
+            return ("fit", _("{card} cannot go to {pile}: no higher {suit} tops another {group} pile").format(
+                card=card_name(card), pile=name[dst], suit=suit, group=beaten))
+        return None
+
+    def _pair_refusal(self, a: int, b: int) -> tuple[str, str] | None:
+        """Why the top cards of piles ``a`` and ``b`` cannot go together to the pairs pile."""
+        rules = self.rules
+        name = rules.names
+        home, rule = rules.pair_home, rules.pair_rule
+        if home is None or rule is None:
+            return ("source", _("this game discards no pairs"))
+        if not (0 <= a < rules.count and 0 <= b < rules.count):
+            return ("source", _("no such pile: piles are numbered 0 to {last}").format(last=rules.count - 1))
+        if a == b:
+            return ("source", _("{pile} cannot pair with itself: name two piles").format(pile=name[a]))
+        if a > b:
+            return ("source", _("a pair names its lower pile first: ({b}, {a}, {pair})").format(a=a, b=b, pair=PAIR))
+        for p in (a, b):
+            reason = self._source_refusal(p, 1)
+            if reason is not None:
+                return ("source", reason)
+            if p not in rules.pair_sources:
+                return ("source", _("cards of {pile} are not discarded in pairs").format(pile=name[p]))
+        if not rules.pair_with[a][b]:
+            return ("fit", _("{a} and {b} do not touch: only cards in cells that touch pair").format(
+                a=name[a], b=name[b]))
+        first, second = self.piles[a][-1], self.piles[b][-1]
+        if not rules.pair_ok[first * rules.width + second]:
+            return ("fit", _("{a} and {b} do not pair: {pile} takes {rule}").format(
+                a=card_name(first), b=card_name(second), pile=name[home], rule=rule.describe()))
         return None
 
     def _draw_refusal(self) -> str | None:
@@ -687,6 +840,11 @@ class Game:
             return None
         stock_name = rules.names[rules.stock]
         targets = rules.draw_targets
+        if rules.consolidate:
+            if not self.piles[rules.stock]:
+                return _("nothing to close up: no gap comes before a card, and the {stock} is empty").format(
+                    stock=stock_name)
+            return _("nothing to close up: no gap comes before a card, and no pile is empty")
         if self.piles[rules.stock]:
             if len(targets) > 1:
                 empty = [rules.names[t] for t in targets if not self.piles[t]]
@@ -750,10 +908,25 @@ class Game:
         rules = self.rules
         before = self.score
         text = self.move_text(move)
+        if n == PAIR:
+            pair = (card_name(self.piles[src][-1]), card_name(self.piles[dst][-1]))
+            self.push(move)
+            shift = 12 + rules.count
+            extra = self.history[-1][3]
+            effects = [self._effects(p, code) for p, code in ((src, extra & ((1 << shift) - 1)), (dst, extra >> shift))]
+            turned = ", ".join(t for t, _ in effects if t) or None
+            filled = ", ".join(f for _, f in effects if f) or None
+            return MoveRecord(text, "pair", rules.names[src], rules.names[dst], pair, turned, self.score - before,
+                              filled)
         if n == 0:
             stock_empty = not self.piles[src]
             self.push(move)
             k = self.history[-1][3]
+            if rules.consolidate:  # the cards dealt into the empty piles at the end
+                kept = bin(k >> 8).count("1")
+                dealt = [self.piles[t][-1] for t in rules.draw_targets[kept:kept + (k & 255)]]
+                return MoveRecord(text, "draw", rules.names[src], rules.names[dst],
+                                  tuple(card_name(c) for c in dealt), None, self.score - before)
             if stock_empty:  # a recycle: the whole waste went back, -k cards
                 cards = tuple(card_name(c) for c in reversed(self.piles[src]))
                 return MoveRecord(text, "recycle", rules.names[dst], rules.names[src], cards, None,
@@ -764,8 +937,15 @@ class Game:
                               tuple(card_name(c) for c in moved), None, self.score - before)
         cards = tuple(card_name(c) for c in self.piles[src][-n:])
         self.push(move)
+        turned, filled = self._effects(src, self.history[-1][3])
+        return MoveRecord(text, "move", rules.names[src], rules.names[dst], cards, turned, self.score - before,
+                          filled)
+
+    def _effects(self, src: int, extra: int) -> tuple[str | None, str | None]:
+        """What a move of cards off ``src`` did besides, from its history code: the cards it
+        turned face up, and the fill of ``src`` ("PILE CARD")."""
+        rules = self.rules
         turned = filled = None
-        extra = self.history[-1][3]
         if extra & 1:
             turned = card_name(self.piles[src][-1])
         if extra & 1023 >= 4:
@@ -775,8 +955,7 @@ class Game:
         if extra >> 10 & UNCOVERS:
             turned = ", ".join(card_name(self.piles[p][-1]) for k, p in enumerate(rules.uncovers[src])
                                if extra >> (10 + k) & 1)
-        return MoveRecord(text, "move", rules.names[src], rules.names[dst], cards, turned, self.score - before,
-                          filled)
+        return turned, filled
 
     def undo(self) -> Move:
         """Take back the last move; a card it turned face up stays face up. Raise if none."""
@@ -855,6 +1034,8 @@ class Game:
         if n == 0:
             return "draw"
         short = self.rules.short_name
+        if n == PAIR:
+            return f"{short[src]} {short[dst]}"
         return f"{short[src]} {short[dst]}" + (f" {n}" if n > 1 else "")
 
     def _pile(self, token: str) -> tuple[int, ...]:
@@ -887,6 +1068,9 @@ class Game:
             onto = [d for d in rules.targets[waste] if d in places and d not in found]
             if onto:
                 out.append(f"{short[waste]} {short[onto[min(1, len(onto) - 1)]]}")
+        pairs = [(a, b) for a in rules.pair_sources for b in rules.pair_sources if a < b and rules.pair_with[a][b]]
+        if pairs:  # two piles whose top cards go together
+            out.append(f"{short[pairs[-1][0]]} {short[pairs[-1][1]]}")
         homing = [s for s in rules.sources if s not in found and any(d in found for d in rules.targets[s])]
         if homing:
             src = next((s for s in homing if rules.role[s] != "waste"), homing[0])
@@ -922,6 +1106,12 @@ class Game:
             if self.rules.draw_move is None:
                 raise IllegalMoveError(_("this game has no stock to draw from"))
             return self.rules.draw_move
+        rules = self.rules
+        if len(tokens) == 1:  # a discard game: one pile's top card to the discard pile
+            homes = [rules.pair_home] if rules.pair_home is not None else [
+                d for d in rules.foundations if rules.beaten_by[d]]
+            if len(homes) == 1 and len(self._pile(tokens[0])) == 1:
+                tokens.append(rules.names[homes[0]])
         if len(tokens) not in (2, 3):
             shown = ", ".join(f"'{m}'" for m in self.move_examples())
             raise NotationError(_("cannot read {text}: a move is 'SRC DST [N]'").format(text=_quoted(text.strip()))
@@ -941,6 +1131,14 @@ class Game:
         if not dests:
             raise NotationError(_("this game has no {name} piles: piles are {piles}").format(
                 name=_quoted(tokens[1]), piles=self.pile_list()))
+        if len(tokens) == 2 and len(dests) == 1 and src in rules.pair_sources and dests[0] in rules.pair_sources:
+            # two piles whose cards pair: 't3 t5' (a move of one onto the other, where one is legal)
+            a, b = sorted((src, dests[0]))
+            reason = self._pair_refusal(a, b)
+            if reason is None:
+                return (a, b, PAIR)
+            if not any(rules.accept[dests[0]]) or self._refusal((src, dests[0], 1)) is not None:
+                raise IllegalMoveError(reason[1])
         count: int | None = None
         if len(tokens) == 3:
             word = tokens[2]
@@ -951,7 +1149,6 @@ class Game:
                 raise NotationError(_("the number of cards must be a whole number of at least 1, got {count!r}")
                                     .format(count=shown))
             count = int(digits) if len(digits) <= 6 else DECK_SIZE + 1
-        rules = self.rules
         pile = self.piles[src]
         if count is not None:
             counts: Iterable[int] = (count,)

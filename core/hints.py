@@ -82,6 +82,8 @@ def _best(game: Game, stock: bool = True) -> Move | None:
             if not stock:
                 continue
             score = 10
+        elif n < 0:  # a pair to the discard pile
+            score = 100
         else:
             pile = game.piles[src]
             below = len(pile) - n  # index of the card left on top of the source

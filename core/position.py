@@ -213,7 +213,7 @@ def _check_foundation(rules: Any, i: int, cards: list[int]) -> None:
     (the first on an empty pile). A foundation the stock deals onto is not checked: the
     stock's action puts any card there, fitting or not, so every order of its cards can
     come about (which card the stock gave is not in the position) and none is refused."""
-    if i in rules.draw_targets:
+    if i in rules.draw_targets or i == rules.pair_home:  # a pairs pile: cards come two at a time
         return
     spec = rules.piles[i]
     table = rules.accept[i]

@@ -21,12 +21,15 @@ from typing import Any
 
 import attrs
 
-from .cards import DECK_SIZE
-from .spec import BuildRule, EmptyRule, ResolvedVariant, VariantDef
+from .cards import DECK_SIZE, RANK, SUIT
+from .spec import BuildRule, EmptyRule, PairRule, ResolvedVariant, VariantDef
 
 GIVES_NONE, GIVES_TOP, GIVES_RUN, GIVES_ANY, GIVES_PILE = 0, 1, 2, 3, 4
 _GIVES_CODE = {"none": GIVES_NONE, "top": GIVES_TOP, "run": GIVES_RUN, "any": GIVES_ANY, "pile": GIVES_PILE}
 NO_LIMIT = 1 << 30
+#: the count of a pair move ``(a, b, PAIR)``: the top cards of piles a and b (a < b) go to the
+#: pairs pile together
+PAIR = -1
 _TABLES: dict[Any, bytes] = {}  # (kind, frozen rule objects) -> table, built once per process
 _FITS: dict[bytes, tuple[tuple[int, ...], ...]] = {}  # accept table -> its rows as card lists, likewise
 
@@ -51,6 +54,36 @@ def _accept_table(build: BuildRule, empty: EmptyRule, width: int) -> bytes:
 
 def _seq_table(rule: BuildRule, width: int) -> bytes:
     return _pair_table(rule, width)
+
+
+def _pairs_accept(rule: PairRule, width: int) -> bytes:
+    """A pairs pile's accept table: a card alone (on any top, or the empty pile) only when its
+    rank alone makes the total."""
+    row = bytes(1 if rule.alone(card) else 0 for card in range(width))
+    return row * (width + 1)
+
+
+def _pairs_table(rule: PairRule, width: int) -> bytes:
+    """``table[a * width + b]``: may cards a and b be discarded together."""
+    return bytes(1 if rule.fits(a, b) else 0 for a in range(width) for b in range(width))
+
+
+def _beats_table(aces_high: bool, width: int) -> bytes:
+    """``table[card * width + other]``: ``other`` is of ``card``'s suit and ranks above it."""
+    def rank(c: int) -> int:
+        return 14 if aces_high and RANK[c] == 1 else RANK[c]
+
+    return bytes(1 if SUIT[a] == SUIT[b] and rank(b) > rank(a) else 0 for a in range(width) for b in range(width))
+
+
+def _touching(cells: tuple[int, ...], rows: int, columns: int) -> dict[int, frozenset[int]]:
+    """The cells (piles, in reading order) of a grid that touch each one, diagonals included."""
+    out = {}
+    for i, pile in enumerate(cells):
+        r, c = divmod(i, columns)
+        out[pile] = frozenset(cells[y * columns + x] for y in range(max(0, r - 1), min(rows, r + 2))
+                              for x in range(max(0, c - 1), min(columns, c + 2)) if (y, x) != (r, c))
+    return out
 
 
 class Rules:
@@ -110,6 +143,7 @@ class Rules:
             return cache[key]
 
         self.accept: tuple[bytes, ...] = tuple(
+            shared(("p", p.pairs, width), partial(_pairs_accept, p.pairs, width)) if p.pairs is not None else
             shared(("a", p.build, p.empty, width), partial(_accept_table, p.build, p.empty, width))
             for p in spec.piles
         )
@@ -173,11 +207,41 @@ class Rules:
         self.uncovers: tuple[tuple[int, ...], ...] = tuple(
             tuple(p for p in range(self.count) if q in self.covered[p]) for q in range(self.count))
 
+        #: pairs: the pile two available cards go to together (None: no pairs in this game);
+        #: pair_ok[a * width + b]: cards a and b make a pair; pair_sources: the piles whose top
+        #: cards pair, in order; pair_with[p][q]: piles p and q may pair their top cards
+        homes = [p for p in spec.piles if p.pairs is not None]
+        self.pair_home: int | None = homes[0].index if homes else None
+        self.pair_rule: PairRule | None = homes[0].pairs if homes else None
+        self.pair_ok: bytes = shared(("pp", self.pair_rule, width), partial(_pairs_table, self.pair_rule, width)) \
+            if self.pair_rule is not None else b""
+        self.pair_sources: tuple[int, ...] = tuple(
+            s for s in self.sources if self.pair_home in self.targets[s]) if homes else ()
+        touch: dict[int, frozenset[int]] = {}
+        for p in spec.piles:
+            if p.grid is not None and p.index == self.index[self.groups[p.group].piles[0]]:
+                touch.update(_touching(self.group_piles[p.group], *p.grid))
+        near = self.pair_rule is not None and self.pair_rule.touching
+        self.pair_with: tuple[bytes, ...] = tuple(
+            bytes(1 if q in self.pair_sources and q != p and (not near or q in touch.get(p, ())) else 0
+                  for q in range(self.count)) if p in self.pair_sources else bytes(self.count)
+            for p in range(self.count))
+        #: discards by other piles' tops: beaten_by[d], the piles whose top card must beat a card
+        #: for pile d to take it (() for a pile with no such rule); beats[card * width + other]
+        self.beaten_by: tuple[tuple[int, ...], ...] = tuple(
+            self.group_piles[p.beaten_by] if p.beaten_by is not None else () for p in spec.piles)
+        self.beaten = any(self.beaten_by)
+        high = any(p.aces_high for p in spec.piles if p.beaten_by is not None)  # one rule per game
+        self.beats: bytes = shared(("b", high, width), partial(_beats_table, high, width)) if self.beaten else b""
+        self.win_one_card: tuple[int, ...] = tuple(i for g in spec.win_one_card for i in self.group_piles[g])
+
         stock = spec.stock
         self.stock: int | None = self.index[stock.pile] if stock else None
         self.draw_targets: tuple[int, ...] = self.group_piles[stock.to] if stock else ()
         self.draw_count: int = stock.draw if stock else 0
         self.draw_not_onto_empty: bool = bool(stock and stock.not_onto_empty)
+        #: the stock's action closes the gaps of the piles it deals to first (Monte Carlo)
+        self.consolidate: bool = bool(stock and stock.consolidate)
         self.stock_open: bool = bool(stock and spec.piles[self.index[stock.pile]].open)
         self.redeals: int | None = stock.redeals if stock else 0
         self.draw_move: tuple[int, int, int] | None = (

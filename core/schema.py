@@ -123,6 +123,10 @@ TYPES: dict[str, Schema] = {
     "titles": {"type": "object", "propertyNames": {"pattern": "^[a-z]{2,3}$",
                                                    "description": "a language code, as in LANG (uk, ar)"},
                "additionalProperties": {"type": "string", "minLength": 1}},
+    "match": {"anyOf": [{"type": "integer", "minimum": 2, "maximum": 26}, {"const": "same-rank"}],
+              "description": "a total of ranks from 2 to 26 (A=1, J=11, Q=12, K=13), or same-rank"},
+    "aces": {"enum": list(spec.ACES)},
+    "grid-size": {"type": "integer", "minimum": 1, "maximum": limits.MAX_PILES},
     "anything": {},
 }
 
@@ -137,6 +141,9 @@ MAPPINGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "draw": (spec.DRAW_KEYS, ("to",)),
     "deck": (spec.DECK_KEYS, ()),
     "win": (spec.WIN_KEYS, ()),
+    "pairs": (spec.PAIR_KEYS, ("match",)),
+    "grid": (spec.GRID_KEYS, ("rows", "columns")),
+    "beaten-by": (spec.BEATEN_KEYS, ("group",)),
     "deal-step": (spec.DEAL_KEYS, ("to",)),
     "scoring": (spec.SCORING_KEYS, ()),
     "score-move": (spec.SCORE_MOVE_KEYS, ("from", "to", "points")),
@@ -186,7 +193,12 @@ FIELDS: dict[str, dict[str, tuple[str, str]]] = {
         "supermove": ("flag?", "Runs limited by free cells and empty piles: (1 + cells) x 2^(empty piles)."),
         "fill-from": ("text?", "A pile group whose top card fills an emptied pile of this group at once."),
         "covered-by": ("covers?", "One entry per pile: the piles that must be empty before it gives a card."),
-        "open": ("flag?", "Stock only: its cards face up."),
+        "open": ("flag?", "Stock only: its cards face up (with gives: top, its top card plays)."),
+        "pairs": ("pairs?", "A discard pile of one: two available cards go onto it together, "
+                            "{match: 13 | same-rank, touching: BOOL}."),
+        "grid": ("grid?", "The group's piles are the cells of a grid, in reading order: {rows: R, columns: C}."),
+        "beaten-by": ("beaten-by?", "A discard foundation: it takes a card while a higher card of its suit "
+                                    "tops another pile of the group, {group: GROUP, aces: low | high}."),
         "accepts-from": ("group-list?", "The pile groups whose cards this pile takes."),
         "fan": ("fan?", "How the table shows the pile."),
         "show": ("limit?", "How many top cards a right or none pile shows."),
@@ -208,6 +220,8 @@ FIELDS: dict[str, dict[str, tuple[str, str]]] = {
         "count": ("cards1?", "Cards turned by one draw."),
         "to": ("text?", "The pile group the cards go to."),
         "not-onto-empty": ("flag?", "Refused while a pile it deals to is empty."),
+        "consolidate": ("flag?", "First close the gaps: the piles' cards slide toward the first pile, "
+                                 "in order; then one card into each empty pile at the end."),
     },
     "deck": {
         "decks": ("decks?", "How many decks' worth of cards, 1 to 8."),
@@ -216,6 +230,7 @@ FIELDS: dict[str, dict[str, tuple[str, str]]] = {
     "win": {
         "cleared": ("group-list?", "Pile groups that must be empty."),
         "home": ("cards1?", "Cards that must be on the foundations."),
+        "one-card": ("group-list?", "Pile groups whose piles must each hold exactly one card."),
     },
     "deal-step": {
         "to": ("text?", "The pile group dealt to."),
@@ -233,6 +248,18 @@ FIELDS: dict[str, dict[str, tuple[str, str]]] = {
         "turn-up": ("points-or-none?", "Points when a face-down card turns face up."),
         "recycle": ("points-or-none?", "Points when the waste is turned back into the stock."),
         "floor": ("points-or-none?", "The lowest the score may go."),
+    },
+    "pairs": {
+        "match": ("match?", "A total of ranks (13: a King alone, or two cards making 13), or same-rank."),
+        "touching": ("flag?", "Only two cards in cells of a grid that touch, diagonals included."),
+    },
+    "grid": {
+        "rows": ("grid-size?", "Rows of cells."),
+        "columns": ("grid-size?", "Cells in a row."),
+    },
+    "beaten-by": {
+        "group": ("text?", "The pile group whose top cards beat a card."),
+        "aces": ("aces?", "low: an Ace is below the Two (default); high: above the King."),
     },
     "score-move": {
         "from": ("text?", "The pile group the cards come from."),

@@ -49,17 +49,21 @@ OPTION_KEYS = ("type", "choices", "default", "help", "unlimited")
 PILE_KEYS = (
     "role", "count", "prefix", "alias", "label", "build", "run", "empty", "gives", "flip",
     "capacity", "max-accept", "min-accept", "accepts-from", "supermove", "fill-from", "covered-by", "fan",
-    "show", "open",
+    "show", "open", "pairs", "grid", "beaten-by",
     "draw", "redeals",
 )
 DECK_KEYS = ("decks", "suits")
 BUILD_KEYS = ("rank", "suit", "step", "wrap")
 EMPTY_KEYS = ("rank", "cards", "base")
-DRAW_KEYS = ("count", "to", "not-onto-empty")
+DRAW_KEYS = ("count", "to", "not-onto-empty", "consolidate")
+PAIR_KEYS = ("match", "touching")
+GRID_KEYS = ("rows", "columns")
+BEATEN_KEYS = ("group", "aces")
+ACES = ("low", "high")
 DEAL_KEYS = ("to", "counts", "face-up", "order", "cards", "rest", "to-bottom", "base", "pick")
 PICKS = ("base",)
 NUMBERINGS = tuple(shuffle.NUMBERINGS)  # the public numberings of deals a variant may follow
-WIN_KEYS = ("cleared", "home")
+WIN_KEYS = ("cleared", "home", "one-card")
 SCORING_KEYS = ("moves", "turn-up", "recycle", "floor")
 SCORE_MOVE_KEYS = ("from", "to", "points")
 
@@ -319,6 +323,39 @@ class EmptyRule:
 
 
 @attrs.frozen
+class PairRule:
+    """Two available cards discarded together: ranks adding up to ``total`` (a card of rank
+    ``total`` alone, too), or of the same rank (``total == 0``); with ``touching``, only two
+    cards in cells of a grid that touch, diagonals included."""
+
+    total: int = 0
+    touching: bool = False
+
+    def fits(self, lower: int, upper: int) -> bool:
+        """May the cards ``lower`` and ``upper`` (ints) go together?"""
+        if self.total:
+            return RANK[lower] + RANK[upper] == self.total
+        return RANK[lower] == RANK[upper]
+
+    def alone(self, card: int) -> bool:
+        """May ``card`` go alone (its rank alone makes the total)?"""
+        return RANK[card] == self.total
+
+    def describe(self) -> str:
+        """In words: ``two cards whose ranks add up to 13 (A=1, J=11, Q=12, K=13)``."""
+        where = " in cells that touch (diagonals too)" if self.touching else ""
+        if not self.total:
+            return f"two cards of the same rank together{where}"
+        what = f"two cards whose ranks add up to {self.total} together{where} (A=1, J=11, Q=12, K=13)"
+        if self.total <= 13:
+            from .cards import rank_name
+
+            names = {1: "an Ace", 11: "a Jack", 12: "a Queen", 13: "a King"}
+            what += f", or {names.get(self.total, 'a ' + rank_name(self.total))} alone"
+        return what
+
+
+@attrs.frozen
 class PileSpec:
     """One pile of a resolved variant, with its own build and empty rules."""
 
@@ -342,6 +379,10 @@ class PileSpec:
     fill_from: str | None = None  # a group whose top card fills this pile at once when it empties
     open: bool = False  # a stock whose cards are all face up
     covered_by: tuple[str, ...] = ()  # piles that must be empty before this one gives a card
+    pairs: PairRule | None = None  # a discard pile taking two available cards at once (Pyramid)
+    grid: tuple[int, int] | None = None  # (rows, columns) of the group's cells, in reading order
+    beaten_by: str | None = None  # a group: takes a card while a higher one of its suit tops a pile of it
+    aces_high: bool = False  # with beaten_by: an Ace ranks above the King
 
 
 @attrs.frozen
@@ -361,6 +402,7 @@ class StockSpec:
     to: str  # group key
     redeals: int | None  # None: unlimited
     not_onto_empty: bool = False  # refused while a pile it deals to is empty (Spider)
+    consolidate: bool = False  # close the gaps of the piles it deals to, then fill the empty ones
 
 
 @attrs.frozen
@@ -401,6 +443,7 @@ class ResolvedVariant:
     layout: tuple[tuple[str | None, ...], ...]
     win_cleared: tuple[str, ...] = ()  # groups that must be empty to win
     win_home: int | None = None  # cards on the foundations to win (None: every card)
+    win_one_card: tuple[str, ...] = ()  # groups whose piles must each hold exactly one card to win
 
 
 # --------------------------------------------------------------------------- resolution
@@ -633,8 +676,12 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
         empties = _empty_rule(r, g.child("empty"), n, empty_default)
         default_gives = {"stock": "none", "foundation": "none", "tableau": "run"}.get(role, "top")
         gives = r.word(g.child("gives"), GIVES, default=default_gives, what="rule")
-        if role == "stock" and gives != "none":
-            raise g.child("gives").error("the stock gives cards only by drawing: gives must be 'none'")
+        if role == "stock" and gives not in ("none", "top"):
+            raise g.child("gives").error("the stock gives cards by drawing, and an open stock its top card: "
+                                         "gives must be 'none' or 'top'")
+        if role == "stock" and gives == "top" and not r.boolean(g.child("open"), False):
+            raise g.child("gives").error("only an open stock ('open: true') gives its top card: "
+                                         "a face-down stock gives cards only by drawing")
         flip = r.word(g.child("flip"), FLIPS, default="auto" if role == "tableau" else "none", what="rule") == "auto"
         capacity = r.integer(g.child("capacity"), allow_none=True, minimum=1)
         max_accept = r.integer(g.child("max-accept"), allow_none=True, minimum=1)
@@ -661,6 +708,16 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
         if is_open and role != "stock":
             raise g.child("open").error("only a stock is open (its cards face up); other piles are "
                                         "dealt face up or down by the deal's face-up counts")
+        pairs = _pair_rule(r, g, role, n) if g.has("pairs") else None
+        grid = _grid(r, g.child("grid"), n) if g.has("grid") else None
+        beaten_by: str | None = None
+        aces_high = False
+        if g.has("beaten-by"):
+            bw = r.get(g.child("beaten-by")).mapping(BEATEN_KEYS, required=("group",))
+            beaten_by = r.text(bw.child("group"))
+            aces_high = r.word(bw.child("aces"), ACES, default="low", what="rank of the Aces") == "high"
+            if role != "foundation":
+                raise g.child("beaten-by").error("only a foundation takes cards beaten by others (a discard pile)")
         default_fan = {"tableau": "down", "reserve": "down", "waste": "right"}.get(role, "none")
         fan = r.word(g.child("fan"), FANS, default=default_fan, what="fan")
         show = r.integer(g.child("show"), allow_none=True, minimum=1)
@@ -683,6 +740,7 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
                 to=r.text(draw.child("to")),
                 redeals=_redeals(r, g.child("redeals")) if g.has("redeals") else 0,
                 not_onto_empty=r.boolean(draw.child("not-onto-empty"), False),
+                consolidate=r.boolean(draw.child("consolidate"), False),
             )
         elif g.has("draw") or g.has("redeals"):
             bad = "draw" if g.has("draw") else "redeals"
@@ -697,7 +755,8 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
                 capacity=capacity, max_accept=max_accept,
                 accepts_from=accepts if accepts is not None else (),
                 fan=fan, show=show, min_accept=min_accept, supermove=supermove,  # type: ignore[arg-type]
-                fill_from=fill_from, open=is_open, covered_by=covers[i],
+                fill_from=fill_from, open=is_open, covered_by=covers[i], pairs=pairs, grid=grid,
+                beaten_by=beaten_by, aces_high=aces_high,
             ))
 
     group_keys = [g.key for g in groups]
@@ -722,6 +781,10 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
         if at is not None:
             raise group_raw[p.group].child("fill-from").error(
                 f"the fills go round: {' fills from '.join([*chain[chain.index(at):], at])}")
+        if p.beaten_by is not None and p.beaten_by not in group_keys:
+            w = group_raw[p.group].child("beaten-by").child("group")
+            raise w.error(f"unknown pile group {p.beaten_by!r}; expected one of: {', '.join(group_keys)}"
+                          + did_you_mean(p.beaten_by, group_keys))
     # accepts-from must name groups; default: every group that gives cards
     givers = tuple(p.group for p in piles if p.gives != "none")
     fixed = []
@@ -739,6 +802,7 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
             default_from = () if p.role in ("stock", "waste") else tuple(dict.fromkeys(givers))
             fixed.append(attrs.evolve(p, accepts_from=default_from))
     piles = fixed
+    _check_pairs(piles, groups, group_raw)
     foundations = [g for g in groups if g.role == "foundation"]
     if not foundations:
         raise piles_where.error("a variant needs at least one pile group with role: foundation")
@@ -764,35 +828,95 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
         raise root.child("deal").error("only one deal step may choose the base rank ('base: true')")
     if any(s.pick == "base" for s in deal) and not setters:
         raise root.child("deal").error("'pick: base' needs an earlier deal step that chooses the base ('base: true')")
-    win_cleared, win_home = _win(r, root.child("win"), group_keys, len(deck))
+    win_cleared, win_home, win_one_card = _win(r, root.child("win"), group_keys, len(deck))
     scoring = _scoring(r, root.child("scoring"), group_keys)
     layout = _layout(r, root.child("layout"), groups, [p.name for p in piles])
     return ResolvedVariant(
         name=defn.name, title=defn.title, options=dict(options), groups=tuple(groups), piles=tuple(piles),
         stock=stock, deck=deck, decks=decks, deal=deal, scoring=scoring, layout=layout,
-        win_cleared=win_cleared, win_home=win_home,
+        win_cleared=win_cleared, win_home=win_home, win_one_card=win_one_card,
     )
 
 
-def _win(r: _Resolver, where: Where, group_keys: list[str], size: int) -> tuple[tuple[str, ...], int | None]:
-    """``win: {cleared: [GROUP ...], home: N}``: what wins instead of every card home."""
+def _win(r: _Resolver, where: Where, group_keys: list[str],
+         size: int) -> tuple[tuple[str, ...], int | None, tuple[str, ...]]:
+    """``win: {cleared: [GROUP ...], home: N, one-card: [GROUP ...]}``: what wins instead of
+    every card home."""
     where = r.get(where)
     if where.value is None:
-        return (), None
+        return (), None, ()
     where.mapping(WIN_KEYS)
-    cleared: list[str] = []
-    cw = r.get(where.child("cleared"))
-    if cw.value is not None:
-        for item in cw.items() if isinstance(cw.value, list) else [cw]:
-            key = r.text(item)
-            if key not in group_keys:
-                raise item.error(f"unknown pile group {key!r}; expected one of: {', '.join(group_keys)}"
-                                 + did_you_mean(key, group_keys))
-            cleared.append(key)
+
+    def groups(key: str) -> tuple[str, ...]:
+        out: list[str] = []
+        cw = r.get(where.child(key))
+        if cw.value is not None:
+            for item in cw.items() if isinstance(cw.value, list) else [cw]:
+                name = r.text(item)
+                if name not in group_keys:
+                    raise item.error(f"unknown pile group {name!r}; expected one of: {', '.join(group_keys)}"
+                                     + did_you_mean(name, group_keys))
+                out.append(name)
+        return tuple(out)
+
+    cleared = groups("cleared")
+    one_card = groups("one-card")
     home = r.integer(where.child("home"), allow_none=True, minimum=1, maximum=size)
     if not cleared and home is None:
         raise where.error("give 'cleared' (pile groups to empty), 'home' (cards on the foundations) or both")
-    return tuple(cleared), home
+    return cleared, home, one_card
+
+
+def _pair_rule(r: _Resolver, g: Where, role: str, count: int) -> PairRule:
+    """``pairs: {match: 13 | same-rank, touching: BOOL}`` on the one discard pile."""
+    where = r.get(g.child("pairs")).mapping(PAIR_KEYS, required=("match",))
+    if role != "foundation" or count != 1:
+        raise g.child("pairs").error("pairs are discarded onto one foundation pile: a group of one pile")
+    for key in ("build", "empty"):
+        if g.has(key):
+            raise g.child(key).error(f"a pairs pile takes what its pairs rule says: leave out '{key}'")
+    mw = r.get(where.child("match"))
+    if mw.value == "same-rank":
+        total = 0
+    elif isinstance(mw.value, int) and not isinstance(mw.value, bool) and 2 <= mw.value <= 26:
+        total = mw.value
+    else:
+        raise mw.error(f"expected a total of ranks from 2 to 26 (13: Pyramid) or 'same-rank', got {describe(mw.value)}")
+    return PairRule(total=total, touching=r.boolean(where.child("touching"), False))
+
+
+def _grid(r: _Resolver, where: Where, count: int) -> tuple[int, int]:
+    """``grid: {rows: R, columns: C}``: the group's piles are the cells of R rows of C, in reading order."""
+    where = r.get(where).mapping(GRID_KEYS, required=("rows", "columns"))
+    rows = r.integer(where.child("rows"), minimum=1, maximum=limits.MAX_PILES)
+    columns = r.integer(where.child("columns"), minimum=1, maximum=limits.MAX_PILES)
+    assert rows is not None and columns is not None
+    if rows * columns != count:
+        raise where.error(f"a grid of {rows} rows of {columns} has {rows * columns} cells, but the group "
+                          f"has {count} piles")
+    return rows, columns
+
+
+def _check_pairs(piles: list[PileSpec], groups: list[GroupSpec], raw: Mapping[str, Where]) -> None:
+    """At most one pairs pile; a pairs rule with ``touching`` takes cards only from grids; the
+    piles taking beaten cards agree on the Aces."""
+    beaten = [p for p in piles if p.beaten_by is not None]
+    odd = [p for p in beaten if p.aces_high != beaten[0].aces_high]
+    if odd:
+        raise raw[odd[0].group].child("beaten-by").child("aces").error(
+            "the piles taking beaten cards must agree on the rank of the Aces")
+    pairing = [p for p in piles if p.pairs is not None]
+    if len(pairing) > 1:
+        raise raw[pairing[1].group].child("pairs").error(
+            f"only one pile takes pairs; {pairing[0].name} does already")
+    if pairing and pairing[0].pairs.touching:  # type: ignore[union-attr]
+        gridded = {p.group for p in piles if p.grid is not None}
+        givers = {p.group for p in piles if p.gives != "none"}
+        loose = [k for k in pairing[0].accepts_from if k in givers and k not in gridded]
+        if loose:
+            raise raw[pairing[0].group].child("pairs").child("touching").error(
+                f"cards touch only in a grid: give {loose[0]} a 'grid: {{rows: R, columns: C}}', "
+                "or take cards only from grids (accepts-from)")
 
 
 def _deck(r: _Resolver, where: Where) -> tuple[tuple[int, ...], int]:

@@ -353,7 +353,7 @@ def check_groups_and_win(defn, options) -> None:
         assert group.piles[0] in said and group.piles[-1] in said, (defn.name, group.key)
         # said to take cards from other piles exactly when a move can put a card on one of them
         piles = rules.group_piles[group.key]
-        takes = any(d in rules.receivers and any(rules.accept[d]) for d in piles)
+        takes = any((d in rules.receivers and any(rules.accept[d])) or d == rules.pair_home for d in piles)
         assert ("It takes cards from" in said) == takes, (defn.name, group.key, said)
     win = words["How to win"]
     assert win.startswith(("Move all", "Win by clearing", "Win with")), (defn.name, win)

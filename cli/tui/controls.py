@@ -14,6 +14,7 @@ from typing import Protocol
 
 from solitaire.core import Game, Move
 from solitaire.core.i18n import _
+from solitaire.core.rules import PAIR
 
 from .table import View
 
@@ -100,6 +101,12 @@ class Hand:
             return
         if flexible:
             n = next((k for k in range(n, 0, -1) if dst in game.targets(src, k)), n)
+        rules = game.rules
+        if n == 1 and src in rules.pair_sources and dst in rules.pair_sources:  # a card put on its mate: the pair
+            pair = (min(src, dst), max(src, dst), PAIR)
+            if game.refusal(pair) is None or game.refusal((src, dst, 1)) is not None:
+                self.host.submit(pair)
+                return
         self.host.submit((src, dst, n))
 
     def send_home(self, pile: int) -> None:
@@ -127,7 +134,9 @@ class Hand:
         if game is None:
             return
         self.view.cursor = pile
-        if game.rules.role[pile] == "stock":  # every click draws, quick ones too
+        if game.rules.role[pile] == "stock" and self.view.picked is not None and pile in game.rules.pair_sources:
+            self.put(pile)  # a card put on an open stock's top card: the pair
+        elif game.rules.role[pile] == "stock":  # every click draws, quick ones too
             if self.view.picked is not None:
                 self.view.picked = None
                 self.host.refresh_view()
@@ -183,7 +192,7 @@ class Hand:
         cur = self.view.cursor
         if game is None or cur is None:
             return
-        if game.rules.role[cur] == "stock":
+        if game.rules.role[cur] == "stock" and not (self.view.picked is not None and cur in game.rules.pair_sources):
             if self.view.picked is not None:
                 self.let_go()  # as a click on the stock does: the stock takes no cards
             else:

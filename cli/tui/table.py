@@ -153,11 +153,18 @@ def geometry(game: Game, width: int, height: int) -> Geometry:
     left = (width - ncols * col_w) // 2 + (col_w - card_w) // 2
     geo = Geometry(col_w, card_w, card_h, left)
     fanned_rows = [all(rules.piles[rules.index[n]].fan == "down" for n in row if n) for row in layout]
-    flat_height = sum(card_h + 1 for f in fanned_rows if not f)
+    # a row of covered cards (a pyramid's) may lie under the next one, its top lines showing,
+    # when the rows do not fit one under another
+    steps = [card_h + 1] * len(layout)
     fan_rows = sum(1 for f in fanned_rows if f)
+    if sum(st for st, f in zip(steps, fanned_rows, strict=True) if not f) + fan_rows * (card_h + 2) > height:
+        for r, row in enumerate(layout):
+            if not fanned_rows[r] and any(row) and all(rules.covered[rules.index[n]] for n in row if n):
+                steps[r] = 2
+    flat_height = sum(st for st, f in zip(steps, fanned_rows, strict=True) if not f)
     fan_height = max(card_h, (height - flat_height - 1) // max(1, fan_rows)) if fan_rows else 0
     y = 1 if height > flat_height + fan_rows * (card_h + 6) else 0
-    for row, fanned in zip(layout, fanned_rows, strict=True):  # one flag per row
+    for row, fanned, step in zip(layout, fanned_rows, steps, strict=True):  # one flag per row
         for k, name in enumerate(row):
             if name is None:
                 continue
@@ -173,7 +180,7 @@ def geometry(game: Game, width: int, height: int) -> Geometry:
                         break
                     gaps += 1
                 geo.pile_room[i] = card_w + gaps * col_w + (col_w - card_w)
-        y += (fan_height if fanned else card_h) + 1
+        y += fan_height + 1 if fanned else step
     return geo
 
 

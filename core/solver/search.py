@@ -130,8 +130,10 @@ class _Tables:
         # the waits below assume a move possible now stays possible while nothing touches its
         # piles: not so when free cells or empty piles elsewhere bound a run (supermove), when
         # a pile empties into a forced fill, or when piles uncover others: no waiting there
+        # ... nor when pairs, discards beaten by other piles' tops, or closing gaps are in play
         plain = not (rules.has_supermove or rules.fills or rules.covering or rules.draw_not_onto_empty
-                     or any(m > 1 for m in rules.min_accept))
+                     or any(m > 1 for m in rules.min_accept) or rules.pair_home is not None or rules.beaten
+                     or rules.consolidate)
         self.plain = plain
         self.defer = tuple(plain and unbounded and rules.gives[p] == GIVES_RUN for p in range(rules.count))
         # onto_mask[f][c]: the cards c may go onto outside the foundations, taken back from f
@@ -152,13 +154,18 @@ class _Tables:
                     rules.max_accept[i], rules.min_accept[i], rules.flip[i], rules.covered[i], rules.uncovers[i],
                     rules.fill[i], rules.supermove[i] is not None, i in rules.win_cleared,
                     any(i in f for f in rules.fill), frozenset(rules.targets[i]) - mates,
+                    rules.pair_with[i],  # a cell of a grid pairs with its own neighbours
                     mates - {i} <= set(rules.targets[i]) or not (mates & set(rules.targets[i])),
                     frozenset(s for s in range(rules.count) if i in rules.targets[s]) - mates)
 
         groups: list[tuple[int, ...]] = []
         grouped: set[int] = set()
+        # piles the stock deals onto one by one are not interchangeable: the next card goes to a
+        # given pile, whatever lies there
+        dealt_one_each = set(rules.draw_targets) if len(rules.draw_targets) > 1 else set()
         for members in rules.group_piles.values():
-            if len(members) > 1 and len({signature(i, members) for i in members}) == 1:
+            if len(members) > 1 and len({signature(i, members) for i in members}) == 1 \
+                    and not dealt_one_each & set(members):
                 groups.append(members)
                 grouped.update(members)
         self.groups = tuple(groups)
@@ -168,7 +175,9 @@ class _Tables:
         # stock macro-moves: a single waste that only the stock fills, unbounded
         self.macro = False
         self.waste = -1
-        if rules.stock is not None and len(rules.draw_targets) == 1:
+        # (not where the stock's top card plays, nor with pairs: the waste's top card may pair)
+        if rules.stock is not None and len(rules.draw_targets) == 1 and rules.stock not in rules.sources \
+                and rules.pair_home is None:
             w = rules.draw_targets[0]
             fed = any(w in rules.targets[s] for s in range(rules.count)) \
                 or bool(rules.fill[w]) or any(rules.stock in f for f in rules.fill)  # (fills move cards too)
@@ -445,6 +454,8 @@ class Solver:
         rules = self.rules
         if rules.win_home < len(rules.deck):  # a card may stay where it is and the game still be won
             return False
+        if rules.pair_home is not None:  # a card may also leave in a pair, which accept does not say
+            return False
         accept = rules.accept
         W = rules.width
         for p in rules.sources:
@@ -629,6 +640,9 @@ class Solver:
                 if t.macro:
                     continue
                 out.append((5, 0, m))
+                continue
+            if n < 0:  # a pair, to the discard pile
+                out.append((100, 0, m))
                 continue
             pile = piles[src]
             left = len(pile) - n
