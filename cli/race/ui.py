@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import shlex
 import sys
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -38,6 +39,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 from solitaire.core import Game, Move, get_variant
 from solitaire.core.view import Observation
 
+from ..common import UNCHECKED
 from ..tui.app import TABLE_BINDINGS, HandKeys, HelpScreen, TableView, replay_escape
 from ..tui.controls import Hand
 from ..tui.table import View, with_symbols
@@ -445,10 +447,11 @@ class EndScreen(Screen[None]):
         self.query_one("#end-title", Static).update(Text(app.headline(), style="bold yellow"))
         text = Text()
         text.append(app.reason_text() + "\n\n")
-        text.append("Tables (1-4 to see one): home, moves\n", style="bold")
+        label, count = app.measure()
+        text.append(f"Tables (1-4 to see one): {label}, moves\n", style="bold")
         for k, t in enumerate(end["tables"]):
             mark = "▶" if k == self.shown else " "
-            text.append(f"{mark}{k + 1} {t['name'][:10]:10} {t['result']:6} {t['foundation']:2} {t['moves']:4}\n",
+            text.append(f"{mark}{k + 1} {t['name'][:10]:10} {t['result']:6} {count(t):3} {t['moves']:4}\n",
                         style="bold" if k == self.shown else "")
         text.append("\nMatch: points, won-drawn-lost\n", style="bold")
         for s in end["score"]:
@@ -575,6 +578,14 @@ class RaceApp(App[None]):
             return "s starts when every friend is ready; c settings; q closes the table"
         return "r when you are ready; the host starts the race. q quits."
 
+    def measure(self) -> tuple[str, Callable[[dict[str, Any]], int]]:
+        """How near a win a player is, as this game's win counts it: cards ``home``, or cards
+        ``left`` in the piles it clears (Golf, TriPeaks)."""
+        win = self.table.get("win") or {"home": 1, "clear": []}
+        if win["clear"] and not win["home"]:
+            return "left", lambda p: int(p.get("left", 0))
+        return "home", lambda p: int(p.get("home", 0))
+
     def progress_text(self) -> Text:
         text = Text()
         text.append("Players\n", style="bold")
@@ -584,8 +595,9 @@ class RaceApp(App[None]):
             text.append(f"{name[:14]:14} ", style="bold" if mine else "")
             status = p["status"] if p.get("connected", True) else "away"
             text.append(f"{status}\n", style="green" if status in ("racing", "won") else "yellow")
-            text.append(f" home {p.get('foundation', 0):2}  up {p.get('face_up', 0):2}\n"
-                        f" moves {p.get('moves', 0)}\n")
+            label, count = self.measure()
+            down = f"  down {p.get('hidden', 0):2}" if (self.table.get("win") or {}).get("hides", True) else ""
+            text.append(f" {label} {count(p):2}{down}\n moves {p.get('moves', 0)}\n")
         watching = self.table.get("spectators", 0)
         if watching:
             text.append(f"\nwatching: {watching}\n", style="dim")
@@ -726,14 +738,14 @@ class RaceApp(App[None]):
                 self.is_host = bool(msg.get("host"))
             if kind in ("welcome", "start") and msg.get("seat") is not None:
                 self.my_id = msg["players"][msg["seat"]]["id"]
-            for key in ("table", "state", "race", "settings", "players", "spectators", "score"):
+            for key in ("table", "state", "race", "settings", "win", "players", "spectators", "score"):
                 if key in fields:
                     self.table[key] = fields[key]
             self._note_clock(fields)
             if kind == "start":
                 self.end = None
                 self.offer = None
-                self.notice = ""
+                self.notice = UNCHECKED if fields.get("unchecked") else ""
                 self.deadline = self.deadline if "seconds_left" in fields else None
             if "own" in fields:
                 self.own = fields["own"]
@@ -751,7 +763,7 @@ class RaceApp(App[None]):
         elif kind == "progress":
             for p in self.table["players"]:
                 if p["seat"] == msg["seat"]:
-                    p.update({k: msg[k] for k in ("status", "foundation", "face_up", "moves")})
+                    p.update({k: msg[k] for k in ("status", "home", "left", "hidden", "moves") if k in msg})
         elif kind == "error":
             if msg.get("re") == "move":
                 self.unanswered = max(0, self.unanswered - 1)
