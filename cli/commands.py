@@ -170,6 +170,10 @@ from .rules import rules_command  # noqa: E402
 app.command("rules", context_settings=EXTRA)(rules_command)
 app.command("check")(check_command)
 
+from .serve import serve_command  # noqa: E402  (textual-serve loads only when it runs)
+
+app.command("serve", context_settings=EXTRA, cls=GameOptionsHelp)(serve_command)
+
 
 # the commands whose plain lines run without Typer's checks: their written-out declaration
 # (tests check it against the Typer one) and the function taking what it reads

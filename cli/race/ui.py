@@ -226,7 +226,11 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-title", Static).update(Text(
             f"Race table — {settings_text(table['settings'])}", style="bold"))
         link = Text("Send this link to up to three friends (y copies it):\n", style="dim")
-        link.append(app.link, style="bold cyan")
+        if not app.web_only:
+            link.append(app.link, style="bold cyan")
+        if app.web is not None:
+            link.append("" if app.web_only else "\nor, to play in a web browser, this one:\n", style="dim")
+            link.append(app.web, style="bold cyan")
         if app.is_host and app.link.startswith(("solitaire://127.0.0.1:", "solitaire://[::1]:")):
             link.append(f"\n{LOOPBACK_HINT[:1].upper()}{LOOPBACK_HINT[1:]}.", style="dim")
         self.query_one("#lobby-link", Static).update(link)
@@ -518,10 +522,13 @@ class RaceApp(App[None]):
     CSS = CSS
     TITLE = "solitaire race"
 
-    def __init__(self, client: RaceClient, link: str, *, tick: bool = True) -> None:
+    def __init__(self, client: RaceClient, link: str, *, tick: bool = True, web: str | None = None,
+                 web_only: bool = False) -> None:
         super().__init__()
         self.client = client
         self.link = link
+        self.web = web  # the table's page for browsers (race host --web)
+        self.web_only = web_only  # this table runs in a browser: its link is the page's
         self.tick = tick
         welcome = client.welcome
         self.role: str = welcome.get("role", "spectator")
@@ -835,7 +842,7 @@ class RaceApp(App[None]):
 
     def action_copy_link(self) -> None:
         """Copy the table's link through the terminal (OSC 52: most terminals take it)."""
-        self.copy_to_clipboard(self.link)
+        self.copy_to_clipboard(self.web if self.web_only and self.web else self.link)
         self.notice = "copied the link (if the terminal lets programs copy): send it to your friends"
         self.refresh_base()
 
@@ -898,31 +905,43 @@ class RaceApp(App[None]):
 
 
 async def race_ui(link: str, name: str, *, host_key: str | None = None, seat_token: str | None = None,
-                  via: str | None = None, **connect: Any) -> int:
+                  via: str | None = None, web: str | None = None, web_only: bool = False, **connect: Any) -> int:
     client = await RaceClient.join(via or link, name, host_key=host_key, seat_token=seat_token, **connect)
-    app = RaceApp(client, link)
+    app = RaceApp(client, link, web=web, web_only=web_only)
     try:
         await app.run_async()
     finally:
         await client.close()
         if app.client is not client:  # came back on a new connection after a drop
             await app.client.close()
+    if web_only:  # a browser's session: its process ends with the page, nobody reads a notice
+        return 0
     notice = None if app.closed else leaving_notice(link, app.client)
     if notice is not None:  # how to take the seat back, once the screen is the terminal's again
         print(f"solitaire: {notice}", file=sys.stderr, flush=True)
     return 0
 
 
-def run_join_ui(link: str, name: str, seat_token: str | None = None, cafile: str | None = None) -> int:
-    return asyncio.run(race_ui(link, name, seat_token=seat_token, cafile=cafile))
+def run_join_ui(link: str, name: str, seat_token: str | None = None, cafile: str | None = None,
+                web: str | None = None) -> int:
+    """``race join``'s table; ``web``: this is a browser's session of ``race host --web`` on the
+    host's machine, the page's link shown (the race's own link is the host's loopback one)."""
+    connect: dict[str, Any] = {"cafile": cafile}
+    if web is not None and link.rstrip().endswith("&tls=1"):
+        from .client import own_connection_context
+
+        connect = {"ssl": own_connection_context()}  # the host's own server, on loopback
+    return asyncio.run(race_ui(link, name, seat_token=seat_token, web=web, web_only=web is not None, **connect))
 
 
 def run_host_ui(settings: Any, name: str, port: int, seconds_allowed: bool = False, network: Any = None) -> int:
-    from .client import link_for_host, own_connection
+    from .client import link_for_host, own_connection, web_table
 
     async def main() -> int:
-        async with hosted_table(settings, port, seconds_allowed, network) as (server, table):
+        async with hosted_table(settings, port, seconds_allowed, network) as (server, table), \
+                web_table(server, table, network) as web:
             return await race_ui(server.link(table), name, host_key=table.host_key,
-                                 via=link_for_host(server, table), **own_connection(server))
+                                 via=link_for_host(server, table), web=web.link() if web else None,
+                                 **own_connection(server))
 
     return asyncio.run(main())
