@@ -349,6 +349,7 @@ def test_tls_with_a_certificate_and_key(tmp_path: Path) -> None:
     (["--key", "key.pem"], "--key goes with --cert"),
     (["--cert", "/nonexistent.pem"], "cannot use the certificate /nonexistent.pem"),
     (["--bind", "256.0.0.1"], "cannot open a table on 256.0.0.1 port 0"),
+    (["--web", "--web-port", "x"], "--web-port must be a whole number from 0 to 65535, got 'x'"),
 ])
 def test_race_host_refuses_bad_options_in_one_line(cli: Any, args: list[str], error: str) -> None:
     result = cli("race", "host", "--json", *args, input="quit\n")

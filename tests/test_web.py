@@ -254,3 +254,16 @@ def test_serve_refuses_bad_input_in_one_line(cli):
         result = cli(*args)
         assert result.code == 2, args
         assert result.err.count("\n") == 1 and message in result.err, result.err
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line(cli):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = cli("serve", "--port", str(port))
+    assert result.code == 2 and result.out == ""
+    assert result.err.startswith(f"solitaire: cannot serve the table on 127.0.0.1 port {port}: ")
+    assert result.err.count("\n") == 1, result.err
