@@ -148,7 +148,7 @@ def test_race_host_web_plays_in_a_browser_that_never_sees_a_hidden_card(browser,
         host.stdin.write("start\n")
         host.stdin.flush()
         until(stream, event="start")
-        page.wait_for("moves")  # the race's screen, the players' panel
+        page.wait_for("Race 1 Klondike")  # the race screen's title
         page.press("d")  # draw: the browser plays a move
         moved = until(stream, event="progress", seat=1)
         assert moved["moves"] == 1
