@@ -187,6 +187,10 @@ app.command("rules", context_settings=EXTRA,
 app.command("check",
             help=N_("Report every mistake in variant YAML files (exit status 1 if there is any)."))(check_command)
 
+from .serve import serve_command  # noqa: E402  (textual-serve loads only when it runs)
+
+app.command("serve", context_settings=EXTRA, cls=GameOptionsHelp)(serve_command)
+
 
 # the commands whose plain lines run without Typer's checks: their written-out declaration
 # (tests check it against the Typer one) and the function taking what it reads

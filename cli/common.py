@@ -32,9 +32,13 @@ def fresh_seed() -> int:
 
 
 def on_terminal() -> bool:
-    """Both stdin and stdout are a terminal: the full-screen table may open."""
+    """Both stdin and stdout are a terminal, or a browser's page through textual-serve (which
+    runs a session with Textual's web driver): the full-screen table may open."""
+    import os
     import sys
 
+    if os.environ.get("TEXTUAL_DRIVER") == "textual.drivers.web_driver:WebDriver":
+        return True
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 

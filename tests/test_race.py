@@ -13,7 +13,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from solitaire.cli.race.client import RaceClient, RaceError
-from solitaire.cli.race.messages import face_up_tableau, parse_link
+from solitaire.cli.race.messages import parse_link, progress
 from solitaire.cli.race.server import RaceServer, Settings
 from solitaire.core import Game, Rules, get_variant
 from solitaire.core.solver import solve
@@ -127,7 +127,7 @@ def test_lobby_ready_start_and_a_win_ends_the_race_for_all():
         assert refused["ok"] is False and refused["moves"] == 0
         await play(cid, SOLUTION[:3])
         progress = await host.wait("progress", seat=2, moves=3)
-        assert set(progress) >= {"foundation", "face_up", "moves"}
+        assert set(progress) >= {"home", "left", "hidden", "moves"}
         await play(host, SOLUTION)
         ends = [await c.wait("end") for c in (host, bob, cid)]
         for end in ends:
@@ -160,11 +160,11 @@ def tableau_flip_move() -> str:
     game = Game.new(RULES, TIMED_SEED)
     for m in game.legal_moves():
         if RULES.role[m[0]] == "tableau" and RULES.role[m[1]] == "tableau":
-            before = face_up_tableau(game)
+            before = progress(game)["hidden"]
             game.push(m)
-            after = face_up_tableau(game)
+            after = progress(game)["hidden"]
             game.pop()
-            if after > before:
+            if after < before:
                 return game.move_text(m)
     raise AssertionError("the test deal has no turning move at the start")
 
@@ -582,7 +582,7 @@ def test_spectators_watch_counts_only_and_see_every_table_at_the_end():
         await eve.wait("start")
         await play(bob, SOLUTION[:8])
         seen = await late.wait("progress", seat=1, moves=8)
-        assert set(seen) >= {"foundation", "face_up", "moves"}
+        assert set(seen) >= {"home", "left", "hidden", "moves"}
         await late.send("resign")
         assert (await late.wait("error"))["code"] == "spectator"
         await play(bob, SOLUTION[8:])

@@ -349,6 +349,7 @@ def test_tls_with_a_certificate_and_key(tmp_path: Path) -> None:
     (["--key", "key.pem"], "--key goes with --cert"),
     (["--cert", "/nonexistent.pem"], "cannot use the certificate /nonexistent.pem"),
     (["--bind", "256.0.0.1"], "cannot open a table on 256.0.0.1 port 0"),
+    (["--web", "--web-port", "x"], "--web-port must be a whole number from 0 to 65535, got 'x'"),
 ])
 def test_race_host_refuses_bad_options_in_one_line(cli: Any, args: list[str], error: str) -> None:
     result = cli("race", "host", "--json", *args, input="quit\n")
@@ -518,7 +519,8 @@ def test_the_table_asks_whether_to_take_the_seat_back(cli: Any, monkeypatch: pyt
     remember_seat(link, bob)
     joined: list[str | None] = []
     monkeypatch.setattr(commands, "on_terminal", lambda: True)
-    def run_join_ui(link: str, name: str, resume: str | None, cafile: str | None = None) -> int:
+    def run_join_ui(link: str, name: str, resume: str | None, cafile: str | None = None,
+                    web: str | None = None) -> int:
         joined.append(resume)
         return 0
 
@@ -527,6 +529,9 @@ def test_the_table_asks_whether_to_take_the_seat_back(cli: Any, monkeypatch: pyt
         result = cli("race", "join", link, input=answer)
         assert result.code == 0 and re.match(r"You left seat 1 at this table \d+ s ago\. Take it back\?", result.out)
         assert joined.pop() == resume
+    # a browser's session (race host --web) runs on the host's machine: never offered a seat left here
+    result = cli("race", "join", link, "--web-session", "http://127.0.0.1:9/?token=x", input="y\n")
+    assert result.code == 0 and result.out == "" and joined.pop() is None
 
 
 def test_the_hosts_lobby_says_how_to_open_a_loopback_table() -> None:

@@ -575,3 +575,21 @@ async def test_the_race_keys_line_names_the_arrows_and_f_is_offered_once_the_car
             app.show_own({**data, "options": OPTIONS})
             app.refresh_base()
             assert status(app) == FINISH_LINE
+
+
+@pilot_test
+async def test_a_browsers_lobby_shows_and_copies_the_pages_link():
+    server, table, _link = await open_table()
+    link = server.link(table)
+    page = f"http://127.0.0.1:9/?token={table.token}"
+    guest = await RaceClient.join(link, "guest 1")
+    app = RaceApp(guest, link, tick=False, web=page, web_only=True)  # race join --web-session PAGE
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: on(app, LobbyScreen))
+        shown = plain(app.screen.query_one("#lobby-link"))
+        assert page in shown and link not in shown  # the browser's friends get the page, not loopback
+        await pilot.press("y")
+        await until(pilot, lambda: "copied the link" in status(app))
+        assert app.clipboard == page
+    await guest.close()
+    await server.close()

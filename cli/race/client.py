@@ -437,6 +437,9 @@ class Network:
     public: tuple[str, int | None] | None = None  # --public HOST[:PORT]
     cert: str | None = None
     key: str | None = None
+    web: bool = False  # --web: serve the table to browsers too
+    web_port: int = 0  # --web-port
+    deal_seed: int | None = None  # --deal-seed (tests only: the deal the test knows)
 
     def link_host(self) -> tuple[str, int | None] | None:
         """What the link names instead of the address listened on: ``--public``, or for
@@ -471,6 +474,9 @@ async def hosted_table(settings: Any, port: int, seconds_allowed: bool = False,
     network = network or Network()
     server = RaceServer(network.bind, port, allow_seconds=seconds_allowed, ssl=network.ssl_context(),
                         public=network.link_host())
+    if network.deal_seed is not None:
+        seed = network.deal_seed
+        server.deal_seed = lambda _settings: seed
     try:
         await server.start()
     except OSError as exc:
@@ -500,14 +506,52 @@ def outward_address(ipv6: bool = False) -> str:
         return fallback
 
 
+@contextlib.asynccontextmanager
+async def web_table(server: Any, table: Any, network: Network | None) -> AsyncIterator[Any]:
+    """With ``--web``, the table's page for browsers (a :class:`solitaire.cli.web.WebTable`
+    whose every session is a ``race join`` of this table on loopback); else None."""
+    if network is None or not network.web:
+        yield None
+        return
+    from ..web import WebError, WebTable, command_line, serving
+
+    loopback = link_for_host(server, table)
+    holder: list[Any] = []
+
+    def command(n: int) -> str:
+        return command_line("race", "join", loopback, "--name", f"guest {n}", "--web-session", holder[0].link())
+
+    named = network.link_host()  # the race link's host (--public's port is the race's, not the page's)
+    web = WebTable(command, network.bind, network.web_port, token=table.token, title="solitaire race",
+                   sessions=8, per_address=4, ssl_context=network.ssl_context(),
+                   public=(named[0], None) if named is not None else None)
+    holder.append(web)
+    try:
+        async with serving(web):
+            yield web
+    except WebError as exc:
+        raise RaceError(str(exc)) from None
+
+
+def own_connection_context() -> ssl.SSLContext:
+    """A TLS context for the host's own server on loopback (its certificate names another host)."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return context
+
+
 def run_host(settings: Any, name: str, port: int, seconds_allowed: bool = False,
              network: Network | None = None) -> int:
     async def main() -> int:
-        async with hosted_table(settings, port, seconds_allowed, network) as (server, table):
+        async with hosted_table(settings, port, seconds_allowed, network) as (server, table), \
+                web_table(server, table, network) as web:
             link = server.link(table)
-            sys.stdout.write(json.dumps({"event": "opened", "table": table.id, "link": link,
-                                         "port": server.port, "settings": settings.as_json()},
-                                        separators=(",", ":")) + "\n")
+            opened = {"event": "opened", "table": table.id, "link": link, "port": server.port,
+                      "settings": settings.as_json()}
+            if web is not None:
+                opened["web"] = web.link()
+            sys.stdout.write(json.dumps(opened, separators=(",", ":")) + "\n")
             sys.stdout.flush()
             return await run_bridge(link_for_host(server, table), name, sys.stdin, sys.stdout,
                                     host_key=table.host_key, **own_connection(server))
@@ -520,10 +564,7 @@ def own_connection(server: Any) -> dict[str, Any]:
     process, whose certificate may name another host (the public one), so it is not checked."""
     if server.ssl is None:
         return {}
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-    context.check_hostname = False
-    context.verify_mode = ssl.CERT_NONE
-    return {"ssl": context}
+    return {"ssl": own_connection_context()}
 
 
 def link_for_host(server: Any, table: Any) -> str:

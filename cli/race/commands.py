@@ -69,6 +69,12 @@ def host(
     cert: str | None = typer.Option(None, "--cert", metavar="FILE",
                                     help="A TLS certificate (PEM): the table speaks wss://."),
     key: str | None = typer.Option(None, "--key", metavar="FILE", help="The certificate's private key (PEM)."),
+    web: bool = typer.Option(False, "--web", help="Serve the table to web browsers too: a second link, "
+                             "for friends without Python (see docs/race.md)."),
+    web_port: str = typer.Option("0", "--web-port", metavar="PORT",
+                                 help="The port the browsers' page listens on (0: any free port)."),
+    deal_seed: int | None = typer.Option(None, "--deal-seed", hidden=True,
+                                         help="Tests only: deal this seed (the test knows the deal)."),
     name: str = typer.Option("host", "--name", help="Your name at the table."),
     json_mode: bool = typer.Option(False, "--json", help="Race with the machine protocol (bots and tests)."),
 ) -> None:
@@ -81,7 +87,9 @@ def host(
     check_name(name)
     if key is not None and cert is None:
         fail("--key goes with --cert (the certificate it is the key of)")
-    network = Network(bind.strip(), parse_public(public) if public is not None else None, cert, key)
+    network = Network(bind.strip(), parse_public(public) if public is not None else None, cert, key,
+                      web=web, web_port=parse_port(web_port, "--web-port"), deal_seed=deal_seed)
+
     defn = _variant(variant)
     data: dict[str, Any] = {"variant": defn.name, "race": race, "options": _variant_options(defn, list(ctx.args))}
     if minutes is not None:
@@ -119,6 +127,8 @@ def join(
                                       help="Come back to your seat (the seat_token of the welcome)."),
     cafile: str | None = typer.Option(None, "--cafile", metavar="FILE",
                                       help="Trust this certificate (PEM) for a wss:// table: the host's own."),
+    web_session: str | None = typer.Option(None, "--web-session", hidden=True, metavar="PAGE",
+                                           help="A browser's session of race host --web (PAGE: its link)."),
     json_mode: bool = typer.Option(False, "--json", help="Race with the machine protocol (bots and tests)."),
 ) -> None:
     """Sit down at a race table (or watch, when it is full or the race has started)."""
@@ -135,7 +145,8 @@ def join(
     check_name(name)
     if not json_mode and not on_terminal():
         fail(NO_TABLE_UI)
-    left = left_seat(link) if resume is None else None
+    # a browser's session never takes a seat left on this machine: that is another browser's
+    left = left_seat(link) if resume is None and web_session is None else None
     if left is not None:  # this machine left a seat at this table less than 60 s ago
         ago = max(0, round(time.time() - left["left"]))
         if json_mode:
@@ -147,7 +158,7 @@ def join(
         if not json_mode:
             from .ui import run_join_ui  # only here: --json never loads Textual
 
-            raise typer.Exit(run_join_ui(link, name, resume, cafile=cafile))
+            raise typer.Exit(run_join_ui(link, name, resume, cafile=cafile, web=web_session))
         raise typer.Exit(run_join(link, name, resume, cafile=cafile))
     except RaceError as exc:
         fail(str(exc))

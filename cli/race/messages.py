@@ -12,7 +12,7 @@ import math
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from solitaire.core import Game
+from solitaire.core import Game, Rules
 from solitaire.core.files import depth_over
 from solitaire.core.view import Observation
 
@@ -148,13 +148,34 @@ def revealed_position(game: Game) -> dict[str, Any]:
     return position
 
 
-def foundation_cards(game: Game) -> int:
-    return sum(len(game.piles[f]) for f in game.rules.foundations)
+def progress(game: Game) -> dict[str, int]:
+    """A player's progress, counted as the game's ``win:`` counts it (not from one game's piles):
+    ``home`` cards on the foundations, ``left`` cards still in the piles the win clears (0 for a
+    game won by cards home), ``hidden`` face-down cards outside the stock, ``moves``."""
+    rules = game.rules
+    piles, down = game.piles, game.down
+    return {"home": sum(len(piles[f]) for f in rules.foundations),
+            "left": sum(len(piles[p]) for p in rules.win_cleared),
+            "hidden": sum(down[p] for p in range(rules.count) if p != rules.stock),
+            "moves": game.moves}
 
 
-def face_up_tableau(game: Game) -> int:
-    per_pile = zip(game.piles, game.down, game.rules.role, strict=True)  # one of each per pile
-    return sum(len(p) - d for p, d, role in per_pile if role == "tableau")
+def goal(rules: Rules) -> dict[str, Any]:
+    """What wins the game, for the players' panels: ``home`` cards home (0: none counted),
+    ``clear`` the piles to empty (their names), ``hides`` whether cards are dealt face down
+    outside the stock (else the panels leave the face-down count out)."""
+    return {"home": rules.win_home, "clear": [rules.names[p] for p in rules.win_cleared],
+            "hides": any(p != rules.stock for p in rules.may_hide)}
+
+
+def standing(game: Game) -> tuple[int, ...]:
+    """What a timed race compares when time is up, the best highest: cards home when the
+    game's win counts them, then fewer cards left in the piles it clears, then fewer cards
+    face down (turned up is nearer a win in every game that hides cards)."""
+    rules = game.rules
+    counts = progress(game)
+    counts_home = rules.win_home > 0 or not rules.win_cleared
+    return (counts["home"] if counts_home else 0, -counts["left"], -counts["hidden"])
 
 
 def own_state(game: Game) -> dict[str, Any]:

@@ -39,11 +39,12 @@ from .messages import (
     BadMessage,
     decode,
     encode,
-    face_up_tableau,
-    foundation_cards,
+    goal,
     make_link,
     own_state,
+    progress,
     revealed_position,
+    standing,
 )
 
 MAX_SEATS = 4
@@ -268,9 +269,7 @@ class Player:
     timer: asyncio.TimerHandle | None = None
 
     def progress(self) -> dict[str, Any]:
-        g = self.game
-        return {"foundation": foundation_cards(g) if g else 0, "face_up": face_up_tableau(g) if g else 0,
-                "moves": g.moves if g else 0}
+        return progress(self.game) if self.game is not None else {"home": 0, "left": 0, "hidden": 0, "moves": 0}
 
 
 class Table:
@@ -289,6 +288,7 @@ class Table:
         self.deadline: float | None = None  # time.monotonic() when a timed race ends
         self.clock: asyncio.TimerHandle | None = None
         self.seed: int | None = None  # held here only; never sent
+        self.unchecked = False  # the deal is not proved won (the solver ran out of time)
         self.result: dict[str, Any] | None = None
         self.end_message: dict[str, Any] | None = None  # the last race's end, for one who comes back
         self._ids = itertools.count(1)
@@ -318,8 +318,12 @@ class Table:
             if self.state != "lobby":
                 entry.update(p.progress())
             players.append(entry)
+        rules = Rules.of(get_variant(self.settings.variant), self.settings.options)
         out = {"table": self.id, "state": self.state, "race": self.race_no, "settings": self.settings.as_json(),
-               "players": players, "spectators": len(self.spectators), "score": self.score_list()}
+               "win": goal(rules), "players": players, "spectators": len(self.spectators),
+               "score": self.score_list()}
+        if self.state != "lobby" and self.unchecked:
+            out["unchecked"] = True  # as `play --json` says of a deal nobody knows to be winnable
         if self.state == "racing" and self.deadline is not None:
             out["seconds_left"] = round(max(0.0, self.deadline - time.monotonic()), 1)
         return out
@@ -585,12 +589,14 @@ class Table:
         defn = get_variant(self.settings.variant)
         options = self.settings.options
         if self.server.deal_seed is not None:  # tests only: never reachable from the wire
-            seed = self.server.deal_seed(self.settings)
+            dealt = self.server.deal_seed(self.settings)
+            seed, proved = dealt if isinstance(dealt, tuple) else (dealt, True)
         else:
             from solitaire.core.solver import winnable_seed
 
-            seed, _ = winnable_seed(defn, options)
+            seed, proved = winnable_seed(defn, options)
         self.seed = seed
+        self.unchecked = not proved
         rules = Rules.of(defn, options)
         self.race_no += 1
         self.state = "racing"
@@ -641,11 +647,9 @@ class Table:
         if self.state != "racing":
             return
         racing = self._racing()
-        best = max((foundation_cards(p.game) for p in racing), default=0)  # type: ignore[arg-type]
-        top = [p for p in racing if foundation_cards(p.game) == best]  # type: ignore[arg-type]
-        if len(top) > 1:
-            most = max(face_up_tableau(p.game) for p in top)  # type: ignore[arg-type]
-            top = [p for p in top if face_up_tableau(p.game) == most]  # type: ignore[arg-type]
+        # the game's own measure (cards home, or cards cleared), then fewer cards face down
+        best = max((standing(p.game) for p in racing if p.game is not None), default=None)
+        top = [p for p in racing if p.game is not None and standing(p.game) == best]
         self._end("time", top, draw=len(top) > 1)
 
     def _end(self, reason: str, winners: list[Player], draw: bool = False) -> None:
@@ -710,9 +714,9 @@ class RaceServer:
         self.ssl = ssl
         self.public = public  # (host, port or None): what the link names instead of host:port
         self.tables: dict[str, Table] = {}
-        # Tests only: a function Settings -> seed that replaces the winnable deal. Set it on the
-        # object; no message can reach it.
-        self.deal_seed: Callable[[Settings], int] | None = None
+        # Tests only: a function Settings -> seed (or (seed, proved)) that replaces the winnable
+        # deal. Set it on the object; no message can reach it.
+        self.deal_seed: Callable[[Settings], int | tuple[int, bool]] | None = None
         self.kills: Counter[str] = Counter()  # why connections were cut off (flood, slow, ...)
         self.connections: set[Connection] = set()
         self.by_address: Counter[str] = Counter()

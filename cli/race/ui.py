@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import shlex
 import sys
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -38,6 +39,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 from solitaire.core import Game, Move, get_variant
 from solitaire.core.view import Observation
 
+from ..common import UNCHECKED
 from ..tui.app import TABLE_BINDINGS, HandKeys, HelpScreen, TableView, replay_escape
 from ..tui.controls import Hand
 from ..tui.table import View, with_symbols
@@ -224,7 +226,11 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-title", Static).update(Text(
             f"Race table — {settings_text(table['settings'])}", style="bold"))
         link = Text("Send this link to up to three friends (y copies it):\n", style="dim")
-        link.append(app.link, style="bold cyan")
+        if not app.web_only:
+            link.append(app.link, style="bold cyan")
+        if app.web is not None:
+            link.append("" if app.web_only else "\nor, to play in a web browser, this one:\n", style="dim")
+            link.append(app.web, style="bold cyan")
         if app.is_host and app.link.startswith(("solitaire://127.0.0.1:", "solitaire://[::1]:")):
             link.append(f"\n{LOOPBACK_HINT[:1].upper()}{LOOPBACK_HINT[1:]}.", style="dim")
         self.query_one("#lobby-link", Static).update(link)
@@ -445,10 +451,11 @@ class EndScreen(Screen[None]):
         self.query_one("#end-title", Static).update(Text(app.headline(), style="bold yellow"))
         text = Text()
         text.append(app.reason_text() + "\n\n")
-        text.append("Tables (1-4 to see one): home, moves\n", style="bold")
+        label, count = app.measure()
+        text.append(f"Tables (1-4 to see one): {label}, moves\n", style="bold")
         for k, t in enumerate(end["tables"]):
             mark = "▶" if k == self.shown else " "
-            text.append(f"{mark}{k + 1} {t['name'][:10]:10} {t['result']:6} {t['foundation']:2} {t['moves']:4}\n",
+            text.append(f"{mark}{k + 1} {t['name'][:10]:10} {t['result']:6} {count(t):3} {t['moves']:4}\n",
                         style="bold" if k == self.shown else "")
         text.append("\nMatch: points, won-drawn-lost\n", style="bold")
         for s in end["score"]:
@@ -515,10 +522,13 @@ class RaceApp(App[None]):
     CSS = CSS
     TITLE = "solitaire race"
 
-    def __init__(self, client: RaceClient, link: str, *, tick: bool = True) -> None:
+    def __init__(self, client: RaceClient, link: str, *, tick: bool = True, web: str | None = None,
+                 web_only: bool = False) -> None:
         super().__init__()
         self.client = client
         self.link = link
+        self.web = web  # the table's page for browsers (race host --web)
+        self.web_only = web_only  # this table runs in a browser: its link is the page's
         self.tick = tick
         welcome = client.welcome
         self.role: str = welcome.get("role", "spectator")
@@ -575,6 +585,14 @@ class RaceApp(App[None]):
             return "s starts when every friend is ready; c settings; q closes the table"
         return "r when you are ready; the host starts the race. q quits."
 
+    def measure(self) -> tuple[str, Callable[[dict[str, Any]], int]]:
+        """How near a win a player is, as this game's win counts it: cards ``home``, or cards
+        ``left`` in the piles it clears (Golf, TriPeaks)."""
+        win = self.table.get("win") or {"home": 1, "clear": []}
+        if win["clear"] and not win["home"]:
+            return "left", lambda p: int(p.get("left", 0))
+        return "home", lambda p: int(p.get("home", 0))
+
     def progress_text(self) -> Text:
         text = Text()
         text.append("Players\n", style="bold")
@@ -584,8 +602,9 @@ class RaceApp(App[None]):
             text.append(f"{name[:14]:14} ", style="bold" if mine else "")
             status = p["status"] if p.get("connected", True) else "away"
             text.append(f"{status}\n", style="green" if status in ("racing", "won") else "yellow")
-            text.append(f" home {p.get('foundation', 0):2}  up {p.get('face_up', 0):2}\n"
-                        f" moves {p.get('moves', 0)}\n")
+            label, count = self.measure()
+            down = f"  down {p.get('hidden', 0):2}" if (self.table.get("win") or {}).get("hides", True) else ""
+            text.append(f" {label} {count(p):2}{down}\n moves {p.get('moves', 0)}\n")
         watching = self.table.get("spectators", 0)
         if watching:
             text.append(f"\nwatching: {watching}\n", style="dim")
@@ -726,14 +745,14 @@ class RaceApp(App[None]):
                 self.is_host = bool(msg.get("host"))
             if kind in ("welcome", "start") and msg.get("seat") is not None:
                 self.my_id = msg["players"][msg["seat"]]["id"]
-            for key in ("table", "state", "race", "settings", "players", "spectators", "score"):
+            for key in ("table", "state", "race", "settings", "win", "players", "spectators", "score"):
                 if key in fields:
                     self.table[key] = fields[key]
             self._note_clock(fields)
             if kind == "start":
                 self.end = None
                 self.offer = None
-                self.notice = ""
+                self.notice = UNCHECKED if fields.get("unchecked") else ""
                 self.deadline = self.deadline if "seconds_left" in fields else None
             if "own" in fields:
                 self.own = fields["own"]
@@ -751,7 +770,7 @@ class RaceApp(App[None]):
         elif kind == "progress":
             for p in self.table["players"]:
                 if p["seat"] == msg["seat"]:
-                    p.update({k: msg[k] for k in ("status", "foundation", "face_up", "moves")})
+                    p.update({k: msg[k] for k in ("status", "home", "left", "hidden", "moves") if k in msg})
         elif kind == "error":
             if msg.get("re") == "move":
                 self.unanswered = max(0, self.unanswered - 1)
@@ -823,7 +842,7 @@ class RaceApp(App[None]):
 
     def action_copy_link(self) -> None:
         """Copy the table's link through the terminal (OSC 52: most terminals take it)."""
-        self.copy_to_clipboard(self.link)
+        self.copy_to_clipboard(self.web if self.web_only and self.web else self.link)
         self.notice = "copied the link (if the terminal lets programs copy): send it to your friends"
         self.refresh_base()
 
@@ -886,31 +905,43 @@ class RaceApp(App[None]):
 
 
 async def race_ui(link: str, name: str, *, host_key: str | None = None, seat_token: str | None = None,
-                  via: str | None = None, **connect: Any) -> int:
+                  via: str | None = None, web: str | None = None, web_only: bool = False, **connect: Any) -> int:
     client = await RaceClient.join(via or link, name, host_key=host_key, seat_token=seat_token, **connect)
-    app = RaceApp(client, link)
+    app = RaceApp(client, link, web=web, web_only=web_only)
     try:
         await app.run_async()
     finally:
         await client.close()
         if app.client is not client:  # came back on a new connection after a drop
             await app.client.close()
+    if web_only:  # a browser's session: its process ends with the page, nobody reads a notice
+        return 0
     notice = None if app.closed else leaving_notice(link, app.client)
     if notice is not None:  # how to take the seat back, once the screen is the terminal's again
         print(f"solitaire: {notice}", file=sys.stderr, flush=True)
     return 0
 
 
-def run_join_ui(link: str, name: str, seat_token: str | None = None, cafile: str | None = None) -> int:
-    return asyncio.run(race_ui(link, name, seat_token=seat_token, cafile=cafile))
+def run_join_ui(link: str, name: str, seat_token: str | None = None, cafile: str | None = None,
+                web: str | None = None) -> int:
+    """``race join``'s table; ``web``: this is a browser's session of ``race host --web`` on the
+    host's machine, the page's link shown (the race's own link is the host's loopback one)."""
+    connect: dict[str, Any] = {"cafile": cafile}
+    if web is not None and link.rstrip().endswith("&tls=1"):
+        from .client import own_connection_context
+
+        connect = {"ssl": own_connection_context()}  # the host's own server, on loopback
+    return asyncio.run(race_ui(link, name, seat_token=seat_token, web=web, web_only=web is not None, **connect))
 
 
 def run_host_ui(settings: Any, name: str, port: int, seconds_allowed: bool = False, network: Any = None) -> int:
-    from .client import link_for_host, own_connection
+    from .client import link_for_host, own_connection, web_table
 
     async def main() -> int:
-        async with hosted_table(settings, port, seconds_allowed, network) as (server, table):
+        async with hosted_table(settings, port, seconds_allowed, network) as (server, table), \
+                web_table(server, table, network) as web:
             return await race_ui(server.link(table), name, host_key=table.host_key,
-                                 via=link_for_host(server, table), **own_connection(server))
+                                 via=link_for_host(server, table), web=web.link() if web else None,
+                                 **own_connection(server))
 
     return asyncio.run(main())
