@@ -1,0 +1,418 @@
+//! The exact search of core/solver/search.py (`Solver._run(prune=False)`): iterative depth
+//! first, a transposition table of canonical keys, the safe moves home of `_Tables.home_is_safe`
+//! played automatically, the moves ordered as `Solver._moves` orders them. Only the cuts that
+//! search.py proves safe and that need nothing but the tables are ported (the safe moves home;
+//! no move of a whole pile to an empty interchangeable twin, the same canonical position); the
+//! waits (a move that may wait until it is used) are not, and the search is sound without
+//! them (it only tries more moves). An exhausted search answers "unwinnable": a proof.
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use crate::core::{Move, State, Tables};
+
+pub const HOME_NEVER: u8 = 0;
+pub const HOME_LONE: u8 = 1;
+pub const HOME_START: u8 = 2;
+
+/// What `_Tables` derives once per rules, as the search uses it.
+#[derive(Clone, Debug, Default)]
+pub struct SearchTables {
+    /// needs[c]: the cards that must be home before c may go home automatically
+    pub needs: Vec<Vec<u16>>,
+    pub home_kind: Vec<u8>,
+    pub track: Vec<bool>,
+    /// start[p]: the cards an empty foundation p takes
+    pub start: Vec<Vec<u16>>,
+    /// interchangeable groups of piles, and the group index of each pile (usize::MAX: none)
+    pub groups: Vec<Vec<usize>>,
+    pub group_of: Vec<usize>,
+    /// foundations keyed by size and top card alone (they give nothing back)
+    pub top_only: Vec<bool>,
+    pub auto_sources: Vec<usize>,
+    /// a waste or a reserve (`role` in search.py's ordering)
+    pub waste_like: Vec<bool>,
+    /// key by faces (`card % 52`): more than one deck
+    pub by_face: bool,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win(Vec<Move>),
+    Unwinnable,
+    Unknown,
+}
+
+pub struct Budget {
+    pub max_states: usize,
+    pub deadline: Option<Instant>,
+}
+
+struct Bits {
+    words: Vec<u64>,
+}
+
+impl Bits {
+    fn new(width: usize) -> Bits {
+        Bits { words: vec![0; width / 64 + 1] }
+    }
+    fn set(&mut self, c: usize) {
+        self.words[c / 64] |= 1 << (c % 64);
+    }
+    fn has(&self, c: usize) -> bool {
+        self.words[c / 64] >> (c % 64) & 1 != 0
+    }
+}
+
+pub struct Search<'a> {
+    t: &'a Tables,
+    x: &'a SearchTables,
+    pub g: State,
+    trail: Vec<Move>,
+    seen: HashSet<Box<[u16]>>,
+    pub states: usize,
+    count: u64,
+    buf: Vec<Move>,
+}
+
+impl<'a> Search<'a> {
+    pub fn new(t: &'a Tables, x: &'a SearchTables, g: State) -> Search<'a> {
+        Search { t, x, g, trail: Vec::new(), seen: HashSet::new(), states: 0, count: 0, buf: Vec::new() }
+    }
+
+    fn home_is_safe(&self, card: usize, fits: &[usize], home: &Bits) -> bool {
+        let x = self.x;
+        if x.needs[card].iter().any(|&c| !home.has(c as usize)) {
+            return false;
+        }
+        let kind = x.home_kind[card];
+        if kind == HOME_NEVER || !fits.iter().all(|&f| x.track[f]) {
+            return false;
+        }
+        if kind == HOME_LONE {
+            return fits.len() == 1;
+        }
+        let f = fits[0];
+        let group = x.group_of[f];
+        if group != usize::MAX {
+            let members = &x.groups[group];
+            return fits.iter().all(|&g| members.contains(&g) && self.g.piles[g].is_empty());
+        }
+        fits.len() == 1 && x.start[f].iter().all(|&c| c as usize == card || home.has(c as usize))
+    }
+
+    /// Play safe moves home until none is left (`Solver._auto`).
+    fn auto(&mut self) {
+        let t = self.t;
+        let w = t.width;
+        loop {
+            // wanted: the foundations each card may go on now
+            let mut wanted: Vec<(u16, usize)> = Vec::new();
+            for &f in &t.foundations {
+                let fp = &self.g.piles[f];
+                if fp.len() >= t.capacity[f] {
+                    continue;
+                }
+                let top = fp.last().map_or(w, |&c| c as usize);
+                for &c in &t.fits[f][top] {
+                    wanted.push((c, f));
+                }
+            }
+            if wanted.is_empty() {
+                return;
+            }
+            let mut home: Option<Bits> = None;
+            let mut played = None;
+            for &s in &self.x.auto_sources {
+                let pile = &self.g.piles[s];
+                if pile.is_empty() || self.g.down[s] == pile.len() {
+                    continue;
+                }
+                let card = *pile.last().unwrap();
+                let every: Vec<usize> = wanted.iter().filter(|e| e.0 == card).map(|e| e.1).collect();
+                if every.is_empty() {
+                    continue;
+                }
+                let fits: Vec<usize> = every.iter().copied().filter(|&f| t.allowed[f][s]).collect();
+                if fits.is_empty() {
+                    continue;
+                }
+                if home.is_none() {
+                    let mut b = Bits::new(w);
+                    for &f in &t.foundations {
+                        for &c in &self.g.piles[f] {
+                            b.set(c as usize);
+                        }
+                    }
+                    home = Some(b);
+                }
+                if !self.home_is_safe(card as usize, &every, home.as_ref().unwrap()) {
+                    continue;
+                }
+                played = Some((s, fits[0], 1));
+                break;
+            }
+            match played {
+                None => return,
+                Some(m) => {
+                    self.g.push(t, m);
+                    self.trail.push(m);
+                }
+            }
+        }
+    }
+
+    /// The canonical key (`Solver._key` without stock macro-moves: the stock and the waste
+    /// are keyed as they lie, and the redeals used when they are limited).
+    fn key(&self) -> Box<[u16]> {
+        let t = self.t;
+        let x = self.x;
+        let g = &self.g;
+        let face = |c: u16| if x.by_face { c % 52 } else { c };
+        let pile_key = |i: usize, out: &mut Vec<u16>| {
+            let p = &g.piles[i];
+            if x.top_only[i] && !p.is_empty() {
+                out.extend_from_slice(&[u16::MAX - 1, p.len() as u16, face(p[p.len() - 1])]);
+            } else {
+                out.extend_from_slice(&[g.down[i] as u16, p.len() as u16]);
+                out.extend(p.iter().map(|&c| face(c)));
+            }
+        };
+        let mut out: Vec<u16> = Vec::with_capacity(64);
+        for i in 0..t.count {
+            if x.group_of[i] == usize::MAX {
+                pile_key(i, &mut out);
+            }
+        }
+        for grp in &x.groups {
+            let mut parts: Vec<Vec<u16>> = grp
+                .iter()
+                .map(|&i| {
+                    let mut v = Vec::new();
+                    pile_key(i, &mut v);
+                    v
+                })
+                .collect();
+            parts.sort();
+            for p in parts {
+                out.extend(p);
+            }
+        }
+        if t.redeals.is_some() && t.stock.is_some() {
+            out.push(g.recycles as u16);
+        }
+        out.into_boxed_slice()
+    }
+
+    fn visit(&mut self) -> bool {
+        let k = self.key();
+        self.seen.insert(k)
+    }
+
+    fn fits_now(&self, card: usize, d: usize) -> bool {
+        let t = self.t;
+        let dest = &self.g.piles[d];
+        let row = if let Some(&top) = dest.last() {
+            if self.g.down[d] == dest.len() {
+                return false;
+            }
+            top as usize * t.width
+        } else {
+            t.width * t.width
+        };
+        t.accept[d][row + card] != 0 && dest.len() < t.capacity[d]
+    }
+
+    /// The moves to try here, best first (`Solver._moves` with prune=False, no macro-moves).
+    fn moves(&mut self) -> Vec<Move> {
+        let t = self.t;
+        let x = self.x;
+        let mut legal = std::mem::take(&mut self.buf);
+        self.g.legal_moves(t, &mut legal);
+        let mut out: Vec<(i32, Move)> = Vec::with_capacity(legal.len());
+        let piles = &self.g.piles;
+        let down = &self.g.down;
+        for &m in &legal {
+            let (src, dst, n) = m;
+            if n == 0 {
+                out.push((5, m));
+                continue;
+            }
+            let pile = &piles[src];
+            let left = pile.len() - n;
+            if t.is_foundation[dst] {
+                out.push((100 + if left > 0 && left == down[src] { 5 } else { 0 }, m));
+                continue;
+            }
+            if t.is_foundation[src] {
+                out.push((2, m));
+                continue;
+            }
+            let dest = &piles[dst];
+            if left == 0 && down[src] == 0 && dest.is_empty() && x.group_of[src] != usize::MAX
+                && x.group_of[src] == x.group_of[dst]
+            {
+                continue; // a pile moved whole to an empty twin: the same position
+            }
+            if left > 0 && left == down[src] {
+                out.push((90 - down[src] as i32, m));
+            } else if x.waste_like[src] {
+                out.push((60, m));
+            } else if left == 0 {
+                out.push((40, m));
+            } else {
+                let under = pile[left - 1] as usize;
+                if t.targets[src].iter().any(|&f| t.is_foundation[f] && self.fits_now(under, f)) {
+                    out.push((30, m));
+                } else {
+                    out.push((10, m));
+                }
+            }
+        }
+        self.buf = legal;
+        out.sort_by_key(|e| -e.0);
+        out.into_iter().map(|e| e.1).collect()
+    }
+
+    fn undo(&mut self, mark: usize) {
+        while self.trail.len() > mark {
+            self.trail.pop();
+            self.g.pop(self.t);
+        }
+    }
+
+    /// Depth first from the current position (`Solver._dfs`).
+    pub fn run(&mut self, budget: &Budget) -> Outcome {
+        let mut frames: Vec<(Vec<Move>, usize, usize, usize)> = Vec::new(); // moves, next, mark, inner
+        let outcome = loop {
+            self.count += 1;
+            if self.seen.len() >= budget.max_states
+                || (self.count & 255 == 0 && budget.deadline.is_some_and(|d| Instant::now() > d))
+            {
+                break Outcome::Unknown;
+            }
+            let mark = self.trail.len();
+            self.auto();
+            if self.g.won(self.t) {
+                break Outcome::Win(self.trail.clone());
+            }
+            if !self.visit() {
+                self.undo(mark);
+            } else {
+                let moves = self.moves();
+                frames.push((moves, 0, mark, self.trail.len()));
+            }
+            let mut next = None;
+            while let Some(frame) = frames.last_mut() {
+                let (inner, mark) = (frame.3, frame.2);
+                let m = frame.0.get(frame.1).copied();
+                frame.1 += 1;
+                self.undo(inner);
+                match m {
+                    None => {
+                        self.undo(mark);
+                        frames.pop();
+                    }
+                    Some(m) => {
+                        next = Some(m);
+                        break;
+                    }
+                }
+            }
+            match next {
+                None => break Outcome::Unwinnable,
+                Some(m) => {
+                    self.g.push(self.t, m);
+                    self.trail.push(m);
+                }
+            }
+        };
+        self.states = self.seen.len();
+        outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::tests::little;
+
+    fn plain(t: &Tables) -> SearchTables {
+        let w = t.width;
+        SearchTables {
+            needs: vec![vec![]; w],
+            home_kind: vec![HOME_NEVER; w],
+            track: vec![false; t.count],
+            start: vec![vec![]; t.count],
+            groups: vec![],
+            group_of: vec![usize::MAX; t.count],
+            top_only: vec![false; t.count],
+            auto_sources: vec![],
+            waste_like: (0..t.count).map(|p| p == 1).collect(),
+            by_face: false,
+        }
+    }
+
+    fn replay(t: &Tables, mut g: State, moves: &[Move]) -> bool {
+        for &m in moves {
+            let mut legal = Vec::new();
+            g.legal_moves(t, &mut legal);
+            if !legal.contains(&m) {
+                return false;
+            }
+            g.push(t, m);
+        }
+        g.won(t)
+    }
+
+    #[test]
+    fn wins_a_winnable_deal_with_a_line_that_replays() {
+        let t = little();
+        let x = plain(&t);
+        // the columns hold 6..2 and J..7, their top cards up: each turns up the next card home
+        let piles = vec![vec![12, 11, 0], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
+        let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        let budget = Budget { max_states: 100_000, deadline: None };
+        match s.run(&budget) {
+            Outcome::Win(line) => assert!(replay(&t, g, &line)),
+            other => panic!("expected a win, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn proves_a_blocked_deal_unwinnable() {
+        let mut t = little();
+        t.redeals = Some(0);
+        let x = plain(&t);
+        // the two needs the ace, which lies under it in the same column: no line wins
+        let piles = vec![vec![12, 11], vec![], vec![], vec![0, 2, 1], vec![3, 4, 5, 6, 7, 8, 9, 10]];
+        let g = State::new(&t, piles, vec![2, 0, 0, 2, 7], 0);
+        let mut s = Search::new(&t, &x, g);
+        assert_eq!(s.run(&Budget { max_states: 100_000, deadline: None }), Outcome::Unwinnable);
+    }
+
+    #[test]
+    fn a_search_out_of_states_says_unknown() {
+        let t = little();
+        let x = plain(&t);
+        let piles = vec![vec![12, 11, 0], vec![], vec![], vec![1, 2, 3, 4, 5], vec![6, 7, 8, 9, 10]];
+        let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
+        let mut s = Search::new(&t, &x, g);
+        assert_eq!(s.run(&Budget { max_states: 0, deadline: None }), Outcome::Unknown);
+    }
+
+    #[test]
+    fn safe_moves_home_are_played_when_proved() {
+        let t = little();
+        let mut x = plain(&t);
+        x.home_kind = (0..52).map(|c| if c == 0 { HOME_START } else { HOME_LONE }).collect();
+        x.track = vec![false, false, true, false, false];
+        x.auto_sources = vec![1, 3, 4];
+        let piles = vec![vec![], vec![0], vec![], vec![1], vec![]];
+        let g = State::new(&t, piles, vec![0; 5], 0);
+        let mut s = Search::new(&t, &x, g);
+        s.auto();
+        assert_eq!(s.trail, vec![(1, 2, 1), (3, 2, 1)]);
+    }
+}
