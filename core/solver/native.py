@@ -13,6 +13,7 @@ is solved in Python, so a new move kind never reaches a core that does not know 
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from functools import cache
@@ -181,7 +182,7 @@ def _solve_native(game: Game, timeout: float | None, max_states: int) -> SolveRe
     checker = Solver(game, timeout=timeout, max_states=max_states)
     if checker._blocked():  # a card that can never move: the Python engine's proof, made once
         return SolveResult(UNWINNABLE, (), time.perf_counter() - began, 0, "blocked", "native")
-    left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - began))
+    left = None if timeout is None or math.isinf(timeout) else max(0.0, timeout - (time.perf_counter() - began))
     answer, line, states = _module().solve(  # type: ignore[union-attr]
         core(game.rules), game.piles, game.down, game.recycles, max_states, left)
     if answer == WIN:
