@@ -33,7 +33,11 @@ def run_one(task: tuple[str, dict[str, Any], int, float, int | None, str]) -> di
     from solitaire.core.solver import native, search
 
     variant, options, seed, timeout, states, engine = task
-    solve = search.solve if engine == "python" else native.solve
+    def solve(game: Game, timeout: float | None, max_states: int = 3_000_000) -> search.SolveResult:
+        if engine == "python":
+            return search.solve(game, timeout=timeout, max_states=max_states)
+        return native.solve(game, timeout=timeout, max_states=max_states, engine=engine)
+
     rules = Rules.of(get_variant(variant), options)
     cpu = time.process_time()
     if states is None:

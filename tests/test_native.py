@@ -76,7 +76,7 @@ def native_snapshot(pos: Any) -> tuple[Any, ...]:
 @given(seed=st.integers(0, 10**6), walk=st.integers(0, 2**32))
 def test_legal_moves_apply_and_undo_equal_the_kernels(name, options, seed, walk):
     game = Game.new(rules_of(name, options), seed)
-    assert native_engine.choose(game)[0] == "native", native_engine.choose(game)
+    assert native_engine.choose(game, engine="native")[0] == "native", native_engine.choose(game, engine="native")
     pos = native_engine.position(game)
     rng = random.Random(walk)
     played = 0
@@ -136,7 +136,7 @@ def replays(game: Game, moves: tuple[str, ...]) -> bool:
     ("golf", {}, 2), ("russian-solitaire", {}, 1)])
 def test_native_wins_replay_in_the_kernel(name, options, seed):
     game = Game.new(rules_of(name, options), seed)
-    result = solve(game, timeout=None, max_states=60_000)
+    result = solve(game, timeout=None, max_states=60_000, engine="native")
     assert result.engine == "native"
     assert result.result in (WIN, UNWINNABLE, UNKNOWN)
     if result.result == WIN:
@@ -171,6 +171,17 @@ def test_a_rules_attribute_the_core_does_not_know_sends_the_game_to_python():
     game = Game.new(rules, 1).without_history(rules=other)
     engine, why = native_engine.choose(game)
     assert engine == "python" and "removal" in why
+
+
+@needs_native
+def test_games_with_one_waste_go_to_python_unless_the_core_is_asked_for():
+    """Klondike's stock macro-moves (Python's) decide it sooner than the core's plain draws:
+    "auto" picks Python there and says why; "native" runs the core."""
+    game = Game.new(rules_of("klondike", {}), 1)
+    assert native_engine.choose(game) == ("python", native_engine.STOCK_MACRO)
+    assert native_engine.choose(game, engine="native") == ("native", "")
+    with pytest.raises(ValueError, match="an engine is one of"):
+        native_engine.choose(game, engine="rust")
 
 
 def test_the_python_engine_can_be_forced(monkeypatch):
@@ -223,7 +234,7 @@ def test_native_proofs_agree_with_the_exhaustive_search_and_python(name):
     decided = 0
     for game in end_games(name, 6, random.Random(7)):
         truth = exhaustive_search(game, 6_000)
-        native = solve(game, timeout=None, max_states=6_000)
+        native = solve(game, timeout=None, max_states=6_000, engine="native")
         python = python_engine.solve(game, timeout=None, max_states=6_000)
         assert native.engine == "native"
         if native.result == WIN:

@@ -13,6 +13,7 @@ is solved in Python, so a new move kind never reaches a core that does not know 
 
 from __future__ import annotations
 
+import importlib
 import math
 import os
 import time
@@ -43,11 +44,10 @@ MAX_WIDTH = 52 * 8  # cards are u16 in the core; eight copies of a face at most 
 
 @cache
 def _module() -> ModuleType | None:
-    try:
-        from . import _native
+    try:  # by name: the extension is no Python file (and ``from . import`` would import this package)
+        module = importlib.import_module(f"{__package__}._native")
     except ImportError:
         return None
-    module: ModuleType = _native
     return module
 
 
@@ -151,8 +151,19 @@ def position(game: Game) -> Any:
     return module.Position(core(game.rules), game.piles, game.down, game.recycles)  # type: ignore[union-attr]
 
 
-def choose(game: Game, knowledge: Any = None) -> tuple[str, str]:
-    """The engine that solves ``game``: ("native", "") or ("python", why)."""
+ENGINES = ("auto", "native", "python")
+STOCK_MACRO = ("the stock deals onto one waste: the Python engine's stock macro-moves and greedy passes, "
+               "which the compiled core lacks yet, decide these games sooner")
+
+
+def choose(game: Game, knowledge: Any = None, engine: str = "auto") -> tuple[str, str]:
+    """The engine that solves ``game``: ("native", "") or ("python", why). ``engine``:
+    "auto" (the compiled core where it speaks the game and is the stronger), "native" (the
+    compiled core wherever it speaks the game: benchmarks) or "python"."""
+    if engine not in ENGINES:
+        raise ValueError(f"an engine is one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "python":
+        return "python", "asked for"
     if knowledge is not None:
         return "python", "the caller gives the solver knowledge of its own"
     if forced_python():
@@ -160,15 +171,17 @@ def choose(game: Game, knowledge: Any = None) -> tuple[str, str]:
     if _module() is None:
         return "python", "the compiled core is not installed"
     reason = unsupported(game.rules)
+    if reason is None and engine == "auto" and _tables(game.rules).macro:
+        reason = STOCK_MACRO
     return ("python", reason) if reason is not None else ("native", "")
 
 
 def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000, greedy_share: float = 0.5,
-          knowledge: Any = None) -> SolveResult:
+          knowledge: Any = None, engine: str = "auto") -> SolveResult:
     """Solve ``game`` with full information, in the compiled core where it can (see
     :func:`choose`), else in Python (:func:`solitaire.core.solver.search.solve`); the
     answer names the engine. ``timeout`` in seconds (None: the states budget alone)."""
-    engine, reason = choose(game, knowledge)
+    engine, reason = choose(game, knowledge, engine)
     if engine == "python":
         result = python_solve(game, timeout=timeout, max_states=max_states, greedy_share=greedy_share,
                               knowledge=knowledge)

@@ -7,6 +7,7 @@
 //! them (it only tries more moves). An exhausted search answers "unwinnable": a proof.
 
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 use crate::core::{Move, State, Tables};
@@ -48,6 +49,38 @@ pub struct Budget {
     pub deadline: Option<Instant>,
 }
 
+/// The Fx hash (rustc's): the keys are short arrays of small numbers and need no defence
+/// against chosen collisions, so a multiply-rotate hash does instead of SipHash.
+#[derive(Default)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u16(&mut self, n: u16) {
+        self.add(n as u64);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl Fx {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type Seen = HashSet<Box<[u16]>, BuildHasherDefault<Fx>>;
+
 struct Bits {
     words: Vec<u64>,
 }
@@ -69,7 +102,7 @@ pub struct Search<'a> {
     x: &'a SearchTables,
     pub g: State,
     trail: Vec<Move>,
-    seen: HashSet<Box<[u16]>>,
+    seen: Seen,
     pub states: usize,
     count: u64,
     buf: Vec<Move>,
@@ -77,7 +110,7 @@ pub struct Search<'a> {
 
 impl<'a> Search<'a> {
     pub fn new(t: &'a Tables, x: &'a SearchTables, g: State) -> Search<'a> {
-        Search { t, x, g, trail: Vec::new(), seen: HashSet::new(), states: 0, count: 0, buf: Vec::new() }
+        Search { t, x, g, trail: Vec::new(), seen: Seen::default(), states: 0, count: 0, buf: Vec::new() }
     }
 
     fn home_is_safe(&self, card: usize, fits: &[usize], home: &Bits) -> bool {
