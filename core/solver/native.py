@@ -126,6 +126,7 @@ def tables(rules: Rules) -> dict[str, Any]:
         "groups": [list(g) for g in t.groups], "group_of": [index.get(p, -1) for p in range(rules.count)],
         "top_only": [p in t.top_only for p in range(rules.count)], "auto_sources": list(t.auto_sources),
         "waste_like": [r in ("waste", "reserve") for r in rules.role],
+        "macro_waste": t.waste if t.macro else -1,
     }
 
 

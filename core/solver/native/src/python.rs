@@ -40,6 +40,7 @@ fn tables(d: &Bound<'_, PyDict>) -> PyResult<(Tables, SearchTables)> {
     let stock: i64 = get!(d, "stock");
     let redeals: i64 = get!(d, "redeals");
     let group_of: Vec<i64> = get!(d, "group_of");
+    let macro_waste: i64 = get!(d, "macro_waste");
     let t = Tables {
         count,
         width,
@@ -78,6 +79,7 @@ fn tables(d: &Bound<'_, PyDict>) -> PyResult<(Tables, SearchTables)> {
         auto_sources: get!(d, "auto_sources"),
         waste_like: get!(d, "waste_like"),
         by_face: width > 52,
+        macro_waste: opt_index(macro_waste),
     };
     check(&t, &x)?;
     Ok((t, x))
@@ -117,6 +119,11 @@ fn check(t: &Tables, x: &SearchTables) -> PyResult<()> {
     }
     if x.group_of.iter().any(|&g| g != usize::MAX && g >= x.groups.len()) {
         return bad("groups");
+    }
+    if let Some(w) = x.macro_waste {
+        if t.stock.is_none() || t.draw_targets != [w] {
+            return bad("macro waste");
+        }
     }
     if let Some(s) = t.stock {
         if s >= n || t.draw_targets.is_empty() || t.draw_count == 0 {

@@ -35,6 +35,17 @@ pub struct SearchTables {
     pub waste_like: Vec<bool>,
     /// key by faces (`card % 52`): more than one deck
     pub by_face: bool,
+    /// the waste of the stock macro-moves (`_Tables.macro`: one waste, fed only by the
+    /// stock, unbounded), or None: the stock's action is a plain move
+    pub macro_waste: Option<usize>,
+}
+
+/// What the search played: a move, or `draws` stock actions at once (a macro-move's draws,
+/// kept out of the position's history) with the stock, waste and redeals before them.
+#[derive(Clone, Debug, PartialEq)]
+enum Step {
+    Move(Move),
+    Draws(usize, Vec<u16>, Vec<u16>, usize, u32),
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -101,7 +112,7 @@ pub struct Search<'a> {
     t: &'a Tables,
     x: &'a SearchTables,
     pub g: State,
-    trail: Vec<Move>,
+    trail: Vec<Step>,
     seen: Seen,
     pub states: usize,
     count: u64,
@@ -189,8 +200,112 @@ impl<'a> Search<'a> {
                 None => return,
                 Some(m) => {
                     self.g.push(t, m);
-                    self.trail.push(m);
+                    self.trail.push(Step::Move(m));
                 }
+            }
+        }
+    }
+
+    /// Play `times` stock actions at once (`Game.turn_stock`), recorded in the trail.
+    fn turn_stock(&mut self, times: usize) {
+        let t = self.t;
+        let st = t.stock.unwrap();
+        let w = t.draw_targets[0];
+        let g = &mut self.g;
+        let before = Step::Draws(times, g.piles[st].clone(), g.piles[w].clone(), g.down[st], g.recycles);
+        let mut seq = g.piles[w].clone();
+        seq.extend(g.piles[st].iter().rev());
+        let total = seq.len();
+        let k = t.draw_count;
+        let mut length = g.piles[w].len();
+        let mut recycled = 0;
+        for _ in 0..times {
+            if length == total {
+                length = 0;
+                recycled += 1;
+            } else {
+                length = total.min(length + k);
+            }
+        }
+        let mut rest = seq.split_off(length);
+        rest.reverse();
+        g.piles[w] = seq;
+        g.piles[st] = rest;
+        if !t.stock_open {
+            g.down[st] = g.piles[st].len();
+        }
+        g.recycles += recycled;
+        self.trail.push(before);
+    }
+
+    /// Every waste card reachable by drawing, with the number of draws, played to each pile
+    /// that takes it (`Solver._stock_moves`, without the stock-card waits).
+    fn stock_moves(&self, w: usize, out: &mut Vec<(i32, usize, Move)>) {
+        let t = self.t;
+        let g = &self.g;
+        let stock = &g.piles[t.stock.unwrap()];
+        let waste = &g.piles[w];
+        let mut seq: Vec<u16> = waste.clone();
+        seq.extend(stock.iter().rev());
+        let total = seq.len();
+        if total == 0 {
+            return;
+        }
+        let k = t.draw_count;
+        let mut redeals_left: Option<i64> = t.redeals.map(|r| r as i64 - g.recycles as i64);
+        let mut wanted: Vec<Vec<usize>> = vec![Vec::new(); t.width];
+        let mut any = false;
+        for &d in &t.targets[w] {
+            let dest = &g.piles[d];
+            if t.min_accept[d] > 1 || t.max_accept[d] == 0 {
+                continue; // one card at a time is not what this pile takes
+            }
+            let row = match dest.last() {
+                Some(&top) => {
+                    if g.down[d] == dest.len() || dest.len() >= t.capacity[d] {
+                        continue;
+                    }
+                    top as usize
+                }
+                None => t.width,
+            };
+            for &c in &t.fits[d][row] {
+                wanted[c as usize].push(d);
+                any = true;
+            }
+        }
+        if !any {
+            return;
+        }
+        let mut l = waste.len();
+        let mut draws = 0usize;
+        let mut seen_l = vec![false; total + 1];
+        seen_l[l] = true;
+        loop {
+            if total == l {
+                if let Some(left) = redeals_left {
+                    if left <= 0 {
+                        break;
+                    }
+                    redeals_left = Some(left - 1);
+                }
+                l = 0;
+                draws += 1;
+                if seen_l[l] {
+                    break;
+                }
+                seen_l[l] = true;
+                continue;
+            }
+            l = total.min(l + k);
+            draws += 1;
+            if seen_l[l] {
+                break;
+            }
+            seen_l[l] = true;
+            for &d in &wanted[seq[l - 1] as usize] {
+                let pri = if t.is_foundation[d] { 100 } else { 60 };
+                out.push((pri - (draws.min(50) / 4) as i32, draws, (w, d, 1)));
             }
         }
     }
@@ -212,8 +327,9 @@ impl<'a> Search<'a> {
             }
         };
         let mut out: Vec<u16> = Vec::with_capacity(64);
+        let stock = t.stock.unwrap_or(usize::MAX);
         for i in 0..t.count {
-            if x.group_of[i] == usize::MAX {
+            if x.group_of[i] == usize::MAX && !(x.macro_waste.is_some() && (i == stock || Some(i) == x.macro_waste)) {
                 pile_key(i, &mut out);
             }
         }
@@ -231,7 +347,28 @@ impl<'a> Search<'a> {
                 out.extend(p);
             }
         }
-        if t.redeals.is_some() && t.stock.is_some() {
+        if let Some(w) = x.macro_waste {
+            // the stock and waste by the card sequence they cycle through; with unlimited
+            // redeals, where the turn has got to only off the draw count's phase (every
+            // aligned point reaches every other); with limited ones, exactly, with the
+            // redeals used (search.py compares those by dominance; equality is the safe half)
+            let (waste, stock) = (&g.piles[w], &g.piles[stock]);
+            out.push(u16::MAX - 2);
+            out.push((waste.len() + stock.len()) as u16);
+            out.extend(waste.iter().map(|&c| face(c)));
+            out.extend(stock.iter().rev().map(|&c| face(c)));
+            match t.redeals {
+                None => {
+                    if !stock.is_empty() && waste.len() % t.draw_count != 0 {
+                        out.push(waste.len() as u16);
+                    }
+                }
+                Some(_) => {
+                    out.push(waste.len() as u16);
+                    out.push(g.recycles as u16);
+                }
+            }
+        } else if t.redeals.is_some() && t.stock.is_some() {
             out.push(g.recycles as u16);
         }
         out.into_boxed_slice()
@@ -257,28 +394,30 @@ impl<'a> Search<'a> {
     }
 
     /// The moves to try here, best first (`Solver._moves` with prune=False, no macro-moves).
-    fn moves(&mut self) -> Vec<Move> {
+    fn moves(&mut self) -> Vec<(usize, Move)> {
         let t = self.t;
         let x = self.x;
         let mut legal = std::mem::take(&mut self.buf);
         self.g.legal_moves(t, &mut legal);
-        let mut out: Vec<(i32, Move)> = Vec::with_capacity(legal.len());
+        let mut out: Vec<(i32, usize, Move)> = Vec::with_capacity(legal.len());
         let piles = &self.g.piles;
         let down = &self.g.down;
         for &m in &legal {
             let (src, dst, n) = m;
             if n == 0 {
-                out.push((5, m));
+                if x.macro_waste.is_none() {
+                    out.push((5, 0, m));
+                }
                 continue;
             }
             let pile = &piles[src];
             let left = pile.len() - n;
             if t.is_foundation[dst] {
-                out.push((100 + if left > 0 && left == down[src] { 5 } else { 0 }, m));
+                out.push((100 + if left > 0 && left == down[src] { 5 } else { 0 }, 0, m));
                 continue;
             }
             if t.is_foundation[src] {
-                out.push((2, m));
+                out.push((2, 0, m));
                 continue;
             }
             let dest = &piles[dst];
@@ -288,35 +427,65 @@ impl<'a> Search<'a> {
                 continue; // a pile moved whole to an empty twin: the same position
             }
             if left > 0 && left == down[src] {
-                out.push((90 - down[src] as i32, m));
+                out.push((90 - down[src] as i32, 0, m));
             } else if x.waste_like[src] {
-                out.push((60, m));
+                out.push((60, 0, m));
             } else if left == 0 {
-                out.push((40, m));
+                out.push((40, 0, m));
             } else {
                 let under = pile[left - 1] as usize;
                 if t.targets[src].iter().any(|&f| t.is_foundation[f] && self.fits_now(under, f)) {
-                    out.push((30, m));
+                    out.push((30, 0, m));
                 } else {
-                    out.push((10, m));
+                    out.push((10, 0, m));
                 }
             }
         }
         self.buf = legal;
-        out.sort_by_key(|e| -e.0);
-        out.into_iter().map(|e| e.1).collect()
+        if let Some(w) = x.macro_waste {
+            self.stock_moves(w, &mut out);
+        }
+        out.sort_by_key(|e| (-e.0, e.1));
+        out.into_iter().map(|e| (e.1, e.2)).collect()
+    }
+
+    /// The trail as moves, a macro-move's draws written out as draw moves.
+    fn line(&self) -> Vec<Move> {
+        let t = self.t;
+        let mut out = Vec::new();
+        for step in &self.trail {
+            match step {
+                Step::Move(m) => out.push(*m),
+                Step::Draws(times, ..) => {
+                    out.extend(std::iter::repeat_n((t.stock.unwrap(), t.draw_targets[0], 0), *times));
+                }
+            }
+        }
+        out
     }
 
     fn undo(&mut self, mark: usize) {
+        let t = self.t;
         while self.trail.len() > mark {
-            self.trail.pop();
-            self.g.pop(self.t);
+            match self.trail.pop() {
+                Some(Step::Move(_)) => {
+                    self.g.pop(t);
+                }
+                Some(Step::Draws(_, stock, waste, down, recycles)) => {
+                    let (st, w) = (t.stock.unwrap(), t.draw_targets[0]);
+                    self.g.piles[st] = stock;
+                    self.g.piles[w] = waste;
+                    self.g.down[st] = down;
+                    self.g.recycles = recycles;
+                }
+                None => break,
+            }
         }
     }
 
     /// Depth first from the current position (`Solver._dfs`).
     pub fn run(&mut self, budget: &Budget) -> Outcome {
-        let mut frames: Vec<(Vec<Move>, usize, usize, usize)> = Vec::new(); // moves, next, mark, inner
+        let mut frames: Vec<(Vec<(usize, Move)>, usize, usize, usize)> = Vec::new(); // moves, next, mark, inner
         let outcome = loop {
             self.count += 1;
             if self.seen.len() >= budget.max_states
@@ -327,7 +496,7 @@ impl<'a> Search<'a> {
             let mark = self.trail.len();
             self.auto();
             if self.g.won(self.t) {
-                break Outcome::Win(self.trail.clone());
+                break Outcome::Win(self.line());
             }
             if !self.visit() {
                 self.undo(mark);
@@ -354,9 +523,12 @@ impl<'a> Search<'a> {
             }
             match next {
                 None => break Outcome::Unwinnable,
-                Some(m) => {
+                Some((draws, m)) => {
+                    if draws > 0 {
+                        self.turn_stock(draws);
+                    }
                     self.g.push(self.t, m);
-                    self.trail.push(m);
+                    self.trail.push(Step::Move(m));
                 }
             }
         };
@@ -383,6 +555,7 @@ mod tests {
             auto_sources: vec![],
             waste_like: (0..t.count).map(|p| p == 1).collect(),
             by_face: false,
+            macro_waste: None,
         }
     }
 
@@ -409,6 +582,24 @@ mod tests {
         let budget = Budget { max_states: 100_000, deadline: None };
         match s.run(&budget) {
             Outcome::Win(line) => assert!(replay(&t, g, &line)),
+            other => panic!("expected a win, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn stock_macro_moves_win_with_a_line_of_plain_draws_that_replays() {
+        let t = little();
+        let mut x = plain(&t);
+        x.macro_waste = Some(1);
+        // the ace lies under the queen and king in the stock: three draws reach it
+        let piles = vec![vec![0, 12, 11], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
+        let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        match s.run(&Budget { max_states: 100_000, deadline: None }) {
+            Outcome::Win(line) => {
+                assert!(line.contains(&(0, 1, 0)));
+                assert!(replay(&t, g, &line));
+            }
             other => panic!("expected a win, got {other:?}"),
         }
     }
@@ -446,6 +637,6 @@ mod tests {
         let g = State::new(&t, piles, vec![0; 5], 0);
         let mut s = Search::new(&t, &x, g);
         s.auto();
-        assert_eq!(s.trail, vec![(1, 2, 1), (3, 2, 1)]);
+        assert_eq!(s.trail, vec![Step::Move((1, 2, 1)), Step::Move((3, 2, 1))]);
     }
 }
