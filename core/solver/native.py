@@ -153,8 +153,8 @@ def position(game: Game) -> Any:
 
 
 ENGINES = ("auto", "native", "python")
-STOCK_MACRO = ("the stock deals onto one waste: the Python engine's stock macro-moves and greedy passes, "
-               "which the compiled core lacks yet, decide these games sooner")
+STOCK_MACRO = ("the stock deals onto one waste: the Python engine's greedy passes and waits, which the "
+               "compiled core lacks yet, decide these games as soon or sooner")
 
 
 def choose(game: Game, knowledge: Any = None, engine: str = "auto") -> tuple[str, str]:
