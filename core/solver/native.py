@@ -153,8 +153,8 @@ def position(game: Game) -> Any:
 
 
 ENGINES = ("auto", "native", "python")
-STOCK_MACRO = ("the stock deals onto one waste: the Python engine's greedy passes and waits, which the "
-               "compiled core lacks yet, decide these games as soon or sooner")
+STOCK_MACRO = ("the stock deals onto one waste: the Python engine's best-first pass, waits and relaxation, "
+               "which the compiled core lacks yet, decide these games as soon or sooner")
 
 
 def choose(game: Game, knowledge: Any = None, engine: str = "auto") -> tuple[str, str]:
@@ -197,13 +197,12 @@ def _solve_native(game: Game, timeout: float | None, max_states: int) -> SolveRe
     if checker._blocked():  # a card that can never move: the Python engine's proof, made once
         return SolveResult(UNWINNABLE, (), time.perf_counter() - began, 0, "blocked", "native")
     left = None if timeout is None or math.isinf(timeout) else max(0.0, timeout - (time.perf_counter() - began))
-    answer, line, states = _module().solve(  # type: ignore[union-attr]
+    answer, line, states, method = _module().solve(  # type: ignore[union-attr]
         core(game.rules), game.piles, game.down, game.recycles, max_states, left)
     if answer == WIN:
         moves = replayed(game, [tuple(m) for m in line])
-        return SolveResult(WIN, tuple(moves), time.perf_counter() - began, states, "exact", "native")
-    return SolveResult(answer, (), time.perf_counter() - began, states, "exact" if answer == UNWINNABLE else "",
-                       "native")
+        return SolveResult(WIN, tuple(moves), time.perf_counter() - began, states, method, "native")
+    return SolveResult(answer, (), time.perf_counter() - began, states, method, "native")
 
 
 def replayed(game: Game, moves: list[Move]) -> list[str]:

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::core::{Move, State, Tables, GIVES_PILE};
-use crate::search::{Budget, Outcome, Search, SearchTables};
+use crate::search::{self, Budget, Outcome, SearchTables};
 
 fn item<'py>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<Bound<'py, PyAny>> {
     d.get_item(key)?.ok_or_else(|| PyKeyError::new_err(key.to_string()))
@@ -218,13 +218,13 @@ impl Position {
     }
 }
 
-/// Search the position for a win: ("win", moves, states), ("unwinnable", [], states) or
-/// ("unknown", [], states) when `max_states` positions are stored or `timeout` seconds pass.
-/// The GIL is released while searching.
+/// Search the position for a win: ("win", moves, states, pass), ("unwinnable", [], states,
+/// "exact") or ("unknown", [], states, "") when a pass has stored `max_states` positions or
+/// `timeout` seconds pass. The GIL is released while searching.
 #[pyfunction]
 #[pyo3(signature = (core, piles, down, recycles, max_states, timeout=None))]
 fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32, max_states: usize,
-         timeout: Option<f64>) -> PyResult<(String, Vec<Move>, usize)> {
+         timeout: Option<f64>) -> PyResult<(String, Vec<Move>, usize, String)> {
     let g = state(core, piles, down, recycles)?;
     if let Some(s) = timeout {
         if !(s.is_finite() && s >= 0.0) {
@@ -232,17 +232,18 @@ fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, re
         }
     }
     let deadline = timeout.map(|s| Instant::now() + Duration::from_secs_f64(s.min(1e9)));
+    // the greedy pass has a quarter of the time, as in search.py (half of the greedy share)
+    let greedy = timeout.map(|s| Instant::now() + Duration::from_secs_f64((s * 0.25).min(1e9)));
     let shared = core.t.clone();
-    let (outcome, states) = py.detach(move || {
+    let (outcome, states, method) = py.detach(move || {
         let (t, x) = &*shared;
-        let mut search = Search::new(t, x, g);
-        let outcome = search.run(&Budget { max_states, deadline });
-        (outcome, search.states)
+        search::solve(t, x, g, &Budget { max_states, deadline }, greedy)
     });
+    let method = method.to_string();
     Ok(match outcome {
-        Outcome::Win(line) => ("win".to_string(), line, states),
-        Outcome::Unwinnable => ("unwinnable".to_string(), Vec::new(), states),
-        Outcome::Unknown => ("unknown".to_string(), Vec::new(), states),
+        Outcome::Win(line) => ("win".to_string(), line, states, method),
+        Outcome::Unwinnable => ("unwinnable".to_string(), Vec::new(), states, method),
+        Outcome::Unknown => ("unknown".to_string(), Vec::new(), states, method),
     })
 }
 

@@ -117,11 +117,13 @@ pub struct Search<'a> {
     pub states: usize,
     count: u64,
     buf: Vec<Move>,
+    /// the greedy pass's cuts (`Solver._moves` with prune=True): a failure proves nothing
+    pub prune: bool,
 }
 
 impl<'a> Search<'a> {
     pub fn new(t: &'a Tables, x: &'a SearchTables, g: State) -> Search<'a> {
-        Search { t, x, g, trail: Vec::new(), seen: Seen::default(), states: 0, count: 0, buf: Vec::new() }
+        Search { t, x, g, trail: Vec::new(), seen: Seen::default(), states: 0, count: 0, buf: Vec::new(), prune: false }
     }
 
     fn home_is_safe(&self, card: usize, fits: &[usize], home: &Bits) -> bool {
@@ -417,7 +419,9 @@ impl<'a> Search<'a> {
                 continue;
             }
             if t.is_foundation[src] {
-                out.push((2, 0, m));
+                if !self.prune {
+                    out.push((2, 0, m));
+                }
                 continue;
             }
             let dest = &piles[dst];
@@ -431,12 +435,14 @@ impl<'a> Search<'a> {
             } else if x.waste_like[src] {
                 out.push((60, 0, m));
             } else if left == 0 {
-                out.push((40, 0, m));
+                if !(self.prune && dest.is_empty()) {
+                    out.push((40, 0, m));
+                }
             } else {
                 let under = pile[left - 1] as usize;
                 if t.targets[src].iter().any(|&f| t.is_foundation[f] && self.fits_now(under, f)) {
                     out.push((30, 0, m));
-                } else {
+                } else if !self.prune {
                     out.push((10, 0, m));
                 }
             }
@@ -537,6 +543,27 @@ impl<'a> Search<'a> {
     }
 }
 
+/// The portfolio of search.py without its best-first pass and relaxation: the greedy pass
+/// (pruned, until `greedy_deadline` or the states budget), then, unless it won, the exact
+/// search with the whole budget; only the exact search's exhaustion answers "unwinnable".
+/// Returns the outcome, the states stored by both passes, and which pass decided.
+pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadline: Option<Instant>)
+    -> (Outcome, usize, &'static str) {
+    let mut greedy = Search::new(t, x, g.clone());
+    greedy.prune = true;
+    let first = greedy.run(&Budget { max_states: budget.max_states, deadline: greedy_deadline });
+    let mut states = greedy.states;
+    if let Outcome::Win(line) = first {
+        return (Outcome::Win(line), states, "greedy");
+    }
+    drop(greedy);
+    let mut exact = Search::new(t, x, g);
+    let outcome = exact.run(budget);
+    states += exact.states;
+    let method = if outcome == Outcome::Unknown { "" } else { "exact" };
+    (outcome, states, method)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -614,6 +641,25 @@ mod tests {
         let g = State::new(&t, piles, vec![2, 0, 0, 2, 7], 0);
         let mut s = Search::new(&t, &x, g);
         assert_eq!(s.run(&Budget { max_states: 100_000, deadline: None }), Outcome::Unwinnable);
+    }
+
+    #[test]
+    fn a_greedy_failure_is_no_proof_the_exact_search_decides() {
+        let t = little();
+        let x = plain(&t);
+        let piles = vec![vec![12, 11, 0], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
+        let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
+        let budget = Budget { max_states: 100_000, deadline: None };
+        let (outcome, _, method) = solve(&t, &x, g.clone(), &budget, None);
+        assert!(matches!(outcome, Outcome::Win(ref line) if replay(&t, g, line)));
+        assert_eq!(method, "greedy");
+        let mut blocked = t.clone();
+        blocked.redeals = Some(0);
+        let piles = vec![vec![12, 11], vec![], vec![], vec![0, 2, 1], vec![3, 4, 5, 6, 7, 8, 9, 10]];
+        let g = State::new(&blocked, piles, vec![2, 0, 0, 2, 7], 0);
+        let (outcome, states, method) = solve(&blocked, &x, g, &budget, None);
+        assert_eq!((outcome, method), (Outcome::Unwinnable, "exact"));
+        assert!(states > 0);
     }
 
     #[test]
