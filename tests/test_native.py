@@ -101,6 +101,38 @@ def test_legal_moves_apply_and_undo_equal_the_kernels(name, options, seed, walk)
         assert pos.legal_moves() == game.legal_moves()
 
 
+def catalogue() -> list[str]:
+    from solitaire.core.plugins import registry
+
+    return sorted(registry().variants)
+
+
+@needs_native
+@pytest.mark.parametrize("name", catalogue())
+def test_every_game_the_core_speaks_plays_as_the_kernel(name):
+    """Every installed game the core says it speaks (a new one included): one random game
+    each, move by move, and back to the deal."""
+    game = Game.new(rules_of(name, {}), 11)
+    if native_engine.choose(game, engine="native")[0] != "native":
+        pytest.skip(native_engine.choose(game, engine="native")[1])
+    pos = native_engine.position(game)
+    rng = random.Random(name)
+    played = 0
+    for _ in range(150):
+        moves = game.legal_moves()
+        assert pos.legal_moves() == moves, game.to_position()
+        if not moves:
+            break
+        move = rng.choice(moves)
+        game.push(move)
+        pos.push(move)
+        played += 1
+        assert native_snapshot(pos) == snapshot(game), move
+    for _ in range(played):
+        assert pos.pop() == game.pop()
+    assert native_snapshot(pos) == snapshot(game)
+
+
 @needs_native
 def test_a_move_the_rules_refuse_is_refused_by_the_core():
     game = Game.new(rules_of("klondike", {}), 1)
