@@ -82,10 +82,6 @@ def unsupported(rules: Rules) -> str | None:
     unknown = sorted(set(vars(rules)) - KNOWN_RULES)
     if unknown:
         return f"the rules use {', '.join(unknown)}, which the compiled core does not know"
-    if rules.fills:
-        return "a pile that empties is filled at once (fill-from), which the compiled core does not speak yet"
-    if rules.covering:
-        return "piles cover others (covered-by), which the compiled core does not speak yet"
     if rules.width > MAX_WIDTH or any(g < 0 or g > GIVES_PILE for g in rules.gives):
         return "the tables are wider than the compiled core takes"
     if variant_knowledge(rules) is not None:
@@ -119,6 +115,8 @@ def tables(rules: Rules) -> dict[str, Any]:
         "redeals": -1 if rules.redeals is None else rules.redeals,
         "foundations": list(rules.foundations), "is_foundation": [p in found for p in range(rules.count)],
         "win_cleared": list(rules.win_cleared), "win_home": rules.win_home,
+        "fill": [list(f) for f in rules.fill], "covered": [list(c) for c in rules.covered],
+        "uncovers": [list(u) for u in rules.uncovers],
         # the search's (see search._Tables)
         "needs": [list(x) for x in t.needs_home[:width]], "home_kind": list(t.home_kind),
         "track": list(t.track),

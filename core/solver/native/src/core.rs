@@ -5,8 +5,9 @@
 //! What the core speaks: piles giving their top card, runs, any number or the whole face-up
 //! part; builds by the `accept` table, runs by the `seq` table, capacity, max- and min-accept,
 //! supermove, face-down cards turned up, foundations, the stock dealing onto one waste or onto
-//! every pile of a group, redeals. Not (yet): fills and covering; a game using them is solved
-//! in Python (the Python side decides, from the tables, before calling here).
+//! every pile of a group, redeals, a pile that empties filled at once from others (fill-from),
+//! piles covering others (covered-by). What it does not know is solved in Python (the Python
+//! side decides, from the tables, before calling here).
 
 pub const GIVES_NONE: u8 = 0;
 pub const GIVES_TOP: u8 = 1;
@@ -50,6 +51,12 @@ pub struct Tables {
     pub is_foundation: Vec<bool>,
     pub win_cleared: Vec<usize>,
     pub win_home: usize,
+    /// fill[p]: the piles an emptied p is filled from at once, in order (empty: none)
+    pub fill: Vec<Vec<usize>>,
+    /// covered[p]: the piles that must all be empty before p gives a card; uncovers[q]: the
+    /// piles q covers
+    pub covered: Vec<Vec<usize>>,
+    pub uncovers: Vec<Vec<usize>>,
 }
 
 impl Tables {
@@ -61,6 +68,9 @@ impl Tables {
     /// tables built by hand (the tests).
     pub fn derive(&mut self) {
         let count = self.count;
+        self.fill.resize(count, Vec::new());
+        self.covered.resize(count, Vec::new());
+        self.uncovers = (0..count).map(|q| (0..count).filter(|&p| self.covered[p].contains(&q)).collect()).collect();
         self.sources = (0..count).filter(|&s| !self.targets[s].is_empty()).collect();
         self.allowed = (0..count).map(|d| (0..count).map(|s| self.targets[s].contains(&d)).collect()).collect();
         self.receivers = (0..count).filter(|&d| self.allowed[d].iter().any(|&a| a)).collect();
@@ -152,6 +162,9 @@ impl State {
                 let pile = &self.piles[s];
                 let size = pile.len();
                 if size <= self.down[s] {
+                    continue;
+                }
+                if t.covered[s].iter().any(|&c| !self.piles[c].is_empty()) {
                     continue;
                 }
                 let up = size - self.down[s];
@@ -302,7 +315,49 @@ impl State {
             flipped = 1;
         }
         self.piles[src] = from;
+        if self.piles[src].is_empty() && !t.fill[src].is_empty() {
+            flipped |= self.fill(t, src);
+        }
+        if self.piles[src].is_empty() && !t.uncovers[src].is_empty() {
+            flipped |= self.uncover(t, src);
+        }
         self.history.push(Done { src, dst, n, extra: flipped });
+    }
+
+    fn covered_now(&self, t: &Tables, p: usize) -> bool {
+        t.covered[p].iter().any(|&c| !self.piles[c].is_empty())
+    }
+
+    /// `Game._fill`: the history's code `(filler + 1) << 2`, plus 2 if a card turned up.
+    fn fill(&mut self, t: &Tables, pile: usize) -> i64 {
+        for &f in &t.fill[pile] {
+            let len = self.piles[f].len();
+            if len > 0 && self.down[f] < len {
+                let c = self.piles[f].pop().unwrap();
+                self.piles[pile].push(c);
+                let mut code = ((f + 1) << 2) as i64;
+                let d = self.down[f];
+                if d > 0 && d == self.piles[f].len() && t.flip[f] {
+                    self.down[f] = d - 1;
+                    code |= 2;
+                }
+                return code;
+            }
+        }
+        0
+    }
+
+    /// `Game._uncover`: bit `10 + k` for the k-th pile of `uncovers[pile]` turned up.
+    fn uncover(&mut self, t: &Tables, pile: usize) -> i64 {
+        let mut code = 0i64;
+        for (k, &p) in t.uncovers[pile].iter().enumerate() {
+            let d = self.down[p];
+            if d > 0 && d == self.piles[p].len() && t.flip[p] && !self.covered_now(t, p) {
+                self.down[p] = d - 1;
+                code |= 1 << (10 + k);
+            }
+        }
+        code
     }
 
     fn draw(&mut self, t: &Tables) {
@@ -374,6 +429,21 @@ impl State {
                 self.down[src] = self.piles[src].len();
             }
         } else {
+            if extra >> 10 != 0 {
+                for (k, &p) in t.uncovers[src].iter().enumerate() {
+                    if extra >> (10 + k) & 1 != 0 {
+                        self.down[p] += 1;
+                    }
+                }
+            }
+            if extra & 1023 > 1 {
+                let filler = (((extra & 1023) >> 2) - 1) as usize;
+                let c = self.piles[src].pop().unwrap();
+                self.piles[filler].push(c);
+                if extra & 2 != 0 {
+                    self.down[filler] += 1;
+                }
+            }
             if extra & 1 != 0 {
                 self.down[src] += 1;
             }
@@ -486,6 +556,27 @@ pub mod tests {
         s.pop(&t);
         assert_eq!(s.piles[1], vec![0, 11, 12]);
         assert_eq!(s.recycles, 0);
+    }
+
+    #[test]
+    fn an_emptied_pile_is_filled_and_a_covered_one_turns_up_and_undo_puts_all_back() {
+        let mut t = little();
+        t.fill[3] = vec![4]; // column 3 fills from column 4 when it empties
+        t.covered[1] = vec![]; // (the waste covers nothing)
+        t.covered[4] = vec![3]; // column 4 gives nothing while column 3 holds a card
+        t.derive();
+        let piles = vec![vec![], vec![], vec![0], vec![1], vec![7, 6]];
+        let mut s = State::new(&t, piles, vec![0, 0, 0, 0, 1], 0);
+        let before = (s.piles.clone(), s.down.clone());
+        let mut moves = Vec::new();
+        s.legal_moves(&t, &mut moves);
+        assert_eq!(moves, vec![(3, 2, 1)]); // column 4 is covered: its 7 cannot move
+        s.push(&t, (3, 2, 1));
+        // column 3 emptied: filled from column 4, whose face-down 8 turns up
+        assert_eq!(s.piles[3], vec![6]);
+        assert_eq!((s.piles[4].clone(), s.down[4]), (vec![7], 0));
+        s.pop(&t);
+        assert_eq!((s.piles.clone(), s.down.clone()), before);
     }
 
     #[test]

@@ -67,6 +67,9 @@ fn tables(d: &Bound<'_, PyDict>) -> PyResult<(Tables, SearchTables)> {
         is_foundation: get!(d, "is_foundation"),
         win_cleared: get!(d, "win_cleared"),
         win_home: get!(d, "win_home"),
+        fill: get!(d, "fill"),
+        covered: get!(d, "covered"),
+        uncovers: get!(d, "uncovers"),
     };
     let x = SearchTables {
         needs: get!(d, "needs"),
@@ -95,7 +98,7 @@ fn check(t: &Tables, x: &SearchTables) -> PyResult<()> {
     let sized = [t.accept.len(), t.seq.len(), t.gives.len(), t.capacity.len(), t.max_accept.len(),
                  t.min_accept.len(), t.flip.len(), t.targets.len(), t.allowed.len(), t.fits.len(),
                  t.supermove.len(), t.is_foundation.len(), x.track.len(), x.start.len(), x.group_of.len(),
-                 x.top_only.len(), x.waste_like.len()];
+                 x.top_only.len(), x.waste_like.len(), t.fill.len(), t.covered.len(), t.uncovers.len()];
     if w == 0 || w % 52 != 0 || w > 52 * 8 || sized.iter().any(|&s| s != n) {
         return bad("sizes");
     }
@@ -114,6 +117,8 @@ fn check(t: &Tables, x: &SearchTables) -> PyResult<()> {
         || !piles_ok(&t.foundations) || !piles_ok(&t.win_cleared) || !piles_ok(&t.draw_targets)
         || !piles_ok(&x.auto_sources) || !x.groups.iter().all(|g| piles_ok(g))
         || !t.supermove.iter().flatten().all(|(a, b)| piles_ok(a) && piles_ok(b))
+        || !t.fill.iter().chain(&t.covered).chain(&t.uncovers).all(|v| piles_ok(v))
+        || t.uncovers.iter().any(|v| v.len() > 40)
     {
         return bad("pile indices");
     }

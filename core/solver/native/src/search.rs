@@ -426,7 +426,7 @@ impl<'a> Search<'a> {
             }
             let dest = &piles[dst];
             if left == 0 && down[src] == 0 && dest.is_empty() && x.group_of[src] != usize::MAX
-                && x.group_of[src] == x.group_of[dst]
+                && x.group_of[src] == x.group_of[dst] && t.fill[src].is_empty()
             {
                 continue; // a pile moved whole to an empty twin: the same position
             }
