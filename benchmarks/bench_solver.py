@@ -1,11 +1,15 @@
 """Benchmark the solver on random Klondike deals (full information).
 
     python benchmarks/bench_solver.py --deals 200 --timeout 10 --draw 1 --relaxed --jobs 2
+    python benchmarks/bench_solver.py --deals 50 --states 200000 --engines native,python
 
 Prints won / proved unwinnable / unknown (with 95% Wilson intervals), median and p95 seconds
 a deal, states per second, peak memory (resident set of a worker), which pass decided, and
 checks that every win replays move by move to a won game. The deals are a fixed random
-sample of seeds (``--sample-seed``), so runs compare.
+sample of seeds (``--sample-seed``), so runs compare. ``--engines native,python`` solves
+each deal with both engines by turns (the compiled core and the Python engine, same budget),
+prints a summary for each, and counts the deals the two answer differently (a win against a
+proof would be a bug).
 """
 
 from __future__ import annotations
@@ -24,11 +28,16 @@ from typing import Any
 from solitaire.cli.solve import wilson
 
 
-def run_one(task: tuple[str, dict[str, Any], int, float, int | None]) -> dict[str, Any]:
+def run_one(task: tuple[str, dict[str, Any], int, float, int | None, str]) -> dict[str, Any]:
     from solitaire.core import Game, Rules, get_variant
-    from solitaire.core.solver import solve
+    from solitaire.core.solver import native, search
 
-    variant, options, seed, timeout, states = task
+    variant, options, seed, timeout, states, engine = task
+    def solve(game: Game, timeout: float | None, max_states: int = 3_000_000) -> search.SolveResult:
+        if engine == "python":
+            return search.solve(game, timeout=timeout, max_states=max_states)
+        return native.solve(game, timeout=timeout, max_states=max_states, engine=engine)
+
     rules = Rules.of(get_variant(variant), options)
     cpu = time.process_time()
     if states is None:
@@ -46,8 +55,9 @@ def run_one(task: tuple[str, dict[str, Any], int, float, int | None]) -> dict[st
         except Exception:
             replays = False
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {"seed": seed, "result": result.result, "seconds": result.seconds, "states": result.states,
-            "method": result.method, "cpu_s": cpu, "moves": len(result.moves), "replays": replays, "peak_kb": peak_kb}
+    return {"seed": seed, "engine": result.engine, "result": result.result, "seconds": result.seconds,
+            "states": result.states, "method": result.method, "cpu_s": cpu, "moves": len(result.moves),
+            "replays": replays, "peak_kb": peak_kb}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,7 +73,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--states", type=int, default=None,
                     help="budget each pass by the states it stores, without a deadline (--timeout ignored)")
     ap.add_argument("--json", action="store_true", help="one JSON line per deal, then the summary")
+    ap.add_argument("--engines", default="auto",
+                    help="'auto' (the compiled core where it speaks the game), 'python', 'native', or "
+                         "'native,python': both by turns on each deal")
     args = ap.parse_args(argv)
+    engines = args.engines.split(",")
+    if not set(engines) <= {"auto", "native", "python"}:
+        ap.error("--engines takes auto, native, python or native,python")
 
     options: dict[str, Any] = {"draw": args.draw, "redeals": None if args.redeals == "unlimited" else int(args.redeals)}
     if args.relaxed:
@@ -71,7 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.variant != "klondike":
         options = {}
     seeds = random.Random(args.sample_seed).sample(range(1_000_000_000), args.deals)
-    tasks = [(args.variant, options, s, args.timeout, args.states) for s in seeds]
+    # both engines by turns: deal i runs them in turn order i (so neither always runs first)
+    tasks = [(args.variant, options, s, args.timeout, args.states, e)
+             for i, s in enumerate(seeds) for e in (engines if i % 2 == 0 else engines[::-1])]
     began = time.perf_counter()
     rows = []
     if args.jobs > 1:
@@ -91,6 +109,28 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"\r{len(rows)}/{len(tasks)}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     wall = time.perf_counter() - began
+    groups = [rows] if len(engines) == 1 else [[r for r in rows if r["engine"] == e] for e in sorted(
+        {r["engine"] for r in rows})]
+    for group in groups:
+        summary = summarize(group, args, options, wall)
+        if args.json:
+            print(json.dumps(summary))
+        else:
+            for key, value in summary.items():
+                print(f"{key:>14}: {value}")
+            print()
+    if len(engines) > 1:
+        answers: dict[int, set[str]] = {}
+        for r in rows:
+            if r["result"] != "unknown":
+                answers.setdefault(r["seed"], set()).add(r["result"])
+        disagree = sorted(seed for seed, got in answers.items() if len(got) > 1)
+        print(json.dumps({"disagreements": disagree}) if args.json else f"  disagreements: {disagree}")
+    return 1 if len(engines) > 1 and disagree else 0
+
+
+def summarize(rows: list[dict[str, Any]], args: argparse.Namespace, options: dict[str, Any],
+              wall: float) -> dict[str, Any]:
     n = len(rows)
     counts = {k: sum(r["result"] == k for r in rows) for k in ("win", "unwinnable", "unknown")}
     secs = sorted(r["seconds"] for r in rows)
@@ -101,8 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     for r in rows:
         if r["result"] != "unknown":
             by[r["method"]] = by.get(r["method"], 0) + 1
-    summary = {
-        "variant": args.variant, "options": options, "deals": n, "timeout": args.timeout, "states": args.states,
+    return {
+        "variant": args.variant, "options": options, "engine": ",".join(sorted({r["engine"] for r in rows})),
+        "deals": n, "timeout": args.timeout, "states": args.states,
         "jobs": args.jobs,
         **{k: round(100 * v / n, 1) for k, v in counts.items()},
         **{f"{k}_ci95": [round(100 * x, 1) for x in wilson(v, n)] for k, v in counts.items()},
@@ -116,12 +157,6 @@ def main(argv: list[str] | None = None) -> int:
         "wins_replayed": f"{sum(r['replays'] is True for r in rows)}/{counts['win']}",
         "wall_s": round(wall, 1),
     }
-    if args.json:
-        print(json.dumps(summary))
-    else:
-        for key, value in summary.items():
-            print(f"{key:>14}: {value}")
-    return 0
 
 
 if __name__ == "__main__":

@@ -56,12 +56,28 @@ def main(argv: list[str] | None = None) -> int:
         gc.enable()
 
 
+def _version() -> None:
+    """``solitaire --version``: the package's version and which engine solves."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from solitaire.core.solver import engine_line
+
+    try:
+        number = version("solitaire-table")
+    except PackageNotFoundError:  # run from a source tree that is not installed
+        number = "unknown"
+    print(f"solitaire {number} ({engine_line()})")
+
+
 def _main(words: list[str]) -> int:
     from .common import UserError, is_game
     from .lines import OutputError
     from .quickargs import PLAY, game_first, quick_args
 
     try:
+        if words == ["--version"]:
+            _version()
+            return 0
         if words[:1] == ["play"]:
             words = ["play", *game_first(PLAY, words[1:], is_game)]
         quick = quick_args(PLAY, words[1:]) if words[:1] == ["play"] else None

@@ -32,6 +32,14 @@ from solitaire.core.solver import (
     winnable_seed,
 )
 
+
+@pytest.fixture(autouse=True)
+def python_engine(monkeypatch):
+    """These tests are of the Python engine (its passes, their names, its budgets); the
+    compiled core has its own in tests/test_native.py."""
+    monkeypatch.setenv("SOLITAIRE_ENGINE", "python")
+
+
 SUITS = "CDHS"
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"]
 

@@ -4,7 +4,8 @@ Checked against :func:`exhaustive_search` (every legal move, raw positions, no s
 small positions of Klondike, Calculation and three test variants (tests/variants/): every
 ``unwinnable`` of the solver must be exhaustive-unwinnable, every ``win`` replays through
 ``Game.play``, and where the exhaustive search wins the solver never says ``unwinnable``.
-Budgets are in states, never seconds.
+Both engines are checked: the compiled core (where installed and the game is one it speaks)
+and the Python engine. Budgets are in states, never seconds.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from hypothesis import strategies as st
 
 from solitaire.core import Game, Rules, get_variant, load_variant_file
 from solitaire.core.cards import DECK_SIZE, card_name
-from solitaire.core.solver import UNKNOWN, UNWINNABLE, WIN, exhaustive_search, safe_home_move, solve
+from solitaire.core.solver import UNKNOWN, UNWINNABLE, WIN, exhaustive_search, native_available, safe_home_move, solve
+from solitaire.core.solver.search import solve as python_solve
 
 HERE = Path(__file__).parent / "variants"
 TEST_VARIANTS = {name: load_variant_file(HERE / f"{name}.yaml") for name in ("golf", "freecell", "yukon")}
@@ -78,10 +80,17 @@ def end_game(name: str, options: dict[str, Any], rng: random.Random, away: int) 
     return Game.from_position(defn, data)
 
 
-def check_against_exhaustive(game: Game, states: int = 8_000) -> tuple[str, str]:
-    """Solve ``game`` and search it exhaustively; fail on any disagreement."""
+ENGINES = ["native", "python"] if native_available() else ["python"]
+
+
+def check_against_exhaustive(game: Game, states: int = 8_000, engine: str = "native") -> tuple[str, str]:
+    """Solve ``game`` (with the compiled core where it can, or the Python engine) and search
+    it exhaustively; fail on any disagreement."""
     truth = exhaustive_search(game, states)
-    answer = solve(game, timeout=None, max_states=states)
+    if engine == "python":
+        answer = python_solve(game, timeout=None, max_states=states)
+    else:  # the compiled core wherever it speaks the game (Klondike included)
+        answer = solve(game, timeout=None, max_states=states, engine="native")
     if answer.result == WIN:
         replay = game.copy()
         for move in answer.moves:
@@ -110,23 +119,25 @@ CASES = [
 ]
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(("name", "options"), CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(CASES)])
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(seed=st.integers(0, 2**32), away=st.integers(3, 9))
-def test_the_solver_agrees_with_the_exhaustive_search(name, options, seed, away):
-    check_against_exhaustive(end_game(name, options, random.Random(seed), away))
+def test_the_solver_agrees_with_the_exhaustive_search(name, options, engine, seed, away):
+    check_against_exhaustive(end_game(name, options, random.Random(seed), away), engine=engine)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(("name", "kind"), [("golf", UNWINNABLE), ("freecell", WIN), ("yukon", None),
                                             ("calculation", None)])
-def test_the_agreement_is_checked_on_decided_positions(name, kind):
+def test_the_agreement_is_checked_on_decided_positions(name, kind, engine):
     """The property above is not vacuous: on these positions both searches decide, with the
     answer ``kind`` among them where given (Golf's end games are nearly all lost, its win
     is checked on a built position below; FreeCell's nearly all won)."""
     rng = random.Random(13)
     seen: dict[tuple[str, str], int] = {}
     for _ in range(12):
-        pair = check_against_exhaustive(end_game(name, {}, rng, rng.randrange(4, 8)), 8_000)
+        pair = check_against_exhaustive(end_game(name, {}, rng, rng.randrange(4, 8)), 8_000, engine)
         seen[pair] = seen.get(pair, 0) + 1
     assert seen.get((WIN, WIN), 0) + seen.get((UNWINNABLE, UNWINNABLE), 0) > 0, seen
     assert kind is None or seen.get((kind, kind), 0) > 0, seen

@@ -1,6 +1,8 @@
 """The solver: a full-information search for any variant, winnable-deal pools, player hints.
 
-* :mod:`.search`: :func:`solve` and :class:`Solver` (and :func:`safe_home_move`, the
+* :mod:`.native`: :func:`solve`, the front door: the compiled core (Rust, ``_native``) where
+  it is installed and speaks the game, else the Python engine;
+* :mod:`.search`: the Python engine, :class:`Solver` (and :func:`safe_home_move`, the
   safe-home rule autoplay uses), working from the kernel's compiled
   tables alone (see that module and docs/solver.md);
 * :mod:`.exhaustive`: a plain exhaustive search with no shortcut, the reference the solver
@@ -15,12 +17,14 @@ from __future__ import annotations
 
 from .exhaustive import ExhaustiveResult, exhaustive_search
 from .knowledge import Knowledge, SearchOutcome, SolverKnowledge, variant_knowledge
+from .native import engine_line, native_available, solve
 from .player import player_hint
 from .pools import load_pool, options_slug, parse_range, pool_path, winnable_seed
-from .search import UNKNOWN, UNWINNABLE, WIN, Solver, SolveResult, safe_home_move, solve
+from .search import UNKNOWN, UNWINNABLE, WIN, Solver, SolveResult, safe_home_move
 
 __all__ = [
     "UNKNOWN", "UNWINNABLE", "WIN", "ExhaustiveResult", "Knowledge", "SearchOutcome", "SolveResult", "Solver",
-    "SolverKnowledge", "exhaustive_search", "load_pool", "options_slug", "parse_range", "player_hint", "pool_path",
+    "SolverKnowledge", "engine_line", "exhaustive_search", "load_pool", "native_available", "options_slug",
+    "parse_range", "player_hint", "pool_path",
     "safe_home_move", "solve", "variant_knowledge", "winnable_seed",
 ]

@@ -53,10 +53,15 @@ class SolveResult:
     seconds: float = 0.0
     states: int = 0
     method: str = ""  # which pass decided: "greedy" or "exact"
+    engine: str = "python"  # "native": the compiled core (solitaire.core.solver.native)
+    engine_reason: str = ""  # why Python solved, when the compiled core is installed
 
     def as_json(self) -> dict[str, Any]:
-        return {"result": self.result, "moves": list(self.moves), "seconds": round(self.seconds, 4),
-                "states": self.states, "method": self.method}
+        out = {"result": self.result, "moves": list(self.moves), "seconds": round(self.seconds, 4),
+               "states": self.states, "method": self.method, "engine": self.engine}
+        if self.engine_reason:
+            out["engine_reason"] = self.engine_reason
+        return out
 
 
 class _OutOfBudget(Exception):

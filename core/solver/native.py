@@ -1,0 +1,209 @@
+"""The compiled solver core (Rust, module ``solitaire.core.solver._native``) and the choice of engine.
+
+:func:`solve` is the solver's front door: it runs the compiled core where it is installed and
+speaks every concept of the game's tables, else the Python engine (:mod:`.search`), and the
+answer says which ran (``SolveResult.engine``) and, for Python, why (``engine_reason``).
+
+The core takes the compiled rules once per solve, as plain lists and bytes (:func:`tables`),
+and never calls back into Python. What it speaks is listed in :data:`KNOWN_RULES`: a
+:class:`~solitaire.core.Rules` with any other attribute (a concept added to the kernel since)
+is solved in Python, so a new move kind never reaches a core that does not know it.
+``SOLITAIRE_ENGINE=python`` forces the Python engine (tests, benchmarks). See docs/solver.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import os
+import time
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+from ..game import Game, Move
+from ..rules import GIVES_PILE, NO_LIMIT, Rules
+from .knowledge import variant_knowledge
+from .search import UNWINNABLE, WIN, Solver, SolveResult, _tables
+from .search import solve as python_solve
+
+ENGINE_VARIABLE = "SOLITAIRE_ENGINE"  # "python": never the compiled core
+#: every attribute of Rules whose meaning the core knows (or that the search never reads);
+#: a Rules with another one is solved in Python
+KNOWN_RULES = frozenset({
+    "_based", "accept", "aliases", "allowed", "base", "capacity", "count", "covered", "covering", "deck",
+    "decks", "draw_count", "draw_move", "draw_not_onto_empty", "draw_targets", "fill", "fills", "fits",
+    "flip", "floor", "foundation_set", "foundations", "gives", "group_names", "group_piles", "groups",
+    "has_supermove", "index", "max_accept", "may_hide", "min_accept", "name", "names", "needs_base",
+    "options", "piles", "receivers", "recycle_points", "redeals", "role", "score_move", "seq",
+    "short_name", "sources", "spec", "stock", "stock_open", "supermove", "targets", "turn_up", "uncovers",
+    "variant", "width", "win_cleared", "win_home",
+})
+MAX_WIDTH = 52 * 8  # cards are u16 in the core; eight copies of a face at most (cards.MAX_COPIES)
+
+
+@cache
+def _module() -> ModuleType | None:
+    try:  # by name: the extension is no Python file (and ``from . import`` would import this package)
+        module = importlib.import_module(f"{__package__}._native")
+    except ImportError:
+        return None
+    return module
+
+
+def native_available() -> bool:
+    """The compiled core is installed (whatever ``SOLITAIRE_ENGINE`` says)."""
+    return _module() is not None
+
+
+def native_version() -> str | None:
+    """The compiled core's version, or None when it is not installed."""
+    module = _module()
+    return None if module is None else str(module.VERSION)
+
+
+def forced_python() -> bool:
+    return os.environ.get(ENGINE_VARIABLE, "").strip().lower() == "python"
+
+
+def engine_line() -> str:
+    """What solves, in words: for ``solitaire --version``."""
+    version = native_version()
+    if version is None:
+        return "solver: python (the compiled core is not installed)"
+    if forced_python():
+        return f"solver: python ({ENGINE_VARIABLE}=python; compiled core {version} installed)"
+    return f"solver: native (compiled core {version}), python for games it does not speak"
+
+
+def unsupported(rules: Rules) -> str | None:
+    """Why the compiled core cannot solve a game under these rules, or None when it can:
+    judged from what it knows, so anything new in the rules sends the game to Python."""
+    unknown = sorted(set(vars(rules)) - KNOWN_RULES)
+    if unknown:
+        return f"the rules use {', '.join(unknown)}, which the compiled core does not know"
+    if rules.width > MAX_WIDTH or any(g < 0 or g > GIVES_PILE for g in rules.gives):
+        return "the tables are wider than the compiled core takes"
+    if variant_knowledge(rules) is not None:
+        return "the variant's plugin gives the solver knowledge of its own, which runs in Python"
+    return None
+
+
+def tables(rules: Rules) -> dict[str, Any]:
+    """The compiled rules and the search's safe-move tables as plain lists and bytes: what the
+    core loads once per game (``_native.Core``)."""
+    t = _tables(rules)
+    width = rules.width
+    found = rules.foundation_set
+    index = {p: k for k, grp in enumerate(t.groups) for p in grp}
+    return {
+        "count": rules.count, "width": width,
+        "accept": list(rules.accept), "seq": list(rules.seq),
+        "gives": list(rules.gives),
+        "capacity": [min(c, NO_LIMIT) for c in rules.capacity],
+        "max_accept": [min(c, NO_LIMIT) for c in rules.max_accept],
+        "min_accept": [max(1, m) for m in rules.min_accept],
+        "flip": list(rules.flip),
+        "targets": [list(x) for x in rules.targets], "sources": list(rules.sources),
+        "receivers": list(rules.receivers),
+        "allowed": [[bool(a) for a in row] for row in rules.allowed],
+        "fits": [[list(row) for row in f] for f in rules.fits],
+        "supermove": [None if m is None else (list(m[0]), list(m[1])) for m in rules.supermove],
+        "stock": -1 if rules.stock is None else rules.stock,
+        "draw_targets": list(rules.draw_targets), "draw_count": max(1, rules.draw_count),
+        "draw_not_onto_empty": rules.draw_not_onto_empty, "stock_open": rules.stock_open,
+        "redeals": -1 if rules.redeals is None else rules.redeals,
+        "foundations": list(rules.foundations), "is_foundation": [p in found for p in range(rules.count)],
+        "win_cleared": list(rules.win_cleared), "win_home": rules.win_home,
+        "fill": [list(f) for f in rules.fill], "covered": [list(c) for c in rules.covered],
+        "uncovers": [list(u) for u in rules.uncovers],
+        # the search's (see search._Tables)
+        "needs": [list(x) for x in t.needs_home[:width]], "home_kind": list(t.home_kind),
+        "track": list(t.track),
+        "start": [list(rules.fits[p][width]) if p in found else [] for p in range(rules.count)],
+        "groups": [list(g) for g in t.groups], "group_of": [index.get(p, -1) for p in range(rules.count)],
+        "top_only": [p in t.top_only for p in range(rules.count)], "auto_sources": list(t.auto_sources),
+        "waste_like": [r in ("waste", "reserve") for r in rules.role],
+        "macro_waste": t.waste if t.macro else -1,
+    }
+
+
+_CORES: dict[int, tuple[Rules, Any]] = {}
+
+
+def core(rules: Rules) -> Any:
+    """The loaded ``_native.Core`` of these rules (built once per Rules); raise RuntimeError
+    when the compiled core is not installed."""
+    module = _module()
+    if module is None:
+        raise RuntimeError("the compiled solver core is not installed")
+    hit = _CORES.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        hit = _CORES[id(rules)] = (rules, module.Core(tables(rules)))
+    return hit[1]
+
+
+def position(game: Game) -> Any:
+    """The game's position in the compiled core (``_native.Position``: legal_moves, push,
+    pop, piles, down, recycles, won), for checking it against the kernel."""
+    module = _module()
+    return module.Position(core(game.rules), game.piles, game.down, game.recycles)  # type: ignore[union-attr]
+
+
+ENGINES = ("auto", "native", "python")
+STOCK_MACRO = ("the stock deals onto one waste: the Python engine's best-first pass, waits and relaxation, "
+               "which the compiled core lacks yet, decide these games as soon or sooner")
+
+
+def choose(game: Game, knowledge: Any = None, engine: str = "auto") -> tuple[str, str]:
+    """The engine that solves ``game``: ("native", "") or ("python", why). ``engine``:
+    "auto" (the compiled core where it speaks the game and is the stronger), "native" (the
+    compiled core wherever it speaks the game: benchmarks) or "python"."""
+    if engine not in ENGINES:
+        raise ValueError(f"an engine is one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "python":
+        return "python", "asked for"
+    if knowledge is not None:
+        return "python", "the caller gives the solver knowledge of its own"
+    if forced_python():
+        return "python", f"{ENGINE_VARIABLE}=python"
+    if _module() is None:
+        return "python", "the compiled core is not installed"
+    reason = unsupported(game.rules)
+    if reason is None and engine == "auto" and _tables(game.rules).macro:
+        reason = STOCK_MACRO
+    return ("python", reason) if reason is not None else ("native", "")
+
+
+def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000, greedy_share: float = 0.5,
+          knowledge: Any = None, engine: str = "auto") -> SolveResult:
+    """Solve ``game`` with full information, in the compiled core where it can (see
+    :func:`choose`), else in Python (:func:`solitaire.core.solver.search.solve`); the
+    answer names the engine. ``timeout`` in seconds (None: the states budget alone)."""
+    engine, reason = choose(game, knowledge, engine)
+    if engine == "python":
+        result = python_solve(game, timeout=timeout, max_states=max_states, greedy_share=greedy_share,
+                              knowledge=knowledge)
+        return SolveResult(result.result, result.moves, result.seconds, result.states, result.method,
+                           "python", reason)
+    return _solve_native(game, timeout, max_states)
+
+
+def _solve_native(game: Game, timeout: float | None, max_states: int) -> SolveResult:
+    began = time.perf_counter()
+    checker = Solver(game, timeout=timeout, max_states=max_states)
+    if checker._blocked():  # a card that can never move: the Python engine's proof, made once
+        return SolveResult(UNWINNABLE, (), time.perf_counter() - began, 0, "blocked", "native")
+    left = None if timeout is None or math.isinf(timeout) else max(0.0, timeout - (time.perf_counter() - began))
+    answer, line, states, method = _module().solve(  # type: ignore[union-attr]
+        core(game.rules), game.piles, game.down, game.recycles, max_states, left)
+    if answer == WIN:
+        moves = replayed(game, [tuple(m) for m in line])
+        return SolveResult(WIN, tuple(moves), time.perf_counter() - began, states, method, "native")
+    return SolveResult(answer, (), time.perf_counter() - began, states, method, "native")
+
+
+def replayed(game: Game, moves: list[Move]) -> list[str]:
+    """The compiled core's winning line in notation, played through the kernel's checks on a
+    copy of ``game``; raise AssertionError unless every move is legal and the game ends won."""
+    return Solver(game)._notation(moves)

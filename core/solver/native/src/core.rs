@@ -1,0 +1,606 @@
+//! The kernel's hot path over its compiled tables: legal moves, apply and undo, the same as
+//! `Game.legal_moves`, `Game.push` and `Game.pop` in core/game.py (move for move, in the same
+//! order). The tables come from `Rules` once per solve (solitaire/core/solver/native.py).
+//!
+//! What the core speaks: piles giving their top card, runs, any number or the whole face-up
+//! part; builds by the `accept` table, runs by the `seq` table, capacity, max- and min-accept,
+//! supermove, face-down cards turned up, foundations, the stock dealing onto one waste or onto
+//! every pile of a group, redeals, a pile that empties filled at once from others (fill-from),
+//! piles covering others (covered-by). What it does not know is solved in Python (the Python
+//! side decides, from the tables, before calling here).
+
+pub const GIVES_NONE: u8 = 0;
+pub const GIVES_TOP: u8 = 1;
+pub const GIVES_RUN: u8 = 2;
+pub const GIVES_ANY: u8 = 3;
+pub const GIVES_PILE: u8 = 4;
+
+pub type Move = (usize, usize, usize);
+
+/// The compiled rules of one game, as `Rules` has them.
+#[derive(Clone, Debug, Default)]
+pub struct Tables {
+    pub count: usize,
+    pub width: usize,
+    /// accept[p][top * width + card], row `width`: the empty pile
+    pub accept: Vec<Vec<u8>>,
+    /// seq[p][lower * width + upper]
+    pub seq: Vec<Vec<u8>>,
+    pub gives: Vec<u8>,
+    pub capacity: Vec<usize>,
+    pub max_accept: Vec<usize>,
+    pub min_accept: Vec<usize>,
+    pub flip: Vec<bool>,
+    pub targets: Vec<Vec<usize>>,
+    pub sources: Vec<usize>,
+    pub receivers: Vec<usize>,
+    /// allowed[d][s]: pile d takes cards from pile s
+    pub allowed: Vec<Vec<bool>>,
+    /// fits[d][top]: the cards of the deck that may go on `top` in d (`top == width`: empty)
+    pub fits: Vec<Vec<Vec<u16>>>,
+    /// per pile: (the one-card reserves, the empty piles of its group) a supermove counts
+    pub supermove: Vec<Option<(Vec<usize>, Vec<usize>)>>,
+    pub stock: Option<usize>,
+    pub draw_targets: Vec<usize>,
+    pub draw_count: usize,
+    pub draw_not_onto_empty: bool,
+    pub stock_open: bool,
+    /// None: unlimited
+    pub redeals: Option<u32>,
+    pub foundations: Vec<usize>,
+    pub is_foundation: Vec<bool>,
+    pub win_cleared: Vec<usize>,
+    pub win_home: usize,
+    /// fill[p]: the piles an emptied p is filled from at once, in order (empty: none)
+    pub fill: Vec<Vec<usize>>,
+    /// covered[p]: the piles that must all be empty before p gives a card; uncovers[q]: the
+    /// piles q covers
+    pub covered: Vec<Vec<usize>>,
+    pub uncovers: Vec<Vec<usize>>,
+}
+
+impl Tables {
+    pub fn has_supermove(&self) -> bool {
+        self.supermove.iter().any(|m| m.is_some())
+    }
+
+    /// Fill in what follows from the rest (sources, receivers, allowed, is_foundation), for
+    /// tables built by hand (the tests).
+    pub fn derive(&mut self) {
+        let count = self.count;
+        self.fill.resize(count, Vec::new());
+        self.covered.resize(count, Vec::new());
+        self.uncovers = (0..count).map(|q| (0..count).filter(|&p| self.covered[p].contains(&q)).collect()).collect();
+        self.sources = (0..count).filter(|&s| !self.targets[s].is_empty()).collect();
+        self.allowed = (0..count).map(|d| (0..count).map(|s| self.targets[s].contains(&d)).collect()).collect();
+        self.receivers = (0..count).filter(|&d| self.allowed[d].iter().any(|&a| a)).collect();
+        self.is_foundation = (0..count).map(|p| self.foundations.contains(&p)).collect();
+    }
+}
+
+/// One entry of the history: the move and what it did beyond moving (a card turned up, the
+/// cards a draw took, -len(waste) for a recycle), as `Game.history` keeps it.
+#[derive(Clone, Copy, Debug)]
+struct Done {
+    src: usize,
+    dst: usize,
+    n: usize,
+    extra: i64,
+}
+
+/// A position: the piles (bottom first), face-down counts, redeals used, and its history.
+#[derive(Clone, Debug)]
+pub struct State {
+    pub piles: Vec<Vec<u16>>,
+    pub down: Vec<usize>,
+    pub recycles: u32,
+    history: Vec<Done>,
+    // scratch for legal_moves: card -> index in `movable`, or u32::MAX
+    slot: Vec<u32>,
+}
+
+impl State {
+    pub fn new(t: &Tables, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32) -> State {
+        State { piles, down, recycles, history: Vec::new(), slot: vec![u32::MAX; t.width] }
+    }
+
+    pub fn depth(&self) -> usize {
+        self.history.len()
+    }
+
+    pub fn won(&self, t: &Tables) -> bool {
+        t.foundations.iter().map(|&f| self.piles[f].len()).sum::<usize>() >= t.win_home
+            && t.win_cleared.iter().all(|&p| self.piles[p].is_empty())
+    }
+
+    fn builds_on(&self, t: &Tables, dst: usize, src: usize, n: usize) -> bool {
+        let table = &t.accept[dst];
+        let w = t.width;
+        let pile = &self.piles[src];
+        let len = pile.len();
+        (len - n..len - 1).all(|i| table[pile[i] as usize * w + pile[i + 1] as usize] != 0)
+    }
+
+    /// Per source pile: (the longest run it may move to any pile, the empty piles that count,
+    /// the limit when the run goes to one of them); no limit for piles without a supermove.
+    fn run_limits(&self, t: &Tables) -> Vec<(u64, Vec<usize>, u64)> {
+        let mut out = Vec::with_capacity(t.count);
+        for (s, m) in t.supermove.iter().enumerate() {
+            match m {
+                None => out.push((1u64 << 30, Vec::new(), 0)),
+                Some((cells, columns)) => {
+                    let free = 1 + cells.iter().filter(|&&c| self.piles[c].is_empty()).count() as u64;
+                    let empty: Vec<usize> =
+                        columns.iter().copied().filter(|&c| self.piles[c].is_empty() && c != s).collect();
+                    let k = empty.len() as u32;
+                    let all = free.checked_shl(k).unwrap_or(u64::MAX);
+                    let one = if k > 0 { free << (k - 1) } else { 0 };
+                    out.push((all, empty, one));
+                }
+            }
+        }
+        out
+    }
+
+    /// Every legal move here, the stock's action last, in `Game.legal_moves`'s order.
+    pub fn legal_moves(&mut self, t: &Tables, out: &mut Vec<Move>) {
+        out.clear();
+        let w = t.width;
+        let mut movable: Vec<(u16, usize, usize)> = Vec::new();
+        {
+            let slot = &mut self.slot;
+            let mut set = |card: u16, s: usize, n: usize, movable: &mut Vec<(u16, usize, usize)>| {
+                let i = slot[card as usize];
+                if i == u32::MAX {
+                    slot[card as usize] = movable.len() as u32;
+                    movable.push((card, s, n));
+                } else {
+                    movable[i as usize] = (card, s, n);
+                }
+            };
+            for &s in &t.sources {
+                let pile = &self.piles[s];
+                let size = pile.len();
+                if size <= self.down[s] {
+                    continue;
+                }
+                if t.covered[s].iter().any(|&c| !self.piles[c].is_empty()) {
+                    continue;
+                }
+                let up = size - self.down[s];
+                match t.gives[s] {
+                    GIVES_TOP => set(pile[size - 1], s, 1, &mut movable),
+                    GIVES_RUN => {
+                        let table = &t.seq[s];
+                        set(pile[size - 1], s, 1, &mut movable);
+                        let mut n = 1;
+                        let mut i = size - 1;
+                        while n < up && table[pile[i - 1] as usize * w + pile[i] as usize] != 0 {
+                            n += 1;
+                            i -= 1;
+                            set(pile[i], s, n, &mut movable);
+                        }
+                    }
+                    GIVES_PILE => {
+                        set(pile[size - 1], s, 1, &mut movable);
+                        set(pile[size - up], s, up, &mut movable);
+                    }
+                    _ => {
+                        for n in 1..=up {
+                            set(pile[size - n], s, n, &mut movable);
+                        }
+                    }
+                }
+            }
+        }
+        if !movable.is_empty() {
+            let count = movable.len();
+            let runs = if t.has_supermove() { Some(self.run_limits(t)) } else { None };
+            let run_ok = |s: usize, d: usize, n: usize| -> bool {
+                match &runs {
+                    None => true,
+                    Some(r) => {
+                        let (all, empty, one) = &r[s];
+                        let limit = if empty.contains(&d) { *one } else { *all };
+                        (n as u64) <= limit
+                    }
+                }
+            };
+            for &d in &t.receivers {
+                let dest = &self.piles[d];
+                let dsize = dest.len();
+                let top = if dsize > 0 {
+                    if self.down[d] == dsize {
+                        continue;
+                    }
+                    dest[dsize - 1] as usize
+                } else {
+                    w
+                };
+                let mut limit = t.capacity[d] as i64 - dsize as i64;
+                if (t.max_accept[d] as i64) < limit {
+                    limit = t.max_accept[d] as i64;
+                }
+                if limit <= 0 {
+                    continue;
+                }
+                let limit = limit as usize;
+                let least = t.min_accept[d];
+                let from_ok = &t.allowed[d];
+                let candidates = &t.fits[d][top];
+                let table = &t.accept[d];
+                if least > 1 {
+                    for &(card, s, n) in &movable {
+                        if from_ok[s] && least <= n && n <= limit && s != d && table[top * w + card as usize] != 0
+                            && self.builds_on(t, d, s, n) && run_ok(s, d, n)
+                        {
+                            out.push((s, d, n));
+                        }
+                    }
+                } else if candidates.len() <= count {
+                    for &card in candidates {
+                        let i = self.slot[card as usize];
+                        if i != u32::MAX {
+                            let (_, s, n) = movable[i as usize];
+                            if from_ok[s] && least <= n && n <= limit && s != d && run_ok(s, d, n) {
+                                out.push((s, d, n));
+                            }
+                        }
+                    }
+                } else {
+                    let row = top * w;
+                    for &(card, s, n) in &movable {
+                        if from_ok[s] && least <= n && n <= limit && s != d && table[row + card as usize] != 0
+                            && run_ok(s, d, n)
+                        {
+                            out.push((s, d, n));
+                        }
+                    }
+                }
+            }
+            for &(card, _, _) in &movable {
+                self.slot[card as usize] = u32::MAX;
+            }
+        }
+        if let Some(stock) = t.stock {
+            if self.can_draw(t) {
+                out.push((stock, t.draw_targets[0], 0));
+            }
+        }
+    }
+
+    /// The stock's action is legal.
+    pub fn can_draw(&self, t: &Tables) -> bool {
+        let stock = &self.piles[t.stock.unwrap()];
+        let targets = &t.draw_targets;
+        if !stock.is_empty() {
+            if targets.len() == 1 {
+                let tp = targets[0];
+                let k = t.draw_count.min(stock.len());
+                return self.piles[tp].len() + k <= t.capacity[tp];
+            }
+            if targets.iter().any(|&tp| self.piles[tp].len() >= t.capacity[tp]) {
+                return false;
+            }
+            if t.draw_not_onto_empty {
+                return targets.iter().all(|&tp| !self.piles[tp].is_empty());
+            }
+            return true;
+        }
+        if targets.len() != 1 || self.piles[targets[0]].is_empty() {
+            return false;
+        }
+        match t.redeals {
+            None => true,
+            Some(r) => self.recycles < r,
+        }
+    }
+
+    /// Apply a legal move without checking it. Undo with `pop`.
+    pub fn push(&mut self, t: &Tables, m: Move) {
+        let (src, dst, n) = m;
+        if n == 0 {
+            self.draw(t);
+            return;
+        }
+        let from = std::mem::take(&mut self.piles[src]);
+        let mut from = from;
+        let cut = from.len() - n;
+        self.piles[dst].extend_from_slice(&from[cut..]);
+        from.truncate(cut);
+        let mut flipped = 0;
+        let d = self.down[src];
+        if d > 0 && d == from.len() && t.flip[src] {
+            self.down[src] = d - 1;
+            flipped = 1;
+        }
+        self.piles[src] = from;
+        if self.piles[src].is_empty() && !t.fill[src].is_empty() {
+            flipped |= self.fill(t, src);
+        }
+        if self.piles[src].is_empty() && !t.uncovers[src].is_empty() {
+            flipped |= self.uncover(t, src);
+        }
+        self.history.push(Done { src, dst, n, extra: flipped });
+    }
+
+    fn covered_now(&self, t: &Tables, p: usize) -> bool {
+        t.covered[p].iter().any(|&c| !self.piles[c].is_empty())
+    }
+
+    /// `Game._fill`: the history's code `(filler + 1) << 2`, plus 2 if a card turned up.
+    fn fill(&mut self, t: &Tables, pile: usize) -> i64 {
+        for &f in &t.fill[pile] {
+            let len = self.piles[f].len();
+            if len > 0 && self.down[f] < len {
+                let c = self.piles[f].pop().unwrap();
+                self.piles[pile].push(c);
+                let mut code = ((f + 1) << 2) as i64;
+                let d = self.down[f];
+                if d > 0 && d == self.piles[f].len() && t.flip[f] {
+                    self.down[f] = d - 1;
+                    code |= 2;
+                }
+                return code;
+            }
+        }
+        0
+    }
+
+    /// `Game._uncover`: bit `10 + k` for the k-th pile of `uncovers[pile]` turned up.
+    fn uncover(&mut self, t: &Tables, pile: usize) -> i64 {
+        let mut code = 0i64;
+        for (k, &p) in t.uncovers[pile].iter().enumerate() {
+            let d = self.down[p];
+            if d > 0 && d == self.piles[p].len() && t.flip[p] && !self.covered_now(t, p) {
+                self.down[p] = d - 1;
+                code |= 1 << (10 + k);
+            }
+        }
+        code
+    }
+
+    fn draw(&mut self, t: &Tables) {
+        let stock_i = t.stock.unwrap();
+        let targets = &t.draw_targets;
+        let k: i64;
+        if !self.piles[stock_i].is_empty() {
+            if targets.len() == 1 {
+                let take = t.draw_count.min(self.piles[stock_i].len());
+                for _ in 0..take {
+                    let c = self.piles[stock_i].pop().unwrap();
+                    self.piles[targets[0]].push(c);
+                }
+                k = take as i64;
+            } else {
+                let mut drawn = 0;
+                for &tp in targets {
+                    match self.piles[stock_i].pop() {
+                        None => break,
+                        Some(c) => {
+                            self.piles[tp].push(c);
+                            drawn += 1;
+                        }
+                    }
+                }
+                k = drawn;
+            }
+        } else {
+            let mut waste = std::mem::take(&mut self.piles[targets[0]]);
+            k = -(waste.len() as i64);
+            waste.reverse();
+            self.piles[stock_i].extend_from_slice(&waste);
+            waste.clear();
+            self.piles[targets[0]] = waste;
+            self.recycles += 1;
+        }
+        if !t.stock_open {
+            self.down[stock_i] = self.piles[stock_i].len();
+        }
+        self.history.push(Done { src: stock_i, dst: targets[0], n: 0, extra: k });
+    }
+
+    /// Take back the last move exactly, re-hiding a card it turned up.
+    pub fn pop(&mut self, t: &Tables) -> Option<Move> {
+        let Done { src, dst, n, extra } = self.history.pop()?;
+        if n == 0 {
+            let targets = &t.draw_targets;
+            if extra > 0 {
+                if targets.len() == 1 {
+                    for _ in 0..extra {
+                        let c = self.piles[targets[0]].pop().unwrap();
+                        self.piles[src].push(c);
+                    }
+                } else {
+                    for &tp in targets[..extra as usize].iter().rev() {
+                        let c = self.piles[tp].pop().unwrap();
+                        self.piles[src].push(c);
+                    }
+                }
+            } else {
+                let stock = std::mem::take(&mut self.piles[src]);
+                self.piles[targets[0]].extend(stock.iter().rev());
+                let mut stock = stock;
+                stock.clear();
+                self.piles[src] = stock;
+                self.recycles -= 1;
+            }
+            if !t.stock_open {
+                self.down[src] = self.piles[src].len();
+            }
+        } else {
+            if extra >> 10 != 0 {
+                for (k, &p) in t.uncovers[src].iter().enumerate() {
+                    if extra >> (10 + k) & 1 != 0 {
+                        self.down[p] += 1;
+                    }
+                }
+            }
+            if extra & 1023 > 1 {
+                let filler = (((extra & 1023) >> 2) - 1) as usize;
+                let c = self.piles[src].pop().unwrap();
+                self.piles[filler].push(c);
+                if extra & 2 != 0 {
+                    self.down[filler] += 1;
+                }
+            }
+            if extra & 1 != 0 {
+                self.down[src] += 1;
+            }
+            let from = std::mem::take(&mut self.piles[dst]);
+            let mut from = from;
+            let cut = from.len() - n;
+            self.piles[src].extend_from_slice(&from[cut..]);
+            from.truncate(cut);
+            self.piles[dst] = from;
+        }
+        Some((src, dst, n))
+    }
+}
+
+#[cfg(test)]
+pub mod tests {
+    use super::*;
+
+    /// A small game of one suit (13 cards, width 52): a stock dealing one card onto a waste,
+    /// one foundation built up from the ace, two columns built down, runs moving.
+    pub fn little() -> Tables {
+        let w = 52;
+        let up = |lo: usize, hi: usize| lo < 13 && hi < 13 && hi == lo + 1;
+        let mut found = vec![0u8; w * w + w];
+        let mut column = vec![0u8; w * w + w];
+        let mut seq = vec![0u8; w * w];
+        for lo in 0..w {
+            for hi in 0..w {
+                if up(lo, hi) {
+                    found[lo * w + hi] = 1;
+                    column[hi * w + lo] = 1;
+                    seq[hi * w + lo] = 1;
+                }
+            }
+        }
+        found[w * w] = 1; // the ace starts it
+        for c in 0..13 {
+            column[w * w + c] = 1; // any card on an empty column
+        }
+        let none = vec![0u8; w * w + w];
+        // piles: 0 stock, 1 waste, 2 foundation, 3 and 4 columns
+        let accept = vec![none.clone(), none, found, column.clone(), column];
+        let fits = accept
+            .iter()
+            .map(|a| (0..=w).map(|top| (0..13u16).filter(|&c| a[top * w + c as usize] != 0).collect()).collect())
+            .collect();
+        let mut t = Tables {
+            count: 5,
+            width: w,
+            accept,
+            seq: vec![vec![0u8; w * w], vec![0u8; w * w], vec![0u8; w * w], seq.clone(), seq],
+            gives: vec![GIVES_NONE, GIVES_TOP, GIVES_NONE, GIVES_RUN, GIVES_RUN],
+            capacity: vec![1 << 30; 5],
+            max_accept: vec![1 << 30; 5],
+            min_accept: vec![1; 5],
+            flip: vec![false, false, false, true, true],
+            targets: vec![vec![], vec![2, 3, 4], vec![], vec![2, 4], vec![2, 3]],
+            fits,
+            supermove: vec![None; 5],
+            stock: Some(0),
+            draw_targets: vec![1],
+            draw_count: 1,
+            redeals: None,
+            foundations: vec![2],
+            win_home: 13,
+            ..Default::default()
+        };
+        t.derive();
+        t
+    }
+
+    fn deal(t: &Tables) -> State {
+        // the stock holds the ace on top; the columns hold 2..7 and 8..K, face down but the top
+        let piles = vec![vec![12, 11, 0], vec![], vec![], vec![1, 2, 3, 4, 5], vec![6, 7, 8, 9, 10]];
+        State::new(t, piles, vec![3, 0, 0, 4, 4], 0)
+    }
+
+    #[test]
+    fn draws_then_moves_then_undoes_exactly() {
+        let t = little();
+        let mut s = deal(&t);
+        let mut moves = Vec::new();
+        s.legal_moves(&t, &mut moves);
+        assert_eq!(moves, vec![(0, 1, 0)]); // 6 and J (the tops) fit nowhere: draw
+        s.push(&t, (0, 1, 0));
+        assert_eq!(s.piles[1], vec![0]);
+        assert_eq!(s.down[0], 2);
+        s.legal_moves(&t, &mut moves);
+        assert_eq!(moves, vec![(1, 2, 1), (0, 1, 0)]);
+        s.push(&t, (1, 2, 1));
+        assert!(!s.won(&t));
+        assert_eq!(s.pop(&t), Some((1, 2, 1)));
+        assert_eq!(s.pop(&t), Some((0, 1, 0)));
+        assert_eq!(s.piles, deal(&t).piles);
+        assert_eq!(s.down, deal(&t).down);
+    }
+
+    #[test]
+    fn a_recycle_turns_the_waste_back_and_undoes() {
+        let t = little();
+        let mut s = deal(&t);
+        for _ in 0..3 {
+            s.push(&t, (0, 1, 0));
+        }
+        assert!(s.piles[0].is_empty());
+        assert!(s.can_draw(&t));
+        s.push(&t, (0, 1, 0));
+        assert_eq!(s.piles[0], vec![12, 11, 0]);
+        assert_eq!(s.recycles, 1);
+        s.pop(&t);
+        assert_eq!(s.piles[1], vec![0, 11, 12]);
+        assert_eq!(s.recycles, 0);
+    }
+
+    #[test]
+    fn an_emptied_pile_is_filled_and_a_covered_one_turns_up_and_undo_puts_all_back() {
+        let mut t = little();
+        t.fill[3] = vec![4]; // column 3 fills from column 4 when it empties
+        t.covered[1] = vec![]; // (the waste covers nothing)
+        t.covered[4] = vec![3]; // column 4 gives nothing while column 3 holds a card
+        t.derive();
+        let piles = vec![vec![], vec![], vec![0], vec![1], vec![7, 6]];
+        let mut s = State::new(&t, piles, vec![0, 0, 0, 0, 1], 0);
+        let before = (s.piles.clone(), s.down.clone());
+        let mut moves = Vec::new();
+        s.legal_moves(&t, &mut moves);
+        assert_eq!(moves, vec![(3, 2, 1)]); // column 4 is covered: its 7 cannot move
+        s.push(&t, (3, 2, 1));
+        // column 3 emptied: filled from column 4, whose face-down 8 turns up
+        assert_eq!(s.piles[3], vec![6]);
+        assert_eq!((s.piles[4].clone(), s.down[4]), (vec![7], 0));
+        s.pop(&t);
+        assert_eq!((s.piles.clone(), s.down.clone()), before);
+    }
+
+    #[test]
+    fn limited_redeals_stop_the_stock() {
+        let mut t = little();
+        t.redeals = Some(0);
+        let mut s = deal(&t);
+        for _ in 0..3 {
+            s.push(&t, (0, 1, 0));
+        }
+        assert!(!s.can_draw(&t));
+    }
+
+    #[test]
+    fn a_move_turns_up_the_card_below_and_undo_hides_it() {
+        let t = little();
+        let piles = vec![vec![], vec![], vec![0], vec![5, 1], vec![]];
+        let mut s = State::new(&t, piles, vec![0, 0, 0, 1, 0], 0);
+        let mut moves = Vec::new();
+        s.legal_moves(&t, &mut moves);
+        assert_eq!(moves, vec![(3, 2, 1), (3, 4, 1)]);
+        s.push(&t, (3, 2, 1));
+        assert_eq!(s.down[3], 0);
+        s.pop(&t);
+        assert_eq!(s.down[3], 1);
+    }
+}

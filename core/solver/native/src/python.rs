@@ -1,0 +1,262 @@
+//! The Python module: `Core` (the tables of one game), `Position` (a position over them:
+//! legal moves, push, pop, for the equivalence tests) and `solve`.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use pyo3::exceptions::{PyKeyError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+use crate::core::{Move, State, Tables, GIVES_PILE};
+use crate::search::{self, Budget, Outcome, SearchTables};
+
+fn item<'py>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+    d.get_item(key)?.ok_or_else(|| PyKeyError::new_err(key.to_string()))
+}
+
+fn bytes_list(d: &Bound<'_, PyDict>, key: &str) -> PyResult<Vec<Vec<u8>>> {
+    let mut out = Vec::new();
+    for b in item(d, key)?.try_iter()? {
+        out.push(b?.cast::<PyBytes>()?.as_bytes().to_vec());
+    }
+    Ok(out)
+}
+
+macro_rules! get {
+    ($d:expr, $k:expr) => {
+        item($d, $k)?.extract()?
+    };
+}
+
+fn opt_index(v: i64) -> Option<usize> {
+    if v < 0 { None } else { Some(v as usize) }
+}
+
+fn tables(d: &Bound<'_, PyDict>) -> PyResult<(Tables, SearchTables)> {
+    let count: usize = get!(d, "count");
+    let width: usize = get!(d, "width");
+    let supermove: Vec<Option<(Vec<usize>, Vec<usize>)>> = get!(d, "supermove");
+    let stock: i64 = get!(d, "stock");
+    let redeals: i64 = get!(d, "redeals");
+    let group_of: Vec<i64> = get!(d, "group_of");
+    let macro_waste: i64 = get!(d, "macro_waste");
+    let t = Tables {
+        count,
+        width,
+        accept: bytes_list(d, "accept")?,
+        seq: bytes_list(d, "seq")?,
+        gives: get!(d, "gives"),
+        capacity: get!(d, "capacity"),
+        max_accept: get!(d, "max_accept"),
+        min_accept: get!(d, "min_accept"),
+        flip: get!(d, "flip"),
+        targets: get!(d, "targets"),
+        sources: get!(d, "sources"),
+        receivers: get!(d, "receivers"),
+        allowed: get!(d, "allowed"),
+        fits: get!(d, "fits"),
+        supermove,
+        stock: opt_index(stock),
+        draw_targets: get!(d, "draw_targets"),
+        draw_count: get!(d, "draw_count"),
+        draw_not_onto_empty: get!(d, "draw_not_onto_empty"),
+        stock_open: get!(d, "stock_open"),
+        redeals: if redeals < 0 { None } else { Some(redeals as u32) },
+        foundations: get!(d, "foundations"),
+        is_foundation: get!(d, "is_foundation"),
+        win_cleared: get!(d, "win_cleared"),
+        win_home: get!(d, "win_home"),
+        fill: get!(d, "fill"),
+        covered: get!(d, "covered"),
+        uncovers: get!(d, "uncovers"),
+    };
+    let x = SearchTables {
+        needs: get!(d, "needs"),
+        home_kind: get!(d, "home_kind"),
+        track: get!(d, "track"),
+        start: get!(d, "start"),
+        groups: get!(d, "groups"),
+        group_of: group_of.into_iter().map(|g| if g < 0 { usize::MAX } else { g as usize }).collect(),
+        top_only: get!(d, "top_only"),
+        auto_sources: get!(d, "auto_sources"),
+        waste_like: get!(d, "waste_like"),
+        by_face: width > 52,
+        macro_waste: opt_index(macro_waste),
+    };
+    check(&t, &x)?;
+    Ok((t, x))
+}
+
+/// The tables are consistent (sizes, indices in range): the loader's guard, so that a bad
+/// table is a ValueError, never an out-of-bounds panic in the search.
+fn check(t: &Tables, x: &SearchTables) -> PyResult<()> {
+    let n = t.count;
+    let w = t.width;
+    let bad = |what: &str| Err(PyValueError::new_err(format!("bad solver tables: {what}")));
+    let piles_ok = |v: &[usize]| v.iter().all(|&p| p < n);
+    let sized = [t.accept.len(), t.seq.len(), t.gives.len(), t.capacity.len(), t.max_accept.len(),
+                 t.min_accept.len(), t.flip.len(), t.targets.len(), t.allowed.len(), t.fits.len(),
+                 t.supermove.len(), t.is_foundation.len(), x.track.len(), x.start.len(), x.group_of.len(),
+                 x.top_only.len(), x.waste_like.len(), t.fill.len(), t.covered.len(), t.uncovers.len()];
+    if w == 0 || w % 52 != 0 || w > 52 * 8 || sized.iter().any(|&s| s != n) {
+        return bad("sizes");
+    }
+    if t.accept.iter().any(|a| a.len() != w * w + w) || t.seq.iter().any(|s| s.len() != w * w) {
+        return bad("table sizes");
+    }
+    if t.gives.iter().any(|&g| g > GIVES_PILE) || t.min_accept.iter().any(|&m| m == 0) {
+        return bad("gives or min_accept");
+    }
+    if t.allowed.iter().any(|a| a.len() != n)
+        || t.fits.iter().any(|f| f.len() != w + 1 || f.iter().any(|row| row.iter().any(|&c| c as usize >= w)))
+    {
+        return bad("allowed or fits");
+    }
+    if !t.targets.iter().all(|v| piles_ok(v)) || !piles_ok(&t.sources) || !piles_ok(&t.receivers)
+        || !piles_ok(&t.foundations) || !piles_ok(&t.win_cleared) || !piles_ok(&t.draw_targets)
+        || !piles_ok(&x.auto_sources) || !x.groups.iter().all(|g| piles_ok(g))
+        || !t.supermove.iter().flatten().all(|(a, b)| piles_ok(a) && piles_ok(b))
+        || !t.fill.iter().chain(&t.covered).chain(&t.uncovers).all(|v| piles_ok(v))
+        || t.uncovers.iter().any(|v| v.len() > 40)
+    {
+        return bad("pile indices");
+    }
+    if x.group_of.iter().any(|&g| g != usize::MAX && g >= x.groups.len()) {
+        return bad("groups");
+    }
+    if let Some(w) = x.macro_waste {
+        if t.stock.is_none() || t.draw_targets != [w] {
+            return bad("macro waste");
+        }
+    }
+    if let Some(s) = t.stock {
+        if s >= n || t.draw_targets.is_empty() || t.draw_count == 0 {
+            return bad("stock");
+        }
+    }
+    if x.needs.len() != w || x.home_kind.len() != w
+        || x.needs.iter().chain(x.start.iter()).any(|v| v.iter().any(|&c| c as usize >= w))
+    {
+        return bad("safe-move tables");
+    }
+    Ok(())
+}
+
+/// The compiled tables of one game, loaded once (shared by positions and solves).
+#[pyclass(frozen, module = "solitaire.core.solver._native")]
+struct Core {
+    t: Arc<(Tables, SearchTables)>,
+}
+
+#[pymethods]
+impl Core {
+    #[new]
+    fn new(tables_: &Bound<'_, PyDict>) -> PyResult<Core> {
+        Ok(Core { t: Arc::new(tables(tables_)?) })
+    }
+}
+
+fn state(core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32) -> PyResult<State> {
+    let t = &core.t.0;
+    if piles.len() != t.count || down.len() != t.count
+        || piles.iter().zip(&down).any(|(p, &d)| d > p.len() || p.iter().any(|&c| c as usize >= t.width))
+    {
+        return Err(PyValueError::new_err("a position that does not fit these tables"));
+    }
+    Ok(State::new(t, piles, down, recycles))
+}
+
+/// A position over a Core: the kernel's hot path, for the equivalence tests.
+#[pyclass(module = "solitaire.core.solver._native")]
+struct Position {
+    t: Arc<(Tables, SearchTables)>,
+    s: State,
+}
+
+#[pymethods]
+impl Position {
+    #[new]
+    fn new(core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32) -> PyResult<Position> {
+        Ok(Position { t: core.t.clone(), s: state(core, piles, down, recycles)? })
+    }
+
+    fn legal_moves(&mut self) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.s.legal_moves(&self.t.0, &mut out);
+        out
+    }
+
+    /// Apply a move: refused (ValueError) unless it is legal here.
+    fn push(&mut self, m: Move) -> PyResult<()> {
+        let mut legal = Vec::new();
+        self.s.legal_moves(&self.t.0, &mut legal);
+        if !legal.contains(&m) {
+            return Err(PyValueError::new_err(format!("not a legal move here: {m:?}")));
+        }
+        self.s.push(&self.t.0, m);
+        Ok(())
+    }
+
+    fn pop(&mut self) -> Option<Move> {
+        self.s.pop(&self.t.0)
+    }
+
+    #[getter]
+    fn piles(&self) -> Vec<Vec<u16>> {
+        self.s.piles.clone()
+    }
+
+    #[getter]
+    fn down(&self) -> Vec<usize> {
+        self.s.down.clone()
+    }
+
+    #[getter]
+    fn recycles(&self) -> u32 {
+        self.s.recycles
+    }
+
+    #[getter]
+    fn won(&self) -> bool {
+        self.s.won(&self.t.0)
+    }
+}
+
+/// Search the position for a win: ("win", moves, states, pass), ("unwinnable", [], states,
+/// "exact") or ("unknown", [], states, "") when a pass has stored `max_states` positions or
+/// `timeout` seconds pass. The GIL is released while searching.
+#[pyfunction]
+#[pyo3(signature = (core, piles, down, recycles, max_states, timeout=None))]
+fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32, max_states: usize,
+         timeout: Option<f64>) -> PyResult<(String, Vec<Move>, usize, String)> {
+    let g = state(core, piles, down, recycles)?;
+    if let Some(s) = timeout {
+        if !(s.is_finite() && s >= 0.0) {
+            return Err(PyValueError::new_err("a timeout is a finite number of seconds from 0"));
+        }
+    }
+    let deadline = timeout.map(|s| Instant::now() + Duration::from_secs_f64(s.min(1e9)));
+    // the greedy pass has a quarter of the time, as in search.py (half of the greedy share)
+    let greedy = timeout.map(|s| Instant::now() + Duration::from_secs_f64((s * 0.25).min(1e9)));
+    let shared = core.t.clone();
+    let (outcome, states, method) = py.detach(move || {
+        let (t, x) = &*shared;
+        search::solve(t, x, g, &Budget { max_states, deadline }, greedy)
+    });
+    let method = method.to_string();
+    Ok(match outcome {
+        Outcome::Win(line) => ("win".to_string(), line, states, method),
+        Outcome::Unwinnable => ("unwinnable".to_string(), Vec::new(), states, method),
+        Outcome::Unknown => ("unknown".to_string(), Vec::new(), states, method),
+    })
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Core>()?;
+    m.add_class::<Position>()?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,688 @@
+//! The exact search of core/solver/search.py (`Solver._run(prune=False)`): iterative depth
+//! first, a transposition table of canonical keys, the safe moves home of `_Tables.home_is_safe`
+//! played automatically, the moves ordered as `Solver._moves` orders them. Only the cuts that
+//! search.py proves safe and that need nothing but the tables are ported (the safe moves home;
+//! no move of a whole pile to an empty interchangeable twin, the same canonical position); the
+//! waits (a move that may wait until it is used) are not, and the search is sound without
+//! them (it only tries more moves). An exhausted search answers "unwinnable": a proof.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::Instant;
+
+use crate::core::{Move, State, Tables};
+
+pub const HOME_NEVER: u8 = 0;
+pub const HOME_LONE: u8 = 1;
+pub const HOME_START: u8 = 2;
+
+/// What `_Tables` derives once per rules, as the search uses it.
+#[derive(Clone, Debug, Default)]
+pub struct SearchTables {
+    /// needs[c]: the cards that must be home before c may go home automatically
+    pub needs: Vec<Vec<u16>>,
+    pub home_kind: Vec<u8>,
+    pub track: Vec<bool>,
+    /// start[p]: the cards an empty foundation p takes
+    pub start: Vec<Vec<u16>>,
+    /// interchangeable groups of piles, and the group index of each pile (usize::MAX: none)
+    pub groups: Vec<Vec<usize>>,
+    pub group_of: Vec<usize>,
+    /// foundations keyed by size and top card alone (they give nothing back)
+    pub top_only: Vec<bool>,
+    pub auto_sources: Vec<usize>,
+    /// a waste or a reserve (`role` in search.py's ordering)
+    pub waste_like: Vec<bool>,
+    /// key by faces (`card % 52`): more than one deck
+    pub by_face: bool,
+    /// the waste of the stock macro-moves (`_Tables.macro`: one waste, fed only by the
+    /// stock, unbounded), or None: the stock's action is a plain move
+    pub macro_waste: Option<usize>,
+}
+
+/// What the search played: a move, or `draws` stock actions at once (a macro-move's draws,
+/// kept out of the position's history) with the stock, waste and redeals before them.
+#[derive(Clone, Debug, PartialEq)]
+enum Step {
+    Move(Move),
+    Draws(usize, Vec<u16>, Vec<u16>, usize, u32),
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win(Vec<Move>),
+    Unwinnable,
+    Unknown,
+}
+
+pub struct Budget {
+    pub max_states: usize,
+    pub deadline: Option<Instant>,
+}
+
+/// The Fx hash (rustc's): the keys are short arrays of small numbers and need no defence
+/// against chosen collisions, so a multiply-rotate hash does instead of SipHash.
+#[derive(Default)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u16(&mut self, n: u16) {
+        self.add(n as u64);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl Fx {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type Seen = HashSet<Box<[u16]>, BuildHasherDefault<Fx>>;
+
+struct Bits {
+    words: Vec<u64>,
+}
+
+impl Bits {
+    fn new(width: usize) -> Bits {
+        Bits { words: vec![0; width / 64 + 1] }
+    }
+    fn set(&mut self, c: usize) {
+        self.words[c / 64] |= 1 << (c % 64);
+    }
+    fn has(&self, c: usize) -> bool {
+        self.words[c / 64] >> (c % 64) & 1 != 0
+    }
+}
+
+pub struct Search<'a> {
+    t: &'a Tables,
+    x: &'a SearchTables,
+    pub g: State,
+    trail: Vec<Step>,
+    seen: Seen,
+    pub states: usize,
+    count: u64,
+    buf: Vec<Move>,
+    /// the greedy pass's cuts (`Solver._moves` with prune=True): a failure proves nothing
+    pub prune: bool,
+}
+
+impl<'a> Search<'a> {
+    pub fn new(t: &'a Tables, x: &'a SearchTables, g: State) -> Search<'a> {
+        Search { t, x, g, trail: Vec::new(), seen: Seen::default(), states: 0, count: 0, buf: Vec::new(), prune: false }
+    }
+
+    fn home_is_safe(&self, card: usize, fits: &[usize], home: &Bits) -> bool {
+        let x = self.x;
+        if x.needs[card].iter().any(|&c| !home.has(c as usize)) {
+            return false;
+        }
+        let kind = x.home_kind[card];
+        if kind == HOME_NEVER || !fits.iter().all(|&f| x.track[f]) {
+            return false;
+        }
+        if kind == HOME_LONE {
+            return fits.len() == 1;
+        }
+        let f = fits[0];
+        let group = x.group_of[f];
+        if group != usize::MAX {
+            let members = &x.groups[group];
+            return fits.iter().all(|&g| members.contains(&g) && self.g.piles[g].is_empty());
+        }
+        fits.len() == 1 && x.start[f].iter().all(|&c| c as usize == card || home.has(c as usize))
+    }
+
+    /// Play safe moves home until none is left (`Solver._auto`).
+    fn auto(&mut self) {
+        let t = self.t;
+        let w = t.width;
+        loop {
+            // wanted: the foundations each card may go on now
+            let mut wanted: Vec<(u16, usize)> = Vec::new();
+            for &f in &t.foundations {
+                let fp = &self.g.piles[f];
+                if fp.len() >= t.capacity[f] {
+                    continue;
+                }
+                let top = fp.last().map_or(w, |&c| c as usize);
+                for &c in &t.fits[f][top] {
+                    wanted.push((c, f));
+                }
+            }
+            if wanted.is_empty() {
+                return;
+            }
+            let mut home: Option<Bits> = None;
+            let mut played = None;
+            for &s in &self.x.auto_sources {
+                let pile = &self.g.piles[s];
+                if pile.is_empty() || self.g.down[s] == pile.len() {
+                    continue;
+                }
+                let card = *pile.last().unwrap();
+                let every: Vec<usize> = wanted.iter().filter(|e| e.0 == card).map(|e| e.1).collect();
+                if every.is_empty() {
+                    continue;
+                }
+                let fits: Vec<usize> = every.iter().copied().filter(|&f| t.allowed[f][s]).collect();
+                if fits.is_empty() {
+                    continue;
+                }
+                if home.is_none() {
+                    let mut b = Bits::new(w);
+                    for &f in &t.foundations {
+                        for &c in &self.g.piles[f] {
+                            b.set(c as usize);
+                        }
+                    }
+                    home = Some(b);
+                }
+                if !self.home_is_safe(card as usize, &every, home.as_ref().unwrap()) {
+                    continue;
+                }
+                played = Some((s, fits[0], 1));
+                break;
+            }
+            match played {
+                None => return,
+                Some(m) => {
+                    self.g.push(t, m);
+                    self.trail.push(Step::Move(m));
+                }
+            }
+        }
+    }
+
+    /// Play `times` stock actions at once (`Game.turn_stock`), recorded in the trail.
+    fn turn_stock(&mut self, times: usize) {
+        let t = self.t;
+        let st = t.stock.unwrap();
+        let w = t.draw_targets[0];
+        let g = &mut self.g;
+        let before = Step::Draws(times, g.piles[st].clone(), g.piles[w].clone(), g.down[st], g.recycles);
+        let mut seq = g.piles[w].clone();
+        seq.extend(g.piles[st].iter().rev());
+        let total = seq.len();
+        let k = t.draw_count;
+        let mut length = g.piles[w].len();
+        let mut recycled = 0;
+        for _ in 0..times {
+            if length == total {
+                length = 0;
+                recycled += 1;
+            } else {
+                length = total.min(length + k);
+            }
+        }
+        let mut rest = seq.split_off(length);
+        rest.reverse();
+        g.piles[w] = seq;
+        g.piles[st] = rest;
+        if !t.stock_open {
+            g.down[st] = g.piles[st].len();
+        }
+        g.recycles += recycled;
+        self.trail.push(before);
+    }
+
+    /// Every waste card reachable by drawing, with the number of draws, played to each pile
+    /// that takes it (`Solver._stock_moves`, without the stock-card waits).
+    fn stock_moves(&self, w: usize, out: &mut Vec<(i32, usize, Move)>) {
+        let t = self.t;
+        let g = &self.g;
+        let stock = &g.piles[t.stock.unwrap()];
+        let waste = &g.piles[w];
+        let mut seq: Vec<u16> = waste.clone();
+        seq.extend(stock.iter().rev());
+        let total = seq.len();
+        if total == 0 {
+            return;
+        }
+        let k = t.draw_count;
+        let mut redeals_left: Option<i64> = t.redeals.map(|r| r as i64 - g.recycles as i64);
+        let mut wanted: Vec<Vec<usize>> = vec![Vec::new(); t.width];
+        let mut any = false;
+        for &d in &t.targets[w] {
+            let dest = &g.piles[d];
+            if t.min_accept[d] > 1 || t.max_accept[d] == 0 {
+                continue; // one card at a time is not what this pile takes
+            }
+            let row = match dest.last() {
+                Some(&top) => {
+                    if g.down[d] == dest.len() || dest.len() >= t.capacity[d] {
+                        continue;
+                    }
+                    top as usize
+                }
+                None => t.width,
+            };
+            for &c in &t.fits[d][row] {
+                wanted[c as usize].push(d);
+                any = true;
+            }
+        }
+        if !any {
+            return;
+        }
+        let mut l = waste.len();
+        let mut draws = 0usize;
+        let mut seen_l = vec![false; total + 1];
+        seen_l[l] = true;
+        loop {
+            if total == l {
+                if let Some(left) = redeals_left {
+                    if left <= 0 {
+                        break;
+                    }
+                    redeals_left = Some(left - 1);
+                }
+                l = 0;
+                draws += 1;
+                if seen_l[l] {
+                    break;
+                }
+                seen_l[l] = true;
+                continue;
+            }
+            l = total.min(l + k);
+            draws += 1;
+            if seen_l[l] {
+                break;
+            }
+            seen_l[l] = true;
+            for &d in &wanted[seq[l - 1] as usize] {
+                let pri = if t.is_foundation[d] { 100 } else { 60 };
+                out.push((pri - (draws.min(50) / 4) as i32, draws, (w, d, 1)));
+            }
+        }
+    }
+
+    /// The canonical key (`Solver._key` without stock macro-moves: the stock and the waste
+    /// are keyed as they lie, and the redeals used when they are limited).
+    fn key(&self) -> Box<[u16]> {
+        let t = self.t;
+        let x = self.x;
+        let g = &self.g;
+        let face = |c: u16| if x.by_face { c % 52 } else { c };
+        let pile_key = |i: usize, out: &mut Vec<u16>| {
+            let p = &g.piles[i];
+            if x.top_only[i] && !p.is_empty() {
+                out.extend_from_slice(&[u16::MAX - 1, p.len() as u16, face(p[p.len() - 1])]);
+            } else {
+                out.extend_from_slice(&[g.down[i] as u16, p.len() as u16]);
+                out.extend(p.iter().map(|&c| face(c)));
+            }
+        };
+        let mut out: Vec<u16> = Vec::with_capacity(64);
+        let stock = t.stock.unwrap_or(usize::MAX);
+        for i in 0..t.count {
+            if x.group_of[i] == usize::MAX && !(x.macro_waste.is_some() && (i == stock || Some(i) == x.macro_waste)) {
+                pile_key(i, &mut out);
+            }
+        }
+        for grp in &x.groups {
+            let mut parts: Vec<Vec<u16>> = grp
+                .iter()
+                .map(|&i| {
+                    let mut v = Vec::new();
+                    pile_key(i, &mut v);
+                    v
+                })
+                .collect();
+            parts.sort();
+            for p in parts {
+                out.extend(p);
+            }
+        }
+        if let Some(w) = x.macro_waste {
+            // the stock and waste by the card sequence they cycle through; with unlimited
+            // redeals, where the turn has got to only off the draw count's phase (every
+            // aligned point reaches every other); with limited ones, exactly, with the
+            // redeals used (search.py compares those by dominance; equality is the safe half)
+            let (waste, stock) = (&g.piles[w], &g.piles[stock]);
+            out.push(u16::MAX - 2);
+            out.push((waste.len() + stock.len()) as u16);
+            out.extend(waste.iter().map(|&c| face(c)));
+            out.extend(stock.iter().rev().map(|&c| face(c)));
+            match t.redeals {
+                None => {
+                    if !stock.is_empty() && waste.len() % t.draw_count != 0 {
+                        out.push(waste.len() as u16);
+                    }
+                }
+                Some(_) => {
+                    out.push(waste.len() as u16);
+                    out.push(g.recycles as u16);
+                }
+            }
+        } else if t.redeals.is_some() && t.stock.is_some() {
+            out.push(g.recycles as u16);
+        }
+        out.into_boxed_slice()
+    }
+
+    fn visit(&mut self) -> bool {
+        let k = self.key();
+        self.seen.insert(k)
+    }
+
+    fn fits_now(&self, card: usize, d: usize) -> bool {
+        let t = self.t;
+        let dest = &self.g.piles[d];
+        let row = if let Some(&top) = dest.last() {
+            if self.g.down[d] == dest.len() {
+                return false;
+            }
+            top as usize * t.width
+        } else {
+            t.width * t.width
+        };
+        t.accept[d][row + card] != 0 && dest.len() < t.capacity[d]
+    }
+
+    /// The moves to try here, best first (`Solver._moves` with prune=False, no macro-moves).
+    fn moves(&mut self) -> Vec<(usize, Move)> {
+        let t = self.t;
+        let x = self.x;
+        let mut legal = std::mem::take(&mut self.buf);
+        self.g.legal_moves(t, &mut legal);
+        let mut out: Vec<(i32, usize, Move)> = Vec::with_capacity(legal.len());
+        let piles = &self.g.piles;
+        let down = &self.g.down;
+        for &m in &legal {
+            let (src, dst, n) = m;
+            if n == 0 {
+                if x.macro_waste.is_none() {
+                    out.push((5, 0, m));
+                }
+                continue;
+            }
+            let pile = &piles[src];
+            let left = pile.len() - n;
+            if t.is_foundation[dst] {
+                out.push((100 + if left > 0 && left == down[src] { 5 } else { 0 }, 0, m));
+                continue;
+            }
+            if t.is_foundation[src] {
+                if !self.prune {
+                    out.push((2, 0, m));
+                }
+                continue;
+            }
+            let dest = &piles[dst];
+            if left == 0 && down[src] == 0 && dest.is_empty() && x.group_of[src] != usize::MAX
+                && x.group_of[src] == x.group_of[dst] && t.fill[src].is_empty()
+            {
+                continue; // a pile moved whole to an empty twin: the same position
+            }
+            if left > 0 && left == down[src] {
+                out.push((90 - down[src] as i32, 0, m));
+            } else if x.waste_like[src] {
+                out.push((60, 0, m));
+            } else if left == 0 {
+                if !(self.prune && dest.is_empty()) {
+                    out.push((40, 0, m));
+                }
+            } else {
+                let under = pile[left - 1] as usize;
+                if t.targets[src].iter().any(|&f| t.is_foundation[f] && self.fits_now(under, f)) {
+                    out.push((30, 0, m));
+                } else if !self.prune {
+                    out.push((10, 0, m));
+                }
+            }
+        }
+        self.buf = legal;
+        if let Some(w) = x.macro_waste {
+            self.stock_moves(w, &mut out);
+        }
+        out.sort_by_key(|e| (-e.0, e.1));
+        out.into_iter().map(|e| (e.1, e.2)).collect()
+    }
+
+    /// The trail as moves, a macro-move's draws written out as draw moves.
+    fn line(&self) -> Vec<Move> {
+        let t = self.t;
+        let mut out = Vec::new();
+        for step in &self.trail {
+            match step {
+                Step::Move(m) => out.push(*m),
+                Step::Draws(times, ..) => {
+                    out.extend(std::iter::repeat_n((t.stock.unwrap(), t.draw_targets[0], 0), *times));
+                }
+            }
+        }
+        out
+    }
+
+    fn undo(&mut self, mark: usize) {
+        let t = self.t;
+        while self.trail.len() > mark {
+            match self.trail.pop() {
+                Some(Step::Move(_)) => {
+                    self.g.pop(t);
+                }
+                Some(Step::Draws(_, stock, waste, down, recycles)) => {
+                    let (st, w) = (t.stock.unwrap(), t.draw_targets[0]);
+                    self.g.piles[st] = stock;
+                    self.g.piles[w] = waste;
+                    self.g.down[st] = down;
+                    self.g.recycles = recycles;
+                }
+                None => break,
+            }
+        }
+    }
+
+    /// Depth first from the current position (`Solver._dfs`).
+    pub fn run(&mut self, budget: &Budget) -> Outcome {
+        let mut frames: Vec<(Vec<(usize, Move)>, usize, usize, usize)> = Vec::new(); // moves, next, mark, inner
+        let outcome = loop {
+            self.count += 1;
+            if self.seen.len() >= budget.max_states
+                || (self.count & 255 == 0 && budget.deadline.is_some_and(|d| Instant::now() > d))
+            {
+                break Outcome::Unknown;
+            }
+            let mark = self.trail.len();
+            self.auto();
+            if self.g.won(self.t) {
+                break Outcome::Win(self.line());
+            }
+            if !self.visit() {
+                self.undo(mark);
+            } else {
+                let moves = self.moves();
+                frames.push((moves, 0, mark, self.trail.len()));
+            }
+            let mut next = None;
+            while let Some(frame) = frames.last_mut() {
+                let (inner, mark) = (frame.3, frame.2);
+                let m = frame.0.get(frame.1).copied();
+                frame.1 += 1;
+                self.undo(inner);
+                match m {
+                    None => {
+                        self.undo(mark);
+                        frames.pop();
+                    }
+                    Some(m) => {
+                        next = Some(m);
+                        break;
+                    }
+                }
+            }
+            match next {
+                None => break Outcome::Unwinnable,
+                Some((draws, m)) => {
+                    if draws > 0 {
+                        self.turn_stock(draws);
+                    }
+                    self.g.push(self.t, m);
+                    self.trail.push(Step::Move(m));
+                }
+            }
+        };
+        self.states = self.seen.len();
+        outcome
+    }
+}
+
+/// The portfolio of search.py without its best-first pass and relaxation: the greedy pass
+/// (pruned, until `greedy_deadline` or the states budget), then, unless it won, the exact
+/// search with the whole budget; only the exact search's exhaustion answers "unwinnable".
+/// Returns the outcome, the states stored by both passes, and which pass decided.
+pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadline: Option<Instant>)
+    -> (Outcome, usize, &'static str) {
+    let mut greedy = Search::new(t, x, g.clone());
+    greedy.prune = true;
+    let first = greedy.run(&Budget { max_states: budget.max_states, deadline: greedy_deadline });
+    let mut states = greedy.states;
+    if let Outcome::Win(line) = first {
+        return (Outcome::Win(line), states, "greedy");
+    }
+    drop(greedy);
+    let mut exact = Search::new(t, x, g);
+    let outcome = exact.run(budget);
+    states += exact.states;
+    let method = if outcome == Outcome::Unknown { "" } else { "exact" };
+    (outcome, states, method)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::tests::little;
+
+    fn plain(t: &Tables) -> SearchTables {
+        let w = t.width;
+        SearchTables {
+            needs: vec![vec![]; w],
+            home_kind: vec![HOME_NEVER; w],
+            track: vec![false; t.count],
+            start: vec![vec![]; t.count],
+            groups: vec![],
+            group_of: vec![usize::MAX; t.count],
+            top_only: vec![false; t.count],
+            auto_sources: vec![],
+            waste_like: (0..t.count).map(|p| p == 1).collect(),
+            by_face: false,
+            macro_waste: None,
+        }
+    }
+
+    fn replay(t: &Tables, mut g: State, moves: &[Move]) -> bool {
+        for &m in moves {
+            let mut legal = Vec::new();
+            g.legal_moves(t, &mut legal);
+            if !legal.contains(&m) {
+                return false;
+            }
+            g.push(t, m);
+        }
+        g.won(t)
+    }
+
+    #[test]
+    fn wins_a_winnable_deal_with_a_line_that_replays() {
+        let t = little();
+        let x = plain(&t);
+        // the columns hold 6..2 and J..7, their top cards up: each turns up the next card home
+        let piles = vec![vec![12, 11, 0], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
+        let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        let budget = Budget { max_states: 100_000, deadline: None };
+        match s.run(&budget) {
+            Outcome::Win(line) => assert!(replay(&t, g, &line)),
+            other => panic!("expected a win, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn stock_macro_moves_win_with_a_line_of_plain_draws_that_replays() {
+        let t = little();
+        let mut x = plain(&t);
+        x.macro_waste = Some(1);
+        // the ace lies under the queen and king in the stock: three draws reach it
+        let piles = vec![vec![0, 12, 11], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
+        let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        match s.run(&Budget { max_states: 100_000, deadline: None }) {
+            Outcome::Win(line) => {
+                assert!(line.contains(&(0, 1, 0)));
+                assert!(replay(&t, g, &line));
+            }
+            other => panic!("expected a win, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn proves_a_blocked_deal_unwinnable() {
+        let mut t = little();
+        t.redeals = Some(0);
+        let x = plain(&t);
+        // the two needs the ace, which lies under it in the same column: no line wins
+        let piles = vec![vec![12, 11], vec![], vec![], vec![0, 2, 1], vec![3, 4, 5, 6, 7, 8, 9, 10]];
+        let g = State::new(&t, piles, vec![2, 0, 0, 2, 7], 0);
+        let mut s = Search::new(&t, &x, g);
+        assert_eq!(s.run(&Budget { max_states: 100_000, deadline: None }), Outcome::Unwinnable);
+    }
+
+    #[test]
+    fn a_greedy_failure_is_no_proof_the_exact_search_decides() {
+        let t = little();
+        let x = plain(&t);
+        let piles = vec![vec![12, 11, 0], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
+        let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
+        let budget = Budget { max_states: 100_000, deadline: None };
+        let (outcome, _, method) = solve(&t, &x, g.clone(), &budget, None);
+        assert!(matches!(outcome, Outcome::Win(ref line) if replay(&t, g, line)));
+        assert_eq!(method, "greedy");
+        let mut blocked = t.clone();
+        blocked.redeals = Some(0);
+        let piles = vec![vec![12, 11], vec![], vec![], vec![0, 2, 1], vec![3, 4, 5, 6, 7, 8, 9, 10]];
+        let g = State::new(&blocked, piles, vec![2, 0, 0, 2, 7], 0);
+        let (outcome, states, method) = solve(&blocked, &x, g, &budget, None);
+        assert_eq!((outcome, method), (Outcome::Unwinnable, "exact"));
+        assert!(states > 0);
+    }
+
+    #[test]
+    fn a_search_out_of_states_says_unknown() {
+        let t = little();
+        let x = plain(&t);
+        let piles = vec![vec![12, 11, 0], vec![], vec![], vec![1, 2, 3, 4, 5], vec![6, 7, 8, 9, 10]];
+        let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
+        let mut s = Search::new(&t, &x, g);
+        assert_eq!(s.run(&Budget { max_states: 0, deadline: None }), Outcome::Unknown);
+    }
+
+    #[test]
+    fn safe_moves_home_are_played_when_proved() {
+        let t = little();
+        let mut x = plain(&t);
+        x.home_kind = (0..52).map(|c| if c == 0 { HOME_START } else { HOME_LONE }).collect();
+        x.track = vec![false, false, true, false, false];
+        x.auto_sources = vec![1, 3, 4];
+        let piles = vec![vec![], vec![0], vec![], vec![1], vec![]];
+        let g = State::new(&t, piles, vec![0; 5], 0);
+        let mut s = Search::new(&t, &x, g);
+        s.auto();
+        assert_eq!(s.trail, vec![Step::Move((1, 2, 1)), Step::Move((3, 2, 1))]);
+    }
+}

@@ -1,0 +1,284 @@
+"""The compiled solver core (Rust, ``solitaire.core.solver._native``) against the Python kernel.
+
+For positions reached by random play of many games, the core's legal moves (the same
+``(src, dst, n)`` tuples in the same order), apply and undo equal ``Game.legal_moves``,
+``Game.push`` and ``Game.pop``; every native win replays through ``Game.play``; a game the
+core does not speak is solved in Python, and the answer says why. Budgets in states.
+
+``SOLITAIRE_REQUIRE_NATIVE=1`` (set by .ci/run) makes a missing compiled module a failure
+instead of a skip.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solitaire.core import Game, Rules, get_variant
+from solitaire.core.solver import UNKNOWN, UNWINNABLE, WIN, engine_line, exhaustive_search, native_available, solve
+from solitaire.core.solver import native as native_engine
+from solitaire.core.solver import search as python_engine
+
+REQUIRED = os.environ.get("SOLITAIRE_REQUIRE_NATIVE") == "1"
+
+
+def test_the_compiled_core_is_there_when_required():
+    """On our machines (.ci/run) the install builds the core: its absence fails the run."""
+    if not REQUIRED and not native_available():
+        pytest.skip("the compiled core is not installed (SOLITAIRE_REQUIRE_NATIVE=1 makes this a failure)")
+    assert native_available(), "SOLITAIRE_REQUIRE_NATIVE=1 but solitaire.core.solver._native does not import"
+    assert native_engine.native_version()
+
+
+needs_native = pytest.mark.skipif(not native_available(), reason="the compiled core is not installed")
+
+GAMES = [
+    ("klondike", {"draw": 1}),
+    ("klondike", {"draw": 3, "redeals": 2}),
+    ("freecell", {}),
+    ("spider", {"suits": 1}),
+    ("spider", {"suits": 4}),
+    ("forty-thieves", {}),
+    ("golf", {}),
+    ("superior-canfield", {}),
+    ("canfield", {}),
+    ("tripeaks", {}),
+    ("russian-solitaire", {}),
+    ("scorpion", {}),
+    ("alaska", {}),
+    ("bakers-dozen", {}),
+    ("black-hole", {}),
+    ("gypsy", {}),
+    ("penguin", {}),
+    ("double-klondike", {}),
+    ("beleaguered-castle", {}),
+]
+
+
+def rules_of(name: str, options: dict[str, Any]) -> Rules:
+    return Rules.of(get_variant(name), options)
+
+
+def snapshot(game: Game) -> tuple[Any, ...]:
+    return ([list(p) for p in game.piles], list(game.down), game.recycles)
+
+
+def native_snapshot(pos: Any) -> tuple[Any, ...]:
+    return (pos.piles, pos.down, pos.recycles)
+
+
+@needs_native
+@pytest.mark.parametrize(("name", "options"), GAMES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(GAMES)])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(seed=st.integers(0, 10**6), walk=st.integers(0, 2**32))
+def test_legal_moves_apply_and_undo_equal_the_kernels(name, options, seed, walk):
+    game = Game.new(rules_of(name, options), seed)
+    assert native_engine.choose(game, engine="native")[0] == "native", native_engine.choose(game, engine="native")
+    pos = native_engine.position(game)
+    rng = random.Random(walk)
+    played = 0
+    for _ in range(80):
+        moves = game.legal_moves()
+        assert pos.legal_moves() == moves, game.to_position()
+        assert pos.won == game.won
+        if not moves:
+            break
+        move = rng.choice(moves)
+        game.push(move)
+        pos.push(move)
+        played += 1
+        assert native_snapshot(pos) == snapshot(game), move
+        if rng.random() < 0.2:  # take one back now and then, and play on from there
+            assert pos.pop() == game.pop()
+            played -= 1
+            assert native_snapshot(pos) == snapshot(game)
+    for _ in range(played):  # undo to the deal, step by step
+        assert pos.pop() == game.pop()
+        assert native_snapshot(pos) == snapshot(game)
+        assert pos.legal_moves() == game.legal_moves()
+
+
+def catalogue() -> list[str]:
+    from solitaire.core.plugins import registry
+
+    return sorted(registry().variants)
+
+
+@needs_native
+@pytest.mark.parametrize("name", catalogue())
+def test_every_game_the_core_speaks_plays_as_the_kernel(name):
+    """Every installed game the core says it speaks (a new one included): one random game
+    each, move by move, and back to the deal."""
+    game = Game.new(rules_of(name, {}), 11)
+    if native_engine.choose(game, engine="native")[0] != "native":
+        pytest.skip(native_engine.choose(game, engine="native")[1])
+    pos = native_engine.position(game)
+    rng = random.Random(name)
+    played = 0
+    for _ in range(150):
+        moves = game.legal_moves()
+        assert pos.legal_moves() == moves, game.to_position()
+        if not moves:
+            break
+        move = rng.choice(moves)
+        game.push(move)
+        pos.push(move)
+        played += 1
+        assert native_snapshot(pos) == snapshot(game), move
+    for _ in range(played):
+        assert pos.pop() == game.pop()
+    assert native_snapshot(pos) == snapshot(game)
+
+
+@needs_native
+def test_a_move_the_rules_refuse_is_refused_by_the_core():
+    game = Game.new(rules_of("klondike", {}), 1)
+    pos = native_engine.position(game)
+    with pytest.raises(ValueError, match="not a legal move"):
+        pos.push((0, 1, 5))
+    assert native_snapshot(pos) == snapshot(game)
+
+
+@needs_native
+def test_bad_tables_are_refused_not_a_crash():
+    from solitaire.core.solver import _native
+
+    tables = native_engine.tables(rules_of("klondike", {}))
+    tables["accept"] = tables["accept"][:-1]
+    with pytest.raises(ValueError, match="bad solver tables"):
+        _native.Core(tables)
+
+
+# ---------------------------------------------------------------- solving
+
+
+def replays(game: Game, moves: tuple[str, ...]) -> bool:
+    g = game.copy()
+    for m in moves:
+        g.play(m)
+    return g.won
+
+
+@needs_native
+@pytest.mark.parametrize(("name", "options", "seed"), [
+    ("klondike", {"draw": 1}, 2), ("klondike", {"draw": 3}, 2), ("freecell", {}, 1), ("spider", {"suits": 1}, 1),
+    ("golf", {}, 2), ("russian-solitaire", {}, 1)])
+def test_native_wins_replay_in_the_kernel(name, options, seed):
+    game = Game.new(rules_of(name, options), seed)
+    result = solve(game, timeout=None, max_states=60_000, engine="native")
+    assert result.engine == "native"
+    assert result.result in (WIN, UNWINNABLE, UNKNOWN)
+    if result.result == WIN:
+        assert replays(game, result.moves)
+
+
+@needs_native
+def test_the_native_search_wins_a_deal():
+    """Not vacuous: this FreeCell deal is won by the core within the budget."""
+    game = Game.new(rules_of("freecell", {}), 1)
+    result = solve(game, timeout=None, max_states=20_000)
+    assert (result.result, result.engine) == (WIN, "native")
+    assert replays(game, result.moves)
+
+
+@needs_native
+def test_a_game_the_core_does_not_speak_is_solved_in_python_and_says_why():
+    game = Game.new(rules_of("calculation", {}), 1)  # its plugin's own search is Python
+    result = solve(game, timeout=None, max_states=2_000)
+    assert result.engine == "python"
+    assert "knowledge" in result.engine_reason
+    assert result.as_json()["engine_reason"] == result.engine_reason
+
+
+@needs_native
+def test_a_rules_attribute_the_core_does_not_know_sends_the_game_to_python():
+    """What the core speaks is listed; anything new in the rules (a move kind added to the
+    kernel since) is not guessed at."""
+    rules = rules_of("klondike", {})
+    other = rules.derive(draw_count=1)
+    other.removal = (1, 2)  # type: ignore[attr-defined]  # a concept the core has never heard of
+    game = Game.new(rules, 1).without_history(rules=other)
+    engine, why = native_engine.choose(game)
+    assert engine == "python" and "removal" in why
+
+
+@needs_native
+def test_games_with_one_waste_go_to_python_unless_the_core_is_asked_for():
+    """Klondike's stock macro-moves (Python's) decide it sooner than the core's plain draws:
+    "auto" picks Python there and says why; "native" runs the core."""
+    game = Game.new(rules_of("klondike", {}), 1)
+    assert native_engine.choose(game) == ("python", native_engine.STOCK_MACRO)
+    assert native_engine.choose(game, engine="native") == ("native", "")
+    with pytest.raises(ValueError, match="an engine is one of"):
+        native_engine.choose(game, engine="rust")
+
+
+def test_the_python_engine_can_be_forced(monkeypatch):
+    monkeypatch.setenv("SOLITAIRE_ENGINE", "python")
+    game = Game.new(rules_of("freecell", {}), 1)
+    result = solve(game, timeout=None, max_states=2_000)
+    assert result.engine == "python"
+    assert "SOLITAIRE_ENGINE" in result.engine_reason or not native_available()
+    assert "python" in engine_line()
+
+
+def test_solve_json_names_the_engine(cli):
+    run = cli("solve", "freecell", "--seed", "1", "--states", "20000", "--json")
+    assert run.code == 0, run.err
+    data = run.json_lines()[0]
+    assert data["engine"] == ("native" if native_available() else "python")
+    if data["engine"] == "python":
+        assert data["engine_reason"]
+
+
+def test_version_names_the_engine(cli):
+    run = cli("--version")
+    assert run.code == 0, run.err
+    assert run.out.startswith("solitaire ")
+    assert ("solver: native" if native_available() else "solver: python") in run.out
+
+
+# ---------------------------------------------------------------- agreement on proofs
+
+
+def end_games(name: str, count: int, rng: random.Random) -> list[Game]:
+    """Positions near the end: a deal played by random moves, preferring moves home."""
+    rules = rules_of(name, {})
+    out: list[Game] = []
+    while len(out) < count:
+        game = Game.new(rules, rng.randrange(10**6))
+        for _ in range(400):
+            moves = game.legal_moves()
+            if not moves or game.won:
+                break
+            home = [m for m in moves if m[1] in rules.foundation_set and m[0] not in rules.foundation_set]
+            game.push(rng.choice(home) if home and rng.random() < 0.9 else rng.choice(moves))
+        out.append(game.without_history())
+    return out
+
+
+@needs_native
+@pytest.mark.parametrize("name", ["golf", "freecell", "klondike", "russian-solitaire", "forty-thieves", "tripeaks",
+                                  "canfield"])
+def test_native_proofs_agree_with_the_exhaustive_search_and_python(name):
+    decided = 0
+    for game in end_games(name, 6, random.Random(7)):
+        truth = exhaustive_search(game, 6_000)
+        native = solve(game, timeout=None, max_states=6_000, engine="native")
+        python = python_engine.solve(game, timeout=None, max_states=6_000)
+        assert native.engine == "native"
+        if native.result == WIN:
+            assert replays(game, native.moves)
+        if native.result == UNWINNABLE:
+            assert truth.result != WIN and python.result != WIN, game.to_position()
+        if truth.result == WIN or python.result == WIN:
+            assert native.result != UNWINNABLE, game.to_position()
+        if truth.result == UNWINNABLE:
+            assert native.result != WIN, game.to_position()
+        decided += native.result != UNKNOWN
+    assert decided > 0
