@@ -76,12 +76,30 @@ def engine_line() -> str:
     return f"solver: native (compiled core {version}), python for games it does not speak"
 
 
+def _in_use(value: Any) -> bool:
+    """A concept the core does not know is in use unless its compiled value is the kernel's
+    "not declared" one: None, False, zero, empty, or a table of nothing but those (a game that
+    declares no pairs has ``pair_home`` None and ``pair_with`` rows of zero bytes). A value of
+    any other kind counts as in use, so the doubt goes to the Python engine; and
+    tests/test_native.py plays every game the core takes against the kernel."""
+    if value is None or value is False or value == 0:
+        return False
+    if isinstance(value, (bytes, bytearray)):
+        return any(value)
+    if isinstance(value, (tuple, list, frozenset, set)):
+        return any(_in_use(v) for v in value)
+    return True
+
+
 def unsupported(rules: Rules) -> str | None:
     """Why the compiled core cannot solve a game under these rules, or None when it can:
     judged from what it knows, so anything new in the rules sends the game to Python."""
-    unknown = sorted(set(vars(rules)) - KNOWN_RULES)
+    unknown = sorted(name for name in set(vars(rules)) - KNOWN_RULES if _in_use(getattr(rules, name)))
     if unknown:
         return f"the rules use {', '.join(unknown)}, which the compiled core does not know"
+    if any(f == rules.stock or rules.fill[f] for fillers in rules.fill for f in fillers):
+        return ("its fills come from the stock or chain (a filler refilled in turn), which the compiled "
+                "core does not do yet")
     if rules.width > MAX_WIDTH or any(g < 0 or g > GIVES_PILE for g in rules.gives):
         return "the tables are wider than the compiled core takes"
     if variant_knowledge(rules) is not None:
