@@ -81,13 +81,16 @@ def start_game(defn: Any, rules: Rules, seed: int, position: dict[str, Any] | No
 
 
 def find(name: str, options: dict[str, Any], seeds: range, states: int, command: str, keep: str = "") -> bool:
-    """Write the first seed of ``seeds`` the solver wins; False when it wins none."""
+    """Write the first seed of ``seeds`` the solver wins; False when it wins none. With
+    ``keep``, when no seed is won whole, the first whose late position the solver wins."""
     defn = get_variant(name)
     values = defn.resolve_options(options)
     rules = Rules.of(defn, values)
     slug = options_slug(defn, values)
-    for seed in seeds:
-        start = late(defn, rules, seed, keep) if keep else None
+    tries: list[tuple[int, dict[str, Any] | None]] = [(seed, None) for seed in seeds]
+    if keep:
+        tries += [(seed, late(defn, rules, seed, keep)) for seed in seeds]
+    for seed, start in tries:
         result = solve(start_game(defn, rules, seed, start), timeout=None, max_states=states)
         if result.result != "win":
             continue
@@ -96,19 +99,22 @@ def find(name: str, options: dict[str, Any], seeds: range, states: int, command:
             game.play(move)
         assert game.won, (name, seed)
         given = {o.name: o.show(values[o.name]) for o in defn.options if values[o.name] != o.default}
-        head = [f"# {command} ({datetime.date.today().isoformat()}): the solver won seed {seed} "
-                f"in {result.states} states"]
+        head = [f"# {command} ({datetime.date.today().isoformat()}): the solver won "
+                + (f"seed {seed}" if start is None else f"deal {seed}'s late position") + f" in {result.states} states"]
         path = won_file(defn.name, slug)
+        path.with_suffix(".json").unlink(missing_ok=True)
         if start:
-            head += [f"# No whole deal was won within the budget: this game starts from deal {seed} with every card",
-                     f"# not of {', '.join(keep)} put home (the others where the deal put them), {path.stem}.json",
+            head += [f"# The solver won no deal of {seeds.start}..{seeds.stop - 1} whole within {states} states:",
+                     f"# this game starts from deal {seed} with every card not of {', '.join(keep)} put home, the",
+                     f"# others where the deal put them ({path.stem}.json)",
                      f"position {path.stem}.json"]
             path.with_suffix(".json").write_text(json.dumps(start) + "\n")
         else:
             head += [f"seed {seed}"]
         head += [f"option {k}={v}" for k, v in given.items()]
         path.write_text("\n".join(head + list(result.moves)) + "\n")
-        print(f"{name} [{slug}]: seed {seed}, {len(result.moves)} moves, {result.states} states", flush=True)
+        print(f"{name} [{slug}]: " + ("" if start is None else "late position of ")
+              + f"seed {seed}, {len(result.moves)} moves, {result.states} states", flush=True)
         return True
     print(f"{name} [{slug}]: no win in seeds {seeds.start}..{seeds.stop - 1} within {states} states each",
           flush=True)
