@@ -6,10 +6,12 @@
 Solves each deal of ``--seeds`` with full information within ``--states`` and writes the seeds
 the solver WON (never "unknown", never "unwinnable") to ``<yaml folder>/winnable/GAME/OPTIONS.txt``,
 the file the loader reads, with a header saying the command, the budget and the date. It stops
-at ``--want`` won seeds. The first seeds of the file are those the conformance kit wins again
-within its own budget (it replays the first few, ``Budget.pool_seeds``): the builder checks them
-with that budget and puts them first. With ``--won-lines`` it also writes the shortest won line
-to tests/data/won/ (as benchmarks/find_won_lines.py does) when the game has none there.
+at ``--want`` won seeds, and writes nothing when fewer than ``--least`` are won (a pool of a
+few deals would deal the same few games again and again). The first seeds of the file are
+those the conformance kit wins again within its own budget (it replays the first few,
+``Budget.pool_seeds``): the builder checks them with that budget and puts them first. With
+``--won-lines`` it also writes the shortest won line to tests/data/won/ (as
+benchmarks/find_won_lines.py does) when the game has none there.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from solitaire.core.solver import options_slug, parse_range, pool_path, solve
 
 
 def build(name: str, options: dict[str, Any], seeds: range, states: int, want: int, command: str,
-          won_lines: bool) -> None:
+          won_lines: bool, least: int = 10) -> None:
     defn = get_variant(name)
     values = defn.resolve_options(options)
     rules = Rules.of(defn, values)
@@ -44,8 +46,9 @@ def build(name: str, options: dict[str, Any], seeds: range, states: int, want: i
             print(f"{name} [{slug}]: seed {seed} won in {result.states} states ({len(won)}/{want})", flush=True)
             if len(won) >= want:
                 break
-    if not won:
-        print(f"{name} [{slug}]: no seed of {tried} won within {states} states; no pool written", flush=True)
+    if len(won) < least:  # a pool of a few deals would deal the same few games again and again
+        print(f"{name} [{slug}]: {len(won)} seeds of {tried} won within {states} states, fewer than {least}; "
+              "no pool written", flush=True)
         return
     # the kit's seeds first: the cheapest wins, checked again with the kit's budget
     kit: list[int] = []
@@ -78,6 +81,7 @@ def main() -> None:
     parser.add_argument("--seeds", default="1..100", help="A..B: the deals to try, in order")
     parser.add_argument("--states", type=int, default=200_000, help="the solver's budget per deal")
     parser.add_argument("--want", type=int, default=30, help="stop after this many won seeds")
+    parser.add_argument("--least", type=int, default=10, help="write no pool of fewer won seeds than this")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="an option of the games (repeat for more)")
     parser.add_argument("--won-lines", action="store_true", help="also write a won line where a game has none")
@@ -85,7 +89,7 @@ def main() -> None:
     command = "python benchmarks/build_pools.py " + " ".join(sys.argv[1:])
     for name in args.games:
         build(name, parse_options(args.option), parse_range(args.seeds), args.states, args.want, command,
-              args.won_lines)
+              args.won_lines, args.least)
 
 
 if __name__ == "__main__":
