@@ -3,8 +3,8 @@
 Checked where a player meets them: ``solitaire deal GAME --json`` for the deals, ``solitaire
 play GAME --position FILE --json`` for the moves and their refusals. Scorpion's facts are
 /work/shared/CATALOGUE.md's (PySolFC's rules); Black Widow is not in the catalogue: its rules
-are its YAML's (Spider on two decks whose runs built down move together whatever their suits,
-PySolFC's Black Widow). Their won games are in tests/data/won/.
+are its YAML's (Spider on two decks whose runs built down move together whatever their suits).
+Their won games are in tests/data/won/.
 """
 
 from __future__ import annotations
