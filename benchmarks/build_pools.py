@@ -1,0 +1,96 @@
+"""Build the pools of won deals that new games are dealt from (core/solver/pools.py).
+
+    nice -n 10 python benchmarks/build_pools.py golf tripeaks --seeds 1..200 --states 20000 --want 30
+    nice -n 10 python benchmarks/build_pools.py freecell --option cells=2 --seeds 1..100
+
+Solves each deal of ``--seeds`` with full information within ``--states`` and writes the seeds
+the solver WON (never "unknown", never "unwinnable") to ``<yaml folder>/winnable/GAME/OPTIONS.txt``,
+the file the loader reads, with a header saying the command, the budget and the date. It stops
+at ``--want`` won seeds, and writes nothing when fewer than ``--least`` are won (a pool of a
+few deals would deal the same few games again and again). The first seeds of the file are
+those the conformance kit wins again within its own budget (it replays the first few,
+``Budget.pool_seeds``): the builder checks them with that budget and puts them first. With
+``--won-lines`` it also writes the shortest won line to tests/data/won/ (as
+benchmarks/find_won_lines.py does) when the game has none there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import sys
+from typing import Any
+
+from find_won_lines import parse_options, won_file
+
+from solitaire.core import Game, Rules, get_variant
+from solitaire.core.conformance import DEFAULT_BUDGET
+from solitaire.core.solver import options_slug, parse_range, pool_path, solve
+
+
+def build(name: str, options: dict[str, Any], seeds: range, states: int, want: int, command: str,
+          won_lines: bool, least: int = 10) -> None:
+    defn = get_variant(name)
+    values = defn.resolve_options(options)
+    rules = Rules.of(defn, values)
+    slug = options_slug(defn, values)
+    path = pool_path(defn, values)
+    assert path is not None, name
+    won: dict[int, tuple[int, tuple[str, ...]]] = {}  # seed -> (states, the winning line)
+    tried = 0
+    for seed in seeds:
+        tried += 1
+        result = solve(Game.new(rules, seed), timeout=None, max_states=states)
+        if result.result == "win":
+            won[seed] = (result.states, result.moves)
+            print(f"{name} [{slug}]: seed {seed} won in {result.states} states ({len(won)}/{want})", flush=True)
+            if len(won) >= want:
+                break
+    if len(won) < least:  # a pool of a few deals would deal the same few games again and again
+        print(f"{name} [{slug}]: {len(won)} seeds of {tried} won within {states} states, fewer than {least}; "
+              "no pool written", flush=True)
+        return
+    # the kit's seeds first: the cheapest wins, checked again with the kit's budget
+    kit: list[int] = []
+    budget = DEFAULT_BUDGET.pool_states
+    for seed in sorted(won, key=lambda s: won[s][0]):
+        if len(kit) == DEFAULT_BUDGET.pool_seeds:
+            break
+        if solve(Game.new(rules, seed), timeout=None, max_states=budget).result == "win":
+            kit.append(seed)
+    rest = sorted(s for s in won if s not in kit)
+    shown = ", ".join(f"--{o.name} {o.show(values[o.name])}" for o in defn.options) or "no options"
+    head = [f"# Seeds the solver has won: {defn.title} ({shown}), {len(won)} of {tried} deals tried.",
+            f"# Built by: {command} ({datetime.date.today().isoformat()}), {states} states a deal.",
+            f"# The first {len(kit)} are won again within {budget} states (the conformance kit replays them)."]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(head + [str(s) for s in kit + rest]) + "\n")
+    print(f"{name} [{slug}]: {len(won)} seeds written to {path}", flush=True)
+    line = won_file(defn.name, slug)
+    if won_lines and not line.exists():
+        seed = min(won, key=lambda s: (len(won[s][1]), s))
+        given = [f"option {o.name}={o.show(values[o.name])}" for o in defn.options if values[o.name] != o.default]
+        note = f"# {command} ({datetime.date.today().isoformat()}): the solver won seed {seed} in {won[seed][0]} states"
+        line.write_text("\n".join([note, f"seed {seed}", *given, *won[seed][1]]) + "\n")
+        print(f"{name} [{slug}]: won line written to {line}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="+")
+    parser.add_argument("--seeds", default="1..100", help="A..B: the deals to try, in order")
+    parser.add_argument("--states", type=int, default=200_000, help="the solver's budget per deal")
+    parser.add_argument("--want", type=int, default=30, help="stop after this many won seeds")
+    parser.add_argument("--least", type=int, default=10, help="write no pool of fewer won seeds than this")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="an option of the games (repeat for more)")
+    parser.add_argument("--won-lines", action="store_true", help="also write a won line where a game has none")
+    args = parser.parse_args()
+    command = "python benchmarks/build_pools.py " + " ".join(sys.argv[1:])
+    for name in args.games:
+        build(name, parse_options(args.option), parse_range(args.seeds), args.states, args.want, command,
+              args.won_lines, args.least)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+"""Snapshots of the Textual table at 80x24 for one game of each family, and a two-deck game.
+
+Each is a deal as dealt (seed 48213, after one move where the game has a stock to turn), with
+the clock frozen as in tests/test_tui.py, so that the picture depends on nothing but the table.
+Regenerate with ``pytest tests/test_tui_families.py --snapshot-update`` and look at each
+picture (tests/__snapshots__/test_tui_families/) before committing it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from solitaire.cli import saves
+from solitaire.cli.tui.app import SolitaireApp
+from solitaire.core import Game, Rules, get_variant
+
+
+class FrozenTracker(saves.Tracker):
+    def elapsed(self) -> float:
+        return 42.0
+
+
+# one game of each family (Klondike's and Calculation's are in tests/test_tui.py), and two decks
+GAMES = ["freecell", "golf", "canfield", "spider", "forty-thieves", "beleaguered-castle", "bakers-dozen", "fan",
+         "russian-solitaire", "double-klondike", "penguin", "tripeaks", "black-widow"]
+DRAW = {"golf", "canfield", "spider", "forty-thieves", "double-klondike", "tripeaks"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_snapshot_of_each_family_80x24(snap_compare, game):
+    played = Game.new(Rules.of(get_variant(game)), 48213)
+    if game in DRAW:
+        played.play("draw")
+    app = SolitaireApp(FrozenTracker(played, dealt=False), tick=False, finish_delay=0.01, notice="")
+    assert snap_compare(app, terminal_size=(80, 24))
