@@ -310,7 +310,7 @@ class EmptyRule:
         if self.kind == "any":
             return "any card"
         if self.kind == "ranks":
-            names = {1: "an Ace", 11: "a Jack", 12: "a Queen", 13: "a King"}
+            names = {1: "an Ace", 8: "an 8", 10: "a 10", 11: "a Jack", 12: "a Queen", 13: "a King"}
             return " or ".join(names.get(r, f"a {rank_name(r)}") for r in sorted(self.ranks))
         if self.kind == "card":
             return card_name(self.card)  # type: ignore[arg-type]

@@ -93,7 +93,7 @@ def test_foundations_start_on_the_base_rank_and_wrap_from_king_to_ace(play_from,
     data = position(game, {"f1": ["8S", "9S", "TS", "JS", "QS", "KS"], "t1": ["9H"], "t2": ["8H"],
                            "t3": ["AS"], "t4": ["2S"], "reserve": ["3D"]}, down={"reserve": ["4D"]})
     nine, eight, ace, two = play_from(data, "t1 f2", "t2 f2", "t3 f1", "t4 f1")
-    assert nine["error"] == "an empty f2 takes only a 8, not 9H"
+    assert nine["error"] == "an empty f2 takes only an 8, not 9H"
     assert eight["ok"] and pile(eight, "f2") == ["8H"]
     assert ace["ok"] and two["ok"] and pile(two, "f1")[-3:] == ["KS", "AS", "2S"]
 

@@ -93,7 +93,7 @@ def test_a_space_takes_only_a_card_one_rank_below_the_beak(play_from):
 def test_foundations_build_up_by_suit_from_the_beak_wrapping_from_king_to_ace(play_from):
     data = position({"f4": [], "t1": ["9S"], "t2": ["8S"], "t3": ["AC"], "t4": ["AD"]})
     nine, eight, ace, wrong_suit = play_from(data, "t1 f4", "t2 f4", "t3 f1", "t4 f1")
-    assert nine["error"] == "an empty f4 takes only a 8, not 9S"
+    assert nine["error"] == "an empty f4 takes only an 8, not 9S"
     assert eight["ok"] and pile(eight, "f4") == ["8S"]
     assert ace["ok"] and pile(ace, "f1")[-2:] == ["KC", "AC"]  # the clubs from 8 to King were home
     assert not wrong_suit["ok"]
