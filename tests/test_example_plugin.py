@@ -237,7 +237,7 @@ def test_the_guide_includes_every_file_of_the_example_as_it_is():
     included = re.findall(r'^--8<-- "([^"]+)"$', text, flags=re.M)
     expected = ["examples/solitaire-yukon/pyproject.toml", "examples/solitaire-yukon/src/solitaire_yukon/__init__.py",
                 "examples/solitaire-yukon/src/solitaire_yukon/yukon.yaml"]
-    assert included == expected
+    assert [p for p in included if p.startswith("examples/")] == expected
     for path in included:
         assert (ROOT / path).is_file()
         # each inclusion sits alone in a code block titled with the same path

@@ -129,14 +129,14 @@ def test_the_families_are_listed_with_their_games(cli):
     listed = {v["name"]: v for v in json.loads(result.out)["variants"]}
     families = {"spider": "Spider", "spiderette": "Spider", "will-o-the-wisp": "Spider", "simple-simon": "Spider",
                 "mrs-mop": "Spider", "forty-thieves": "Forty Thieves", "lucas": "Forty Thieves",
-                "russian-solitaire": "Yukon"}
+                "russian-solitaire": "Yukon", "yukon": "Yukon"}
     for name, family in families.items():
         assert name in listed
         assert get_variant(name).family == family
     assert listed["spider"]["title"] == "Spider"
     assert listed["will-o-the-wisp"]["title"] == "Will o' the Wisp"
     assert "willothewisp" in listed["will-o-the-wisp"]["aliases"]
-    assert "yukon" not in listed  # the example plugin's, not built in (it is not installed here)
+    assert listed["yukon"]["qualified"] == "solitaire-table:yukon"  # built in (the example's is its own)
 
 
 GAMES = [("spider", {}), ("spider", {"suits": 1}), ("spiderette", {}), ("will-o-the-wisp", {}), ("simple-simon", {}),

@@ -25,6 +25,9 @@ SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
 PACKAGE_DIRS: dict[str, str] = SETUPTOOLS["package-dir"]  # "solitaire.core" -> "core"
 TOP_FOLDERS = ("core", "variants", "cli")
 SKIP_PARTS = {"__pycache__"}
+#: the compiled solver core's crate (built into the extension module, shipped in the sdist by
+#: MANIFEST.in, not in the wheel) and the extension as an editable install leaves it in the tree
+CRATE = ROOT / "core" / "solver" / "native"
 
 
 def package_folders() -> dict[str, Path]:
@@ -48,7 +51,9 @@ def data_files(folder: Path) -> list[Path]:
     out = []
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder)
-        if not path.is_file() or path.suffix in (".py", ".pyc") or SKIP_PARTS & set(rel.parts):
+        if not path.is_file() or path.suffix in (".py", ".pyc", ".so") or SKIP_PARTS & set(rel.parts):
+            continue
+        if path.is_relative_to(CRATE):
             continue
         if any((folder / Path(*rel.parts[:i]) / "__init__.py").exists() for i in range(1, len(rel.parts))):
             continue  # inside a sub-package: that package's file
@@ -101,7 +106,7 @@ def wheel(tmp_path_factory) -> Iterator[zipfile.ZipFile]:
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, src / name)
     for top in TOP_FOLDERS:
-        shutil.copytree(ROOT / top, src / top, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        shutil.copytree(ROOT / top, src / top, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "target"))
     out = tmp / "dist"
     proc = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(out), str(src)],
@@ -142,6 +147,15 @@ def test_wheel_has_the_catalogs_compiled_by_the_build(wheel):
         assert mo in names, f"{mo} is not in the wheel"
     uk = gettext.GNUTranslations(io.BytesIO(wheel.read("solitaire/core/locale/uk/LC_MESSAGES/solitaire.mo")))
     assert uk.gettext("nothing to undo") == "немає чого скасовувати"
+
+
+def test_wheel_has_the_compiled_core_for_every_python_from_311(wheel):
+    """The Rust core is in the wheel, built for the stable ABI (one wheel for every Python >= 3.11),
+    with its type stub."""
+    names = set(wheel.namelist())
+    assert "solitaire/core/solver/_native.abi3.so" in names, sorted(n for n in names if "_native" in n)
+    assert "solitaire/core/solver/_native.pyi" in names
+    assert not any("/native/" in n for n in names), "the crate's sources are not for the wheel"
 
 
 def test_wheel_has_every_package_file(wheel):
