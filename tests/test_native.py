@@ -57,6 +57,7 @@ GAMES = [
     ("penguin", {}),
     ("double-klondike", {}),
     ("beleaguered-castle", {}),
+    ("fortunes-favor", {}),  # fills that chain: a column from the waste, the waste from the stock
 ]
 
 

@@ -97,9 +97,6 @@ def unsupported(rules: Rules) -> str | None:
     unknown = sorted(name for name in set(vars(rules)) - KNOWN_RULES if _in_use(getattr(rules, name)))
     if unknown:
         return f"the rules use {', '.join(unknown)}, which the compiled core does not know"
-    if any(f == rules.stock or rules.fill[f] for fillers in rules.fill for f in fillers):
-        return ("its fills come from the stock or chain (a filler refilled in turn), which the compiled "
-                "core does not do yet")
     if rules.width > MAX_WIDTH or any(g < 0 or g > GIVES_PILE for g in rules.gives):
         return "the tables are wider than the compiled core takes"
     if variant_knowledge(rules) is not None:
@@ -135,6 +132,10 @@ def tables(rules: Rules) -> dict[str, Any]:
         "win_cleared": list(rules.win_cleared), "win_home": rules.win_home,
         "fill": [list(f) for f in rules.fill], "covered": [list(c) for c in rules.covered],
         "uncovers": [list(u) for u in rules.uncovers],
+        "pair_home": -1 if rules.pair_home is None else rules.pair_home, "pair_ok": list(rules.pair_ok),
+        "pair_sources": list(rules.pair_sources), "pair_with": [[bool(b) for b in row] for row in rules.pair_with],
+        "beaten_by": [list(b) for b in rules.beaten_by], "beats": list(rules.beats),
+        "win_one_card": list(rules.win_one_card), "consolidate": rules.consolidate,
         # the search's (see search._Tables)
         "needs": [list(x) for x in t.needs_home[:width]], "home_kind": list(t.home_kind),
         "track": list(t.track),
