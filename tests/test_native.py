@@ -58,6 +58,7 @@ GAMES = [
     ("double-klondike", {}),
     ("beleaguered-castle", {}),
     ("fortunes-favor", {}),  # fills that chain: a column from the waste, the waste from the stock
+    ("aces-up", {}),  # discards beaten by other piles' tops, the one-card win
 ]
 
 

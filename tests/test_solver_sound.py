@@ -116,6 +116,7 @@ CASES = [
     ("freecell", {}),
     ("yukon", {}),
     ("fortunes-favor", {}),  # fills that chain: a column from the waste, the waste from the stock
+    ("aces-up", {}),  # discards beaten by other piles' tops, the one-card win
 ]
 
 
@@ -129,7 +130,7 @@ def test_the_solver_agrees_with_the_exhaustive_search(name, options, engine, see
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(("name", "kind"), [("golf", UNWINNABLE), ("freecell", WIN), ("yukon", None),
-                                            ("calculation", None)])
+                                            ("calculation", None), ("aces-up", None)])
 def test_the_agreement_is_checked_on_decided_positions(name, kind, engine):
     """The property above is not vacuous: on these positions both searches decide, with the
     answer ``kind`` among them where given (Golf's end games are nearly all lost, its win
