@@ -59,6 +59,8 @@ GAMES = [
     ("beleaguered-castle", {}),
     ("fortunes-favor", {}),  # fills that chain: a column from the waste, the waste from the stock
     ("aces-up", {}),  # discards beaten by other piles' tops, the one-card win
+    ("pyramid", {}),  # pairs of cells that touch, a pyramid covering its rows
+    ("relaxed-pyramid", {}),
 ]
 
 
