@@ -61,6 +61,7 @@ GAMES = [
     ("aces-up", {}),  # discards beaten by other piles' tops, the one-card win
     ("pyramid", {}),  # pairs of cells that touch, a pyramid covering its rows
     ("relaxed-pyramid", {}),
+    ("monte-carlo", {}),  # pairs of touching cells, the stock closing the gaps
 ]
 
 

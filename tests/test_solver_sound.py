@@ -119,6 +119,7 @@ CASES = [
     ("aces-up", {}),  # discards beaten by other piles' tops, the one-card win
     ("pyramid", {}),  # pairs of cells that touch, a pyramid covering its rows
     ("relaxed-pyramid", {}),
+    ("monte-carlo", {}),  # pairs of touching cells, the stock closing the gaps
 ]
 
 
@@ -133,7 +134,7 @@ def test_the_solver_agrees_with_the_exhaustive_search(name, options, engine, see
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(("name", "kind"), [("golf", UNWINNABLE), ("freecell", WIN), ("yukon", None),
                                             ("calculation", None), ("aces-up", None),
-                                            ("pyramid", None)])
+                                            ("pyramid", None), ("monte-carlo", None)])
 def test_the_agreement_is_checked_on_decided_positions(name, kind, engine):
     """The property above is not vacuous: on these positions both searches decide, with the
     answer ``kind`` among them where given (Golf's end games are nearly all lost, its win

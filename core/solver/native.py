@@ -31,14 +31,14 @@ ENGINE_VARIABLE = "SOLITAIRE_ENGINE"  # "python": never the compiled core
 #: every attribute of Rules whose meaning the core knows (or that the search never reads);
 #: a Rules with another one is solved in Python
 KNOWN_RULES = frozenset({
-    "_based", "accept", "aliases", "allowed", "base", "beaten", "beaten_by", "beats", "capacity", "count",
-    "covered", "covering", "deck", "decks", "draw_count", "draw_move", "draw_not_onto_empty", "draw_targets",
-    "fill", "fills", "fits", "flip", "floor", "foundation_set", "foundations", "gives", "group_names",
-    "group_piles", "groups", "has_supermove", "index", "max_accept", "may_hide", "min_accept", "name", "names",
-    "needs_base", "options", "pair_home", "pair_ok", "pair_rule", "pair_sources", "pair_with", "piles", "receivers",
-    "recycle_points", "redeals", "role", "score_move", "seq", "short_name", "sources", "spec", "stock",
-    "stock_open", "supermove", "targets", "turn_up", "uncovers", "variant", "width", "win_cleared", "win_home",
-    "win_one_card",
+    "_based", "accept", "aliases", "allowed", "base", "beaten", "beaten_by", "beats", "capacity", "consolidate",
+    "count", "covered", "covering", "deck", "decks", "draw_count", "draw_move", "draw_not_onto_empty",
+    "draw_targets", "fill", "fills", "fits", "flip", "floor", "foundation_set", "foundations", "gives",
+    "group_names", "group_piles", "groups", "has_supermove", "index", "max_accept", "may_hide", "min_accept",
+    "name", "names", "needs_base", "options", "pair_home", "pair_ok", "pair_rule", "pair_sources", "pair_with",
+    "piles", "receivers", "recycle_points", "redeals", "role", "score_move", "seq", "short_name", "sources", "spec",
+    "stock", "stock_open", "supermove", "targets", "turn_up", "uncovers", "variant", "width", "win_cleared",
+    "win_home", "win_one_card",
 })
 MAX_WIDTH = 52 * 8  # cards are u16 in the core; eight copies of a face at most (cards.MAX_COPIES)
 

@@ -6,7 +6,9 @@
 //! part; builds by the `accept` table, runs by the `seq` table, capacity, max- and min-accept,
 //! supermove, face-down cards turned up, foundations, the stock dealing onto one waste or onto
 //! every pile of a group, redeals, a pile that empties filled at once from others (fill-from),
-//! piles covering others (covered-by). What it does not know is solved in Python (the Python
+//! in chains and from the stock, piles covering others (covered-by), pairs of top cards
+//! discarded together, discards beaten by other piles' tops (beaten-by), the one-card win,
+//! the stock closing gaps (consolidate). What it does not know is solved in Python (the Python
 //! side decides, from the tables, before calling here).
 
 pub const GIVES_NONE: u8 = 0;
