@@ -781,6 +781,76 @@ pub mod tests {
         assert_eq!((s.piles.clone(), s.down.clone()), before);
     }
 
+    /// `little` with its foundation (pile 2) a discard pile taking any card, fits to match.
+    fn with_discard(mut t: Tables) -> Tables {
+        let w = t.width;
+        t.accept[2] = vec![1u8; w * w + w];
+        t.fits[2] = (0..=w).map(|_| (0..13u16).collect()).collect();
+        t.win_home = 0;
+        t.derive();
+        t
+    }
+
+    #[test]
+    fn two_top_cards_that_pair_go_together_and_come_back_together() {
+        let mut t = little();
+        let w = t.width;
+        t.pair_home = Some(2);
+        t.pair_ok = (0..w * w).map(|i| u8::from(i / w + i % w == 11)).collect(); // ranks making 13
+        t.pair_sources = vec![3, 4];
+        t.pair_with = vec![vec![false; 5]; 5];
+        t.pair_with[3][4] = true;
+        t.pair_with[4][3] = true;
+        t.stock = None;
+        t.derive();
+        let piles = vec![vec![], vec![], vec![], vec![9, 4], vec![7]];
+        let mut s = State::new(&t, piles, vec![0, 0, 0, 1, 0], 0);
+        let before = (s.piles.clone(), s.down.clone());
+        let mut moves = Vec::new();
+        s.legal_moves(&t, &mut moves);
+        assert_eq!(moves, vec![(3, 4, PAIR)]); // the 5 and the 8 make 13
+        s.push(&t, (3, 4, PAIR));
+        assert_eq!((s.piles[2].clone(), s.down[3]), (vec![4, 7], 0)); // the 10 under the 5 turned up
+        assert_eq!(s.pop(&t), Some((3, 4, PAIR)));
+        assert_eq!((s.piles.clone(), s.down.clone()), before);
+    }
+
+    #[test]
+    fn a_discard_must_be_beaten_by_another_piles_top_and_one_card_each_wins() {
+        let mut t = with_discard(little());
+        let w = t.width;
+        t.beaten_by[2] = vec![3, 4];
+        t.beats = (0..w * w).map(|i| u8::from(i % w > i / w)).collect(); // one suit: higher beats
+        t.win_one_card = vec![3, 4];
+        t.targets = vec![vec![], vec![], vec![], vec![2], vec![2]];
+        t.stock = None;
+        t.derive();
+        let mut s = State::new(&t, vec![vec![], vec![], vec![], vec![8, 3], vec![7]], vec![0; 5], 0);
+        let mut moves = Vec::new();
+        s.legal_moves(&t, &mut moves);
+        assert_eq!(moves, vec![(3, 2, 1)]); // the 4 is beaten by the 8; the 8 by nothing
+        assert!(!s.won(&t));
+        s.push(&t, (3, 2, 1));
+        assert!(s.won(&t)); // one card left in each pile
+    }
+
+    #[test]
+    fn the_stock_closes_the_gaps_then_deals_into_the_empty_piles_and_undoes() {
+        let mut t = little();
+        t.draw_targets = vec![1, 3, 4];
+        t.consolidate = true;
+        t.derive();
+        let piles = vec![vec![9, 8], vec![], vec![], vec![5], vec![]];
+        let mut s = State::new(&t, piles, vec![2, 0, 0, 0, 0], 0);
+        let before = (s.piles.clone(), s.down.clone());
+        assert!(s.can_draw(&t)); // a gap before a card
+        s.push(&t, (0, 1, 0));
+        assert_eq!(s.piles[1..].to_vec(), vec![vec![5], vec![], vec![8], vec![9]]);
+        assert!(!s.can_draw(&t)); // no gap, the stock empty
+        s.pop(&t);
+        assert_eq!((s.piles.clone(), s.down.clone()), before);
+    }
+
     #[test]
     fn limited_redeals_stop_the_stock() {
         let mut t = little();

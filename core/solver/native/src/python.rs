@@ -190,9 +190,16 @@ struct Core {
 
 #[pymethods]
 impl Core {
+    /// Load the tables: anything wrong with them (a key missing, a value of the wrong kind or
+    /// out of range, sizes that do not agree) is a ValueError.
     #[new]
-    fn new(tables_: &Bound<'_, PyDict>) -> PyResult<Core> {
-        Ok(Core { t: Arc::new(tables(tables_)?) })
+    fn new(py: Python<'_>, tables_: &Bound<'_, PyAny>) -> PyResult<Core> {
+        let loaded = tables_.cast::<PyDict>().map_err(PyErr::from).and_then(|d| tables(d));
+        match loaded {
+            Ok(t) => Ok(Core { t: Arc::new(t) }),
+            Err(e) if e.is_instance_of::<PyValueError>(py) => Err(e),
+            Err(e) => Err(PyValueError::new_err(format!("bad solver tables: {e}"))),
+        }
     }
 }
 
