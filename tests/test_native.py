@@ -225,7 +225,8 @@ def test_the_loader_is_given_something_other_than_a_dict():
         pytest.skip("the compiled core is not installed")
     from solitaire.core.solver import _native
 
-    for junk in (None, [], "tables", 3):
+    junks: tuple[Any, ...] = (None, [], "tables", 3)
+    for junk in junks:
         with pytest.raises(ValueError, match="bad solver tables"):
             _native.Core(junk)
 
