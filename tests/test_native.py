@@ -220,9 +220,8 @@ def test_garbled_tables_load_or_are_refused_never_a_crash(name, data):
     pos.won  # noqa: B018 - read: a panic here fails the test
 
 
+@needs_native
 def test_the_loader_is_given_something_other_than_a_dict():
-    if not native_available():
-        pytest.skip("the compiled core is not installed")
     from solitaire.core.solver import _native
 
     junks: tuple[Any, ...] = (None, [], "tables", 3)
