@@ -57,6 +57,11 @@ GAMES = [
     ("penguin", {}),
     ("double-klondike", {}),
     ("beleaguered-castle", {}),
+    ("fortunes-favor", {}),  # fills that chain: a column from the waste, the waste from the stock
+    ("aces-up", {}),  # discards beaten by other piles' tops, the one-card win
+    ("pyramid", {}),  # pairs of cells that touch, a pyramid covering its rows
+    ("relaxed-pyramid", {}),
+    ("monte-carlo", {}),  # pairs of touching cells, the stock closing the gaps
 ]
 
 
@@ -152,6 +157,77 @@ def test_bad_tables_are_refused_not_a_crash():
     tables["accept"] = tables["accept"][:-1]
     with pytest.raises(ValueError, match="bad solver tables"):
         _native.Core(tables)
+
+
+FUZZED = ("klondike", "freecell", "pyramid", "monte-carlo", "aces-up", "fortunes-favor", "tripeaks")
+JUNK = st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.text(max_size=3), st.binary(max_size=8),
+                 st.lists(st.integers(-3, 600), max_size=4))
+
+
+def garble(value: Any, data: st.DataObject) -> Any:
+    """``value`` with one thing wrong (or nothing, now and then): a leaf replaced by junk, an
+    item dropped or added, bytes cut; down into nested lists."""
+    if isinstance(value, (list, bytes)) and value and data.draw(st.booleans()):
+        i = data.draw(st.integers(0, len(value) - 1))
+        if isinstance(value, bytes):
+            return value[:i]
+        return [*value[:i], garble(value[i], data), *value[i + 1:]]
+    kind = data.draw(st.sampled_from(["junk", "drop", "add", "same"]))
+    if kind == "drop" and isinstance(value, (list, bytes)) and value:
+        return value[:-1]
+    if kind == "add" and isinstance(value, list):
+        return [*value, data.draw(JUNK)]
+    if kind == "same":
+        return value
+    return data.draw(JUNK)
+
+
+@needs_native
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(name=st.sampled_from(FUZZED), data=st.data())
+def test_garbled_tables_load_or_are_refused_never_a_crash(name, data):
+    """The table loader (``_native.Core``) fed a game's tables with one key garbled, dropped
+    or of the wrong kind: it loads them or raises ValueError, nothing else (no panic, no
+    TypeError or KeyError); a missing key or a value of no table's kind is always refused.
+    A table it loads plays the deal without a panic (its guard keeps every index in range)."""
+    from solitaire.core.solver import _native
+
+    rules = rules_of(name, {})
+    tables = native_engine.tables(rules)
+    key = data.draw(st.sampled_from(sorted(tables)))
+    action = data.draw(st.sampled_from(["garble", "delete", "text"]))
+    if action == "delete":
+        del tables[key]
+    elif action == "text":
+        tables[key] = "not a table"
+    else:
+        tables[key] = garble(tables[key], data)
+    try:
+        core = _native.Core(tables)
+    except ValueError:
+        return
+    assert action == "garble", f"{key}: {action} was loaded"
+    game = Game.new(rules, 3)
+    try:
+        pos = _native.Position(core, game.piles, game.down, game.recycles)
+    except ValueError:
+        return
+    for _ in range(20):
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        pos.push(moves[0])
+    pos.won  # noqa: B018 - read: a panic here fails the test
+
+
+@needs_native
+def test_the_loader_is_given_something_other_than_a_dict():
+    from solitaire.core.solver import _native
+
+    junks: tuple[Any, ...] = (None, [], "tables", 3)
+    for junk in junks:
+        with pytest.raises(ValueError, match="bad solver tables"):
+            _native.Core(junk)
 
 
 # ---------------------------------------------------------------- solving

@@ -71,7 +71,7 @@ def end_game(name: str, options: dict[str, Any], rng: random.Random, away: int) 
     for i, pname in enumerate(rules.names):
         cards = found.get(i, piles[i])
         down = 0
-        if i == rules.stock:
+        if i == rules.stock and not rules.stock_open:
             down = len(cards)
         elif i in rules.may_hide and cards:
             down = rng.randrange(len(cards))  # a pile that flips ends face up
@@ -116,6 +116,10 @@ CASES = [
     ("freecell", {}),
     ("yukon", {}),
     ("fortunes-favor", {}),  # fills that chain: a column from the waste, the waste from the stock
+    ("aces-up", {}),  # discards beaten by other piles' tops, the one-card win
+    ("pyramid", {}),  # pairs of cells that touch, a pyramid covering its rows
+    ("relaxed-pyramid", {}),
+    ("monte-carlo", {}),  # pairs of touching cells, the stock closing the gaps
 ]
 
 
@@ -129,7 +133,8 @@ def test_the_solver_agrees_with_the_exhaustive_search(name, options, engine, see
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(("name", "kind"), [("golf", UNWINNABLE), ("freecell", WIN), ("yukon", None),
-                                            ("calculation", None)])
+                                            ("calculation", None), ("aces-up", None),
+                                            ("pyramid", None), ("monte-carlo", None)])
 def test_the_agreement_is_checked_on_decided_positions(name, kind, engine):
     """The property above is not vacuous: on these positions both searches decide, with the
     answer ``kind`` among them where given (Golf's end games are nearly all lost, its win

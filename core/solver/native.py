@@ -31,13 +31,14 @@ ENGINE_VARIABLE = "SOLITAIRE_ENGINE"  # "python": never the compiled core
 #: every attribute of Rules whose meaning the core knows (or that the search never reads);
 #: a Rules with another one is solved in Python
 KNOWN_RULES = frozenset({
-    "_based", "accept", "aliases", "allowed", "base", "capacity", "count", "covered", "covering", "deck",
-    "decks", "draw_count", "draw_move", "draw_not_onto_empty", "draw_targets", "fill", "fills", "fits",
-    "flip", "floor", "foundation_set", "foundations", "gives", "group_names", "group_piles", "groups",
-    "has_supermove", "index", "max_accept", "may_hide", "min_accept", "name", "names", "needs_base",
-    "options", "piles", "receivers", "recycle_points", "redeals", "role", "score_move", "seq",
-    "short_name", "sources", "spec", "stock", "stock_open", "supermove", "targets", "turn_up", "uncovers",
-    "variant", "width", "win_cleared", "win_home",
+    "_based", "accept", "aliases", "allowed", "base", "beaten", "beaten_by", "beats", "capacity", "consolidate",
+    "count", "covered", "covering", "deck", "decks", "draw_count", "draw_move", "draw_not_onto_empty",
+    "draw_targets", "fill", "fills", "fits", "flip", "floor", "foundation_set", "foundations", "gives",
+    "group_names", "group_piles", "groups", "has_supermove", "index", "max_accept", "may_hide", "min_accept",
+    "name", "names", "needs_base", "options", "pair_home", "pair_ok", "pair_rule", "pair_sources", "pair_with",
+    "piles", "receivers", "recycle_points", "redeals", "role", "score_move", "seq", "short_name", "sources", "spec",
+    "stock", "stock_open", "supermove", "targets", "turn_up", "uncovers", "variant", "width", "win_cleared",
+    "win_home", "win_one_card",
 })
 MAX_WIDTH = 52 * 8  # cards are u16 in the core; eight copies of a face at most (cards.MAX_COPIES)
 
@@ -97,9 +98,6 @@ def unsupported(rules: Rules) -> str | None:
     unknown = sorted(name for name in set(vars(rules)) - KNOWN_RULES if _in_use(getattr(rules, name)))
     if unknown:
         return f"the rules use {', '.join(unknown)}, which the compiled core does not know"
-    if any(f == rules.stock or rules.fill[f] for fillers in rules.fill for f in fillers):
-        return ("its fills come from the stock or chain (a filler refilled in turn), which the compiled "
-                "core does not do yet")
     if rules.width > MAX_WIDTH or any(g < 0 or g > GIVES_PILE for g in rules.gives):
         return "the tables are wider than the compiled core takes"
     if variant_knowledge(rules) is not None:
@@ -135,6 +133,10 @@ def tables(rules: Rules) -> dict[str, Any]:
         "win_cleared": list(rules.win_cleared), "win_home": rules.win_home,
         "fill": [list(f) for f in rules.fill], "covered": [list(c) for c in rules.covered],
         "uncovers": [list(u) for u in rules.uncovers],
+        "pair_home": -1 if rules.pair_home is None else rules.pair_home, "pair_ok": list(rules.pair_ok),
+        "pair_sources": list(rules.pair_sources), "pair_with": [[bool(b) for b in row] for row in rules.pair_with],
+        "beaten_by": [list(b) for b in rules.beaten_by], "beats": list(rules.beats),
+        "win_one_card": list(rules.win_one_card), "consolidate": rules.consolidate,
         # the search's (see search._Tables)
         "needs": [list(x) for x in t.needs_home[:width]], "home_kind": list(t.home_kind),
         "track": list(t.track),

@@ -6,7 +6,9 @@
 //! part; builds by the `accept` table, runs by the `seq` table, capacity, max- and min-accept,
 //! supermove, face-down cards turned up, foundations, the stock dealing onto one waste or onto
 //! every pile of a group, redeals, a pile that empties filled at once from others (fill-from),
-//! piles covering others (covered-by). What it does not know is solved in Python (the Python
+//! in chains and from the stock, piles covering others (covered-by), pairs of top cards
+//! discarded together, discards beaten by other piles' tops (beaten-by), the one-card win,
+//! the stock closing gaps (consolidate). What it does not know is solved in Python (the Python
 //! side decides, from the tables, before calling here).
 
 pub const GIVES_NONE: u8 = 0;
@@ -16,6 +18,9 @@ pub const GIVES_ANY: u8 = 3;
 pub const GIVES_PILE: u8 = 4;
 
 pub type Move = (usize, usize, usize);
+/// A pair's `n` (`(a, b, PAIR)`: the top cards of piles a and b go to the pairs pile together);
+/// the kernel's `rules.PAIR` (-1) at the Python boundary.
+pub const PAIR: usize = usize::MAX;
 
 /// The compiled rules of one game, as `Rules` has them.
 #[derive(Clone, Debug, Default)]
@@ -57,6 +62,21 @@ pub struct Tables {
     /// piles q covers
     pub covered: Vec<Vec<usize>>,
     pub uncovers: Vec<Vec<usize>>,
+    /// the pairs pile (None: no pairs); pair_ok[a * width + b]: cards a and b pair;
+    /// pair_sources: the piles whose top cards pair, in order; pair_with[p][q]: p and q may pair
+    pub pair_home: Option<usize>,
+    pub pair_ok: Vec<u8>,
+    pub pair_sources: Vec<usize>,
+    pub pair_with: Vec<Vec<bool>>,
+    /// beaten_by[d]: the piles whose top card must beat a card for d to take it (empty: no
+    /// such rule); beats[card * width + other]: `other` beats `card`
+    pub beaten_by: Vec<Vec<usize>>,
+    pub beats: Vec<u8>,
+    /// piles that must hold exactly one card for the game to be won
+    pub win_one_card: Vec<usize>,
+    /// the stock's action closes the gaps of the piles it deals to, then deals into the empty
+    /// ones at the end
+    pub consolidate: bool,
 }
 
 impl Tables {
@@ -70,6 +90,8 @@ impl Tables {
         let count = self.count;
         self.fill.resize(count, Vec::new());
         self.covered.resize(count, Vec::new());
+        self.beaten_by.resize(count, Vec::new());
+        self.pair_with.resize(count, vec![false; count]);
         self.uncovers = (0..count).map(|q| (0..count).filter(|&p| self.covered[p].contains(&q)).collect()).collect();
         self.sources = (0..count).filter(|&s| !self.targets[s].is_empty()).collect();
         self.allowed = (0..count).map(|d| (0..count).map(|s| self.targets[s].contains(&d)).collect()).collect();
@@ -86,6 +108,10 @@ struct Done {
     dst: usize,
     n: usize,
     extra: i64,
+    /// the fills this move made: its last `links` entries of `State::chain`
+    links: u8,
+    /// the second half of a pair: undone with the entry before it
+    pair: bool,
 }
 
 /// A position: the piles (bottom first), face-down counts, redeals used, and its history.
@@ -95,13 +121,16 @@ pub struct State {
     pub down: Vec<usize>,
     pub recycles: u32,
     history: Vec<Done>,
+    /// the fills of the history's moves, in order: (the pile that gave the card, a card
+    /// turned up there)
+    chain: Vec<(usize, bool)>,
     // scratch for legal_moves: card -> index in `movable`, or u32::MAX
     slot: Vec<u32>,
 }
 
 impl State {
     pub fn new(t: &Tables, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32) -> State {
-        State { piles, down, recycles, history: Vec::new(), slot: vec![u32::MAX; t.width] }
+        State { piles, down, recycles, history: Vec::new(), chain: Vec::new(), slot: vec![u32::MAX; t.width] }
     }
 
     pub fn depth(&self) -> usize {
@@ -111,6 +140,7 @@ impl State {
     pub fn won(&self, t: &Tables) -> bool {
         t.foundations.iter().map(|&f| self.piles[f].len()).sum::<usize>() >= t.win_home
             && t.win_cleared.iter().all(|&p| self.piles[p].is_empty())
+            && t.win_one_card.iter().all(|&p| self.piles[p].len() == 1)
     }
 
     fn builds_on(&self, t: &Tables, dst: usize, src: usize, n: usize) -> bool {
@@ -261,6 +291,15 @@ impl State {
             for &(card, _, _) in &movable {
                 self.slot[card as usize] = u32::MAX;
             }
+            if t.beaten_by.iter().any(|b| !b.is_empty()) {
+                // discards that another pile's top card must beat
+                out.retain(|&(s, d, n)| {
+                    t.beaten_by[d].is_empty() || self.beaten(t, s, d, self.piles[s][self.piles[s].len() - n])
+                });
+            }
+        }
+        if t.pair_home.is_some() {
+            self.pair_moves(t, out);
         }
         if let Some(stock) = t.stock {
             if self.can_draw(t) {
@@ -269,10 +308,51 @@ impl State {
         }
     }
 
+    /// `Game._pair_moves`: the pairs of available top cards, `(a, b, PAIR)` with `a < b`.
+    fn pair_moves(&self, t: &Tables, out: &mut Vec<Move>) {
+        let w = t.width;
+        let avail: Vec<(usize, usize)> = t
+            .pair_sources
+            .iter()
+            .filter(|&&s| self.piles[s].len() > self.down[s] && !self.covered_now(t, s))
+            .map(|&s| (s, *self.piles[s].last().unwrap() as usize))
+            .collect();
+        for (i, &(a, card)) in avail.iter().enumerate() {
+            let row = card * w;
+            let near = &t.pair_with[a];
+            for &(b, other) in &avail[i + 1..] {
+                if near[b] && t.pair_ok[row + other] != 0 {
+                    out.push((a, b, PAIR));
+                }
+            }
+        }
+    }
+
+    /// `Game._beaten`: the top card of a pile other than `src` that `dst` looks at beats `card`.
+    fn beaten(&self, t: &Tables, src: usize, dst: usize, card: u16) -> bool {
+        let row = card as usize * t.width;
+        t.beaten_by[dst].iter().any(|&q| {
+            let pile = &self.piles[q];
+            q != src && pile.len() > self.down[q] && t.beats[row + *pile.last().unwrap() as usize] != 0
+        })
+    }
+
     /// The stock's action is legal.
     pub fn can_draw(&self, t: &Tables) -> bool {
         let stock = &self.piles[t.stock.unwrap()];
         let targets = &t.draw_targets;
+        if t.consolidate {
+            // a gap before a card, or an empty pile and cards in the stock
+            let mut gap = false;
+            for &tp in targets {
+                if self.piles[tp].is_empty() {
+                    gap = true;
+                } else if gap {
+                    return true;
+                }
+            }
+            return gap && !stock.is_empty();
+        }
         if !stock.is_empty() {
             if targets.len() == 1 {
                 let tp = targets[0];
@@ -303,6 +383,14 @@ impl State {
             self.draw(t);
             return;
         }
+        if n == PAIR {
+            // as the two moves of one card each would, undone together
+            let home = t.pair_home.unwrap();
+            self.push(t, (src, home, 1));
+            self.push(t, (dst, home, 1));
+            self.history.last_mut().unwrap().pair = true;
+            return;
+        }
         let from = std::mem::take(&mut self.piles[src]);
         let mut from = from;
         let cut = from.len() - n;
@@ -315,36 +403,114 @@ impl State {
             flipped = 1;
         }
         self.piles[src] = from;
+        let mut links = 0;
         if self.piles[src].is_empty() && !t.fill[src].is_empty() {
-            flipped |= self.fill(t, src);
+            links = self.fill(t, src);
         }
         if self.piles[src].is_empty() && !t.uncovers[src].is_empty() {
             flipped |= self.uncover(t, src);
         }
-        self.history.push(Done { src, dst, n, extra: flipped });
+        self.history.push(Done { src, dst, n, extra: flipped, links, pair: false });
     }
 
     fn covered_now(&self, t: &Tables, p: usize) -> bool {
         t.covered[p].iter().any(|&c| !self.piles[c].is_empty())
     }
 
-    /// `Game._fill`: the history's code `(filler + 1) << 2`, plus 2 if a card turned up.
-    fn fill(&mut self, t: &Tables, pile: usize) -> i64 {
-        for &f in &t.fill[pile] {
-            let len = self.piles[f].len();
-            if len > 0 && self.down[f] < len {
-                let c = self.piles[f].pop().unwrap();
-                self.piles[pile].push(c);
-                let mut code = ((f + 1) << 2) as i64;
-                let d = self.down[f];
-                if d > 0 && d == self.piles[f].len() && t.flip[f] {
-                    self.down[f] = d - 1;
-                    code |= 2;
+    /// `Game._fill`: fill the empty `pile` from the top of the first pile of its fill list
+    /// that has a face-up card (or is the stock: its card comes face up), turning up the card
+    /// beneath where that pile flips; a filler emptied so is filled in turn (a chain). Each
+    /// link goes on `chain`; the number of links is returned.
+    fn fill(&mut self, t: &Tables, pile: usize) -> u8 {
+        let mut links = 0;
+        let mut p = pile;
+        loop {
+            let mut next = None;
+            for &f in &t.fill[p] {
+                let len = self.piles[f].len();
+                let stock = t.stock == Some(f);
+                if len > 0 && (self.down[f] < len || stock) {
+                    let c = self.piles[f].pop().unwrap();
+                    self.piles[p].push(c);
+                    let d = self.down[f];
+                    let mut turned = false;
+                    if stock {
+                        self.down[f] = d.min(len - 1);
+                    } else if d > 0 && d == len - 1 && t.flip[f] {
+                        self.down[f] = d - 1;
+                        turned = true;
+                    }
+                    self.chain.push((f, turned));
+                    links += 1;
+                    if len == 1 && !t.fill[f].is_empty() {
+                        next = Some(f);
+                    }
+                    break;
                 }
-                return code;
+            }
+            match next {
+                Some(f) => p = f,
+                None => return links,
             }
         }
-        0
+    }
+
+    /// `Game._consolidate`: close the gaps of the piles the stock deals to (their cards slide
+    /// toward the first, in order), then deal a card into each empty one at the end while the
+    /// stock lasts. The code: the piles that held cards as a bit mask, shifted 8, plus the
+    /// cards dealt.
+    fn consolidate(&mut self, t: &Tables) -> i64 {
+        let stock_i = t.stock.unwrap();
+        let targets = &t.draw_targets;
+        let mut mask = 0i64;
+        let mut held = Vec::new();
+        for (j, &tp) in targets.iter().enumerate() {
+            if !self.piles[tp].is_empty() {
+                mask |= 1 << j;
+                held.push((std::mem::take(&mut self.piles[tp]), self.down[tp]));
+            }
+        }
+        let kept = held.len();
+        let mut held = held.into_iter();
+        let mut dealt = 0i64;
+        for (j, &tp) in targets.iter().enumerate() {
+            if j < kept {
+                let (pile, d) = held.next().unwrap();
+                self.piles[tp] = pile;
+                self.down[tp] = d;
+            } else {
+                self.piles[tp].clear();
+                self.down[tp] = 0;
+                if let Some(c) = self.piles[stock_i].pop() {
+                    self.piles[tp].push(c);
+                    dealt += 1;
+                }
+            }
+        }
+        mask << 8 | dealt
+    }
+
+    /// Take back `consolidate` from its code.
+    fn unconsolidate(&mut self, t: &Tables, code: i64) {
+        let stock_i = t.stock.unwrap();
+        let targets = &t.draw_targets;
+        let (mask, dealt) = (code >> 8, (code & 255) as usize);
+        let kept = mask.count_ones() as usize;
+        for &tp in targets[kept..kept + dealt].iter().rev() {
+            let c = self.piles[tp].pop().unwrap();
+            self.piles[stock_i].push(c);
+        }
+        let held: Vec<(Vec<u16>, usize)> =
+            targets[..kept].iter().map(|&tp| (std::mem::take(&mut self.piles[tp]), self.down[tp])).collect();
+        for &tp in targets {
+            self.piles[tp].clear();
+            self.down[tp] = 0;
+        }
+        let places = targets.iter().enumerate().filter(|&(j, _)| mask >> j & 1 != 0).map(|(_, &tp)| tp);
+        for (tp, (pile, d)) in places.zip(held) {
+            self.piles[tp] = pile;
+            self.down[tp] = d;
+        }
     }
 
     /// `Game._uncover`: bit `10 + k` for the k-th pile of `uncovers[pile]` turned up.
@@ -364,7 +530,9 @@ impl State {
         let stock_i = t.stock.unwrap();
         let targets = &t.draw_targets;
         let k: i64;
-        if !self.piles[stock_i].is_empty() {
+        if t.consolidate {
+            k = self.consolidate(t);
+        } else if !self.piles[stock_i].is_empty() {
             if targets.len() == 1 {
                 let take = t.draw_count.min(self.piles[stock_i].len());
                 for _ in 0..take {
@@ -397,15 +565,24 @@ impl State {
         if !t.stock_open {
             self.down[stock_i] = self.piles[stock_i].len();
         }
-        self.history.push(Done { src: stock_i, dst: targets[0], n: 0, extra: k });
+        self.history.push(Done { src: stock_i, dst: targets[0], n: 0, extra: k, links: 0, pair: false });
     }
 
     /// Take back the last move exactly, re-hiding a card it turned up.
     pub fn pop(&mut self, t: &Tables) -> Option<Move> {
-        let Done { src, dst, n, extra } = self.history.pop()?;
+        let Done { src, dst, n, extra, links, pair } = self.history.pop()?;
+        if pair {
+            // the pair's two moves of one card, taken back last first
+            self.history.push(Done { src, dst, n, extra, links, pair: false });
+            self.pop(t);
+            let (a, _, _) = self.pop(t)?;
+            return Some((a, src, PAIR));
+        }
         if n == 0 {
             let targets = &t.draw_targets;
-            if extra > 0 {
+            if t.consolidate {
+                self.unconsolidate(t, extra);
+            } else if extra > 0 {
                 if targets.len() == 1 {
                     for _ in 0..extra {
                         let c = self.piles[targets[0]].pop().unwrap();
@@ -436,13 +613,21 @@ impl State {
                     }
                 }
             }
-            if extra & 1023 > 1 {
-                let filler = (((extra & 1023) >> 2) - 1) as usize;
-                let c = self.piles[src].pop().unwrap();
-                self.piles[filler].push(c);
-                if extra & 2 != 0 {
-                    self.down[filler] += 1;
+            if links > 0 {
+                // the fills, the last link first: each card back where it came from
+                let first = self.chain.len() - links as usize;
+                for i in (first..self.chain.len()).rev() {
+                    let (filler, turned) = self.chain[i];
+                    let into = if i > first { self.chain[i - 1].0 } else { src };
+                    let c = self.piles[into].pop().unwrap();
+                    self.piles[filler].push(c);
+                    if t.stock == Some(filler) && !t.stock_open {
+                        self.down[filler] = self.piles[filler].len(); // back in the stock, face down
+                    } else if turned {
+                        self.down[filler] += 1;
+                    }
                 }
+                self.chain.truncate(first);
             }
             if extra & 1 != 0 {
                 self.down[src] += 1;
@@ -575,6 +760,93 @@ pub mod tests {
         // column 3 emptied: filled from column 4, whose face-down 8 turns up
         assert_eq!(s.piles[3], vec![6]);
         assert_eq!((s.piles[4].clone(), s.down[4]), (vec![7], 0));
+        s.pop(&t);
+        assert_eq!((s.piles.clone(), s.down.clone()), before);
+    }
+
+    #[test]
+    fn a_fill_chains_to_the_stock_and_undo_puts_every_card_back() {
+        let mut t = little();
+        t.fill[3] = vec![1]; // column 3 fills from the waste, the waste from the stock
+        t.fill[1] = vec![0];
+        t.derive();
+        let piles = vec![vec![9, 8], vec![7], vec![0], vec![1], vec![]];
+        let mut s = State::new(&t, piles, vec![2, 0, 0, 0, 0], 0);
+        let before = (s.piles.clone(), s.down.clone());
+        s.push(&t, (3, 2, 1));
+        // the waste's 7 fills column 3, the stock's top 8 fills the waste, face up
+        assert_eq!((s.piles[3].clone(), s.piles[1].clone(), s.piles[0].clone()), (vec![7], vec![8], vec![9]));
+        assert_eq!(s.down[0], 1);
+        s.pop(&t);
+        assert_eq!((s.piles.clone(), s.down.clone()), before);
+    }
+
+    /// `little` with its foundation (pile 2) a discard pile taking any card, fits to match.
+    fn with_discard(mut t: Tables) -> Tables {
+        let w = t.width;
+        t.accept[2] = vec![1u8; w * w + w];
+        t.fits[2] = (0..=w).map(|_| (0..13u16).collect()).collect();
+        t.win_home = 0;
+        t.derive();
+        t
+    }
+
+    #[test]
+    fn two_top_cards_that_pair_go_together_and_come_back_together() {
+        let mut t = little();
+        let w = t.width;
+        t.pair_home = Some(2);
+        t.pair_ok = (0..w * w).map(|i| u8::from(i / w + i % w == 11)).collect(); // ranks making 13
+        t.pair_sources = vec![3, 4];
+        t.pair_with = vec![vec![false; 5]; 5];
+        t.pair_with[3][4] = true;
+        t.pair_with[4][3] = true;
+        t.stock = None;
+        t.derive();
+        let piles = vec![vec![], vec![], vec![], vec![9, 4], vec![7]];
+        let mut s = State::new(&t, piles, vec![0, 0, 0, 1, 0], 0);
+        let before = (s.piles.clone(), s.down.clone());
+        let mut moves = Vec::new();
+        s.legal_moves(&t, &mut moves);
+        assert_eq!(moves, vec![(3, 4, PAIR)]); // the 5 and the 8 make 13
+        s.push(&t, (3, 4, PAIR));
+        assert_eq!((s.piles[2].clone(), s.down[3]), (vec![4, 7], 0)); // the 10 under the 5 turned up
+        assert_eq!(s.pop(&t), Some((3, 4, PAIR)));
+        assert_eq!((s.piles.clone(), s.down.clone()), before);
+    }
+
+    #[test]
+    fn a_discard_must_be_beaten_by_another_piles_top_and_one_card_each_wins() {
+        let mut t = with_discard(little());
+        let w = t.width;
+        t.beaten_by[2] = vec![3, 4];
+        t.beats = (0..w * w).map(|i| u8::from(i % w > i / w)).collect(); // one suit: higher beats
+        t.win_one_card = vec![3, 4];
+        t.targets = vec![vec![], vec![], vec![], vec![2], vec![2]];
+        t.stock = None;
+        t.derive();
+        let mut s = State::new(&t, vec![vec![], vec![], vec![], vec![8, 3], vec![7]], vec![0; 5], 0);
+        let mut moves = Vec::new();
+        s.legal_moves(&t, &mut moves);
+        assert_eq!(moves, vec![(3, 2, 1)]); // the 4 is beaten by the 8; the 8 by nothing
+        assert!(!s.won(&t));
+        s.push(&t, (3, 2, 1));
+        assert!(s.won(&t)); // one card left in each pile
+    }
+
+    #[test]
+    fn the_stock_closes_the_gaps_then_deals_into_the_empty_piles_and_undoes() {
+        let mut t = little();
+        t.draw_targets = vec![1, 3, 4];
+        t.consolidate = true;
+        t.derive();
+        let piles = vec![vec![9, 8], vec![], vec![], vec![5], vec![]];
+        let mut s = State::new(&t, piles, vec![2, 0, 0, 0, 0], 0);
+        let before = (s.piles.clone(), s.down.clone());
+        assert!(s.can_draw(&t)); // a gap before a card
+        s.push(&t, (0, 1, 0));
+        assert_eq!(s.piles[1..].to_vec(), vec![vec![5], vec![], vec![8], vec![9]]);
+        assert!(!s.can_draw(&t)); // no gap, the stock empty
         s.pop(&t);
         assert_eq!((s.piles.clone(), s.down.clone()), before);
     }

@@ -8,7 +8,22 @@ use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use crate::core::{Move, State, Tables, GIVES_PILE};
+use crate::core::{Move, State, Tables, GIVES_PILE, PAIR};
+
+/// A move as the kernel writes it: a pair's `n` is -1 (`rules.PAIR`).
+type PyMove = (usize, usize, i64);
+
+fn to_py(m: Move) -> PyMove {
+    (m.0, m.1, if m.2 == PAIR { -1 } else { m.2 as i64 })
+}
+
+fn from_py(m: PyMove) -> Option<Move> {
+    match m.2 {
+        -1 => Some((m.0, m.1, PAIR)),
+        n if n >= 0 => Some((m.0, m.1, n as usize)),
+        _ => None,
+    }
+}
 use crate::search::{self, Budget, Outcome, SearchTables};
 
 fn item<'py>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<Bound<'py, PyAny>> {
@@ -41,6 +56,7 @@ fn tables(d: &Bound<'_, PyDict>) -> PyResult<(Tables, SearchTables)> {
     let redeals: i64 = get!(d, "redeals");
     let group_of: Vec<i64> = get!(d, "group_of");
     let macro_waste: i64 = get!(d, "macro_waste");
+    let pair_home: i64 = get!(d, "pair_home");
     let t = Tables {
         count,
         width,
@@ -70,6 +86,14 @@ fn tables(d: &Bound<'_, PyDict>) -> PyResult<(Tables, SearchTables)> {
         fill: get!(d, "fill"),
         covered: get!(d, "covered"),
         uncovers: get!(d, "uncovers"),
+        pair_home: opt_index(pair_home),
+        pair_ok: get!(d, "pair_ok"),
+        pair_sources: get!(d, "pair_sources"),
+        pair_with: get!(d, "pair_with"),
+        beaten_by: get!(d, "beaten_by"),
+        beats: get!(d, "beats"),
+        win_one_card: get!(d, "win_one_card"),
+        consolidate: get!(d, "consolidate"),
     };
     let x = SearchTables {
         needs: get!(d, "needs"),
@@ -98,7 +122,8 @@ fn check(t: &Tables, x: &SearchTables) -> PyResult<()> {
     let sized = [t.accept.len(), t.seq.len(), t.gives.len(), t.capacity.len(), t.max_accept.len(),
                  t.min_accept.len(), t.flip.len(), t.targets.len(), t.allowed.len(), t.fits.len(),
                  t.supermove.len(), t.is_foundation.len(), x.track.len(), x.start.len(), x.group_of.len(),
-                 x.top_only.len(), x.waste_like.len(), t.fill.len(), t.covered.len(), t.uncovers.len()];
+                 x.top_only.len(), x.waste_like.len(), t.fill.len(), t.covered.len(), t.uncovers.len(),
+                 t.pair_with.len(), t.beaten_by.len()];
     if w == 0 || w % 52 != 0 || w > 52 * 8 || sized.iter().any(|&s| s != n) {
         return bad("sizes");
     }
@@ -119,8 +144,22 @@ fn check(t: &Tables, x: &SearchTables) -> PyResult<()> {
         || !t.supermove.iter().flatten().all(|(a, b)| piles_ok(a) && piles_ok(b))
         || !t.fill.iter().chain(&t.covered).chain(&t.uncovers).all(|v| piles_ok(v))
         || t.uncovers.iter().any(|v| v.len() > 40)
+        || !piles_ok(&t.pair_sources) || !piles_ok(&t.win_one_card) || t.pair_home.is_some_and(|h| h >= n)
+        || !t.beaten_by.iter().all(|v| piles_ok(v))
     {
         return bad("pile indices");
+    }
+    if t.pair_with.iter().any(|r| r.len() != n)
+        || (t.pair_home.is_some() && t.pair_ok.len() != w * w)
+        || (t.pair_home.is_none() && !t.pair_sources.is_empty())
+    {
+        return bad("pairs");
+    }
+    if t.beaten_by.iter().any(|b| !b.is_empty()) && t.beats.len() != w * w {
+        return bad("beaten-by");
+    }
+    if t.consolidate && (t.stock.is_none() || t.draw_targets.len() > 48) {
+        return bad("consolidate");
     }
     if x.group_of.iter().any(|&g| g != usize::MAX && g >= x.groups.len()) {
         return bad("groups");
@@ -151,9 +190,16 @@ struct Core {
 
 #[pymethods]
 impl Core {
+    /// Load the tables: anything wrong with them (a key missing, a value of the wrong kind or
+    /// out of range, sizes that do not agree) is a ValueError.
     #[new]
-    fn new(tables_: &Bound<'_, PyDict>) -> PyResult<Core> {
-        Ok(Core { t: Arc::new(tables(tables_)?) })
+    fn new(py: Python<'_>, tables_: &Bound<'_, PyAny>) -> PyResult<Core> {
+        let loaded = tables_.cast::<PyDict>().map_err(PyErr::from).and_then(|d| tables(d));
+        match loaded {
+            Ok(t) => Ok(Core { t: Arc::new(t) }),
+            Err(e) if e.is_instance_of::<PyValueError>(py) => Err(e),
+            Err(e) => Err(PyValueError::new_err(format!("bad solver tables: {e}"))),
+        }
     }
 }
 
@@ -181,25 +227,27 @@ impl Position {
         Ok(Position { t: core.t.clone(), s: state(core, piles, down, recycles)? })
     }
 
-    fn legal_moves(&mut self) -> Vec<Move> {
+    fn legal_moves(&mut self) -> Vec<PyMove> {
         let mut out = Vec::new();
         self.s.legal_moves(&self.t.0, &mut out);
-        out
+        out.into_iter().map(to_py).collect()
     }
 
     /// Apply a move: refused (ValueError) unless it is legal here.
-    fn push(&mut self, m: Move) -> PyResult<()> {
+    fn push(&mut self, m: PyMove) -> PyResult<()> {
         let mut legal = Vec::new();
         self.s.legal_moves(&self.t.0, &mut legal);
-        if !legal.contains(&m) {
-            return Err(PyValueError::new_err(format!("not a legal move here: {m:?}")));
+        match from_py(m) {
+            Some(m) if legal.contains(&m) => {
+                self.s.push(&self.t.0, m);
+                Ok(())
+            }
+            _ => Err(PyValueError::new_err(format!("not a legal move here: {m:?}"))),
         }
-        self.s.push(&self.t.0, m);
-        Ok(())
     }
 
-    fn pop(&mut self) -> Option<Move> {
-        self.s.pop(&self.t.0)
+    fn pop(&mut self) -> Option<PyMove> {
+        self.s.pop(&self.t.0).map(to_py)
     }
 
     #[getter]
@@ -229,7 +277,7 @@ impl Position {
 #[pyfunction]
 #[pyo3(signature = (core, piles, down, recycles, max_states, timeout=None))]
 fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32, max_states: usize,
-         timeout: Option<f64>) -> PyResult<(String, Vec<Move>, usize, String)> {
+         timeout: Option<f64>) -> PyResult<(String, Vec<PyMove>, usize, String)> {
     let g = state(core, piles, down, recycles)?;
     if let Some(s) = timeout {
         if !(s.is_finite() && s >= 0.0) {
@@ -246,7 +294,7 @@ fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, re
     });
     let method = method.to_string();
     Ok(match outcome {
-        Outcome::Win(line) => ("win".to_string(), line, states, method),
+        Outcome::Win(line) => ("win".to_string(), line.into_iter().map(to_py).collect(), states, method),
         Outcome::Unwinnable => ("unwinnable".to_string(), Vec::new(), states, method),
         Outcome::Unknown => ("unknown".to_string(), Vec::new(), states, method),
     })

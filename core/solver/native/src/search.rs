@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
-use crate::core::{Move, State, Tables};
+use crate::core::{Move, State, Tables, PAIR};
 
 pub const HOME_NEVER: u8 = 0;
 pub const HOME_LONE: u8 = 1;
@@ -410,6 +410,10 @@ impl<'a> Search<'a> {
                 if x.macro_waste.is_none() {
                     out.push((5, 0, m));
                 }
+                continue;
+            }
+            if n == PAIR {
+                out.push((100, 0, m)); // a pair, to the discard pile
                 continue;
             }
             let pile = &piles[src];
