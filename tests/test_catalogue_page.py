@@ -23,9 +23,17 @@ the installed games (`python tests/test_catalogue_page.py` writes it).
 """
 
 TAIL = """
-And [Yukon](yukon.md), `yukon`, of the Yukon family: the example of a game published as a
-package of its own (`examples/solitaire-yukon`, see [Write a variant](../write-a-variant.md)),
-installed with it.
+The example of a game published as a package of its own, `examples/solitaire-yukon` (see
+[Write a variant](../write-a-variant.md)), is a Yukon too: installed beside the built-in one it
+answers to `solitaire-yukon:yukon`, and `solitaire variants` says so.
+
+## Not in the catalogue
+
+- **Gaps** (Montana) waits for two things the kernel cannot say yet: see
+  [Removal games](removal.md#gaps-not-yet-built-in).
+- **Alpha Star**: neither PySolFC nor Aisleriot plays a game of that name, nor does any source
+  we could check give its rules; we will not make rules up and call them a classic. A game
+  whose rules are known is one YAML file away ([Write a variant](../write-a-variant.md)).
 """
 
 
