@@ -220,6 +220,56 @@ def test_the_kernels_refusals_are_translated(speak):
     assert game.refusal((game.rules.index["t3"], game.rules.index["t3"], 1)) == "لا يمكن نقل t3 إلى نفسها"
 
 
+
+# ------------------------------------------------------------------ the rules in words
+
+
+def test_rules_klondike_lang_uk_is_ukrainian(cli):
+    result = cli("--lang", "uk", "rules", "klondike")
+    assert result.code == 0, result.err
+    out = result.out
+    assert out.startswith("Косинка\n")
+    for said in ("База\n", "Ряди\n", "Скид\n", "Колода\n", "Роздача\n", "Як виграти\n",
+                 "Будується на спад з чергуванням кольорів.", "Порожня купка\n  приймає короля.",
+                 "Взяття перевертає 1 карту з колоди"):
+        assert said in out, said
+    assert not {"Foundation", "Tableau", "builds", "face down", "How to win"} & set(out.replace(".", " ").split())
+
+
+def test_every_game_explains_itself_in_every_language_with_no_english_sentence_left(speak):
+    """The rules are made of translated phrases: no section title or sentence of the English
+    rules comes back unchanged in another language (pile names and numbers aside)."""
+    from solitaire.core import registry
+    from solitaire.core.explain import explain
+
+    for defn in registry().sorted():
+        rules = Rules.of(defn)
+        speak("en")
+        english = explain(rules)
+        for code in TRANSLATED:
+            speak(code)
+            local = explain(rules)
+            assert [len(s.lines) for s in local] == [len(s.lines) for s in english], (defn.name, code)
+            for theirs, ours in zip(local, english, strict=True):
+                assert not set(theirs.lines) & set(ours.lines) or code == "ht", (defn.name, code, theirs.lines)
+                if ours.title in ("Foundation", "Tableau", "Deal", "How to win", "Scoring", "Stock", "Waste"):
+                    assert theirs.title != ours.title, (defn.name, code)
+
+
+def test_a_third_party_game_is_explained_in_greek_and_its_rule_phrases_too(speak):
+    variant = load_variant_text("{name: two, piles: {foundation: {role: foundation, empty: {rank: A}, "
+                                "build: {rank: up, suit: same-suit}}, tableau: {role: tableau, count: 2}}, "
+                                "deal: [{to: tableau, counts: 26, face-up: 1}]}")
+    rules = Rules.of(variant)
+    speak("el")
+    from solitaire.core.explain import rules_text
+
+    text = rules_text(rules)
+    assert "Χτίζεται προς τα πάνω στην ίδια φυλή" in text.replace("\n  ", " ")
+    assert "Μοιρασιά" in text and "Πώς κερδίζετε" in text
+    assert rules.piles[rules.index["foundation"]].empty.describe() == "έναν άσσο"
+
+
 # ------------------------------------------------------------------ compiled catalogs
 
 
