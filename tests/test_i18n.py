@@ -15,11 +15,13 @@ import sys
 from pathlib import Path
 
 import pytest
+import test_race_ui as race_ui
 from babel.messages.pofile import read_po
 from test_pty import program_in_pty, read_until
 from test_tui import make_app, snapshot_app
 
 from solitaire.cli import bidi
+from solitaire.cli.race.ui import LobbyScreen
 from solitaire.core import Game, Rules, VariantError, get_variant, i18n, load_variant_text
 from solitaire.core.i18n import LANGUAGES, _, catalog, ngettext, pick, set_language, wanted
 
@@ -229,7 +231,7 @@ def test_rules_klondike_lang_uk_is_ukrainian(cli):
     assert result.code == 0, result.err
     out = result.out
     assert out.startswith("Косинка\n")
-    for said in ("База\n", "Ряди\n", "Скид\n", "Колода\n", "Роздача\n", "Як виграти\n",
+    for said in ("База\n", "Стовпці\n", "Скид\n", "Колода\n", "Роздача\n", "Як виграти\n",
                  "Будується на спад з чергуванням кольорів.", "Порожня купка\n  приймає короля.",
                  "Взяття перевертає 1 карту з колоди"):
         assert said in out, said
@@ -403,3 +405,30 @@ def test_arabic_in_a_real_terminal_is_in_the_order_the_terminal_needs(solitaire_
         os.write(fd, b"q")
         proc.wait(timeout=30)
     assert proc.returncode == 0
+
+
+# ------------------------------------------------------------------ the race
+
+
+@race_ui.pilot_test
+async def test_a_race_notice_and_the_lobby_speak_greek():
+    """The race's screens and notices are translated; what goes over the wire stays English."""
+    set_language("el")
+    server, table, app = await race_ui.host_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await race_ui.until(pilot, lambda: race_ui.on(app, LobbyScreen))
+        title = race_ui.plain(app.screen.query_one("#lobby-title"))
+        assert "Τραπέζι αγώνα — Κλοντάικ draw 1, ως το τελευταίο φύλλο" in title
+        friend = await race_ui.ready_friend(table, server.link(table))
+        await race_ui.started(pilot, app, friend)
+        await friend.send("offer-draw")
+        await race_ui.until(pilot, lambda: "ο/η bob προτείνει ισοπαλία: y δέχεστε, n αρνείστε." in race_ui.status(app),
+                            "the offer, in Greek")
+        await pilot.press("u")
+        assert race_ui.status(app).endswith("χωρίς αναίρεση σε αγώνα")
+        await friend.send("decline-draw")
+        await race_ui.until(pilot, lambda: race_ui.status(app) == "ο/η bob απέσυρε την πρόταση ισοπαλίας", "withdrawn")
+        # the wire keeps its English machine fields
+        assert any(m.get("type") == "offer-cancelled" and m.get("reason") == "declined" for m in app.client.messages)
+    await friend.close()
+    await server.close()
