@@ -5,6 +5,7 @@ Arabic is laid out right to left where the terminal does not do it."""
 
 from __future__ import annotations
 
+import asyncio
 import gettext
 import importlib.util
 import os
@@ -22,6 +23,7 @@ from test_tui import make_app, snapshot_app
 
 from solitaire.cli import bidi
 from solitaire.cli.race.ui import LobbyScreen
+from solitaire.cli.settings import NATIVE_NAMES
 from solitaire.core import Game, Rules, VariantError, get_variant, i18n, load_variant_text
 from solitaire.core.i18n import LANGUAGES, _, catalog, ngettext, pick, set_language, wanted
 
@@ -432,3 +434,42 @@ async def test_a_race_notice_and_the_lobby_speak_greek():
         assert any(m.get("type") == "offer-cancelled" and m.get("reason") == "declined" for m in app.client.messages)
     await friend.close()
     await server.close()
+
+
+# ------------------------------------------------------------------ the table's language setting
+
+
+def test_the_tables_language_setting_is_kept_between_runs_and_lang_still_overrides_it(cli, solitaire_home,
+                                                                                          monkeypatch):
+    """L at the table speaks the next language and keeps it in the data folder; the next run
+    speaks it, whatever the locale, unless --lang names another; after the last language the
+    setting goes back to the locale's."""
+    monkeypatch.setenv("LANG", "el_GR.UTF-8")
+    game = Game.new(Rules.of(get_variant("klondike")), 3)
+
+    async def pressing_l(times: int) -> None:
+        app = make_app(game)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _press in range(times):
+                await pilot.press("L")
+                assert NATIVE_NAMES[i18n.language()] in app.message  # said in the language it names
+
+    def press_l(times: int) -> None:
+        asyncio.run(asyncio.wait_for(pressing_l(times), 300))
+
+    def rules_title(*words: str) -> str:
+        return str(cli(*words, "rules", "klondike").out.splitlines()[0])
+
+    assert rules_title() == "Κλοντάικ"  # nothing kept: the locale's
+    set_language("el")
+    press_l(1)  # Greek, then L: the next one, Haitian Creole
+    assert (solitaire_home / "settings.json").exists()
+    assert cli("stats").out == "Pa gen jwèt ki jwe ankò.\n"  # kept: spoken over the locale's Greek
+    assert rules_title("--lang", "uk") == "Косинка"  # --lang overrides it for one run
+    assert rules_title() != "Косинка"
+    set_language("ht")
+    press_l(2)  # Arabic, then the locale's again: the setting is gone
+    assert rules_title() == "Κλοντάικ"
+    set_language("en")
+    (solitaire_home / "settings.json").write_text("{not json", encoding="utf-8")
+    assert rules_title() == "Κλοντάικ"  # a broken settings file is as none
