@@ -473,3 +473,19 @@ def test_the_tables_language_setting_is_kept_between_runs_and_lang_still_overrid
     set_language("en")
     (solitaire_home / "settings.json").write_text("{not json", encoding="utf-8")
     assert rules_title() == "Κλοντάικ"  # a broken settings file is as none
+
+
+def test_the_help_screens_rules_in_arabic_are_laid_out_right_to_left(speak, monkeypatch):
+    monkeypatch.setenv("SOLITAIRE_BIDI", "visual")
+    speak("ar")
+    game = Game.new(Rules.of(get_variant("klondike")), 3)
+
+    async def shown() -> str:
+        app = make_app(game)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("question_mark")
+            await pilot.pause()
+            return race_ui.plain(app.screen.query_one("#help-rules"))
+
+    text = asyncio.run(asyncio.wait_for(shown(), 300))
+    assert bidi.visual("المهملات") in text and "المهملات" not in text  # the letters joined, right to left

@@ -300,7 +300,9 @@ class HelpScreen(ModalScreen[None]):
                     from solitaire.core.explain import rules_text
 
                     yield Static("[b]" + for_screen(_("Rules")) + "[/b]", id="help-rules-title")
-                    yield Static(Text(rules_text(self.rules, self.RULES_WIDTH)), id="help-rules")
+                    lines = rules_text(self.rules, self.RULES_WIDTH).split("\n")  # right to left laid out too
+                    yield Static(Text("\n".join(for_screen(line) if line.strip() else line for line in lines)),
+                                 id="help-rules")
                     # the table's setting, after the rules (the keys above fill 80x24 already)
                     yield Static("\n" + for_screen(_("  L              the language, kept between runs: {languages}")
                                                      .format(languages=", ".join(LANGUAGES))), id="help-settings")
