@@ -189,7 +189,8 @@ app.command("check",
 
 from .serve import serve_command  # noqa: E402  (textual-serve loads only when it runs)
 
-app.command("serve", context_settings=EXTRA, cls=GameOptionsHelp)(serve_command)
+app.command("serve", context_settings=EXTRA, cls=GameOptionsHelp, help=N_(
+    "Serve the table to web browsers: print a link; each browser that opens it plays its own game."))(serve_command)
 
 
 # the commands whose plain lines run without Typer's checks: their written-out declaration

@@ -137,6 +137,10 @@ def _language(words: list[str]) -> list[str] | None:
         else:
             rest.append(word)
         i += 1
+    if code is None:  # the table's kept setting, else the locale's (docs/table.md, "Language")
+        from .settings import kept_language
+
+        code = kept_language()
     try:
         set_language(code)
     except ValueError:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 
 import typer
 
@@ -36,4 +37,9 @@ def rules_command(
         }, indent=2))
         return
     width = max(MIN_WIDTH, min(MAX_WIDTH, shutil.get_terminal_size().columns - 1))
-    print(rules_text(rules, width))
+    text = rules_text(rules, width)
+    if sys.stdout.isatty():  # Arabic in the order the terminal needs (cli/bidi.py); a pipe gets it as read
+        from .bidi import for_screen
+
+        text = "\n".join(for_screen(line) if line.strip() else line for line in text.split("\n"))
+    print(text)

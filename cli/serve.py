@@ -16,6 +16,8 @@ from pathlib import Path
 
 import typer
 
+from solitaire.core.i18n import N_, _
+
 from .common import _variant, _variant_options, fail
 
 SESSIONS = 8  # browsers playing at once, by default
@@ -24,17 +26,17 @@ PER_ADDRESS = 4  # of them from one address
 
 def serve_command(
     ctx: typer.Context,
-    variant: str = typer.Argument("klondike", help="The game, e.g. klondike; its own options follow as "
-                                  "--NAME VALUE."),
-    port: str = typer.Option("0", "--port", metavar="PORT", help="The port to listen on (0: any free port)."),
+    variant: str = typer.Argument("klondike", help=N_("The game, e.g. klondike; its own options follow as "
+                                  "--NAME VALUE.")),
+    port: str = typer.Option("0", "--port", metavar="PORT", help=N_("The port to listen on (0: any free port).")),
     bind: str = typer.Option("127.0.0.1", "--bind", metavar="ADDRESS",
-                             help="The address to listen on: 0.0.0.0 (or ::) for every network of this machine."),
+                             help=N_("The address to listen on: 0.0.0.0 (or ::) for every network of this machine.")),
     public: str | None = typer.Option(None, "--public", metavar="HOST[:PORT]",
-                                      help="What the link names: a router's forwarded port, a tunnel's end."),
-    cert: str | None = typer.Option(None, "--cert", metavar="FILE", help="A TLS certificate (PEM): https://."),
-    key: str | None = typer.Option(None, "--key", metavar="FILE", help="The certificate's private key (PEM)."),
+                                      help=N_("What the link names: a router's forwarded port, a tunnel's end.")),
+    cert: str | None = typer.Option(None, "--cert", metavar="FILE", help=N_("A TLS certificate (PEM): https://.")),
+    key: str | None = typer.Option(None, "--key", metavar="FILE", help=N_("The certificate's private key (PEM).")),
     sessions: int = typer.Option(SESSIONS, "--sessions", metavar="N",
-                                 help="How many browsers may play at once (each runs a table)."),
+                                 help=N_("How many browsers may play at once (each runs a table).")),
 ) -> None:
     """Serve the table to web browsers: print a link; each browser that opens it plays its own game."""
     from .race.client import Network, RaceError
@@ -43,9 +45,9 @@ def serve_command(
 
     port_number = parse_port(port)
     if key is not None and cert is None:
-        fail("--key goes with --cert (the certificate it is the key of)")
+        fail(_("--key goes with --cert (the certificate it is the key of)"))
     if not 1 <= sessions <= 64:
-        fail(f"--sessions is a whole number from 1 to 64, got {sessions}")
+        fail(_("--sessions is a whole number from 1 to 64, got {n}").format(n=sessions))
     defn = _variant(variant)
     extra = list(ctx.args)
     _variant_options(defn, extra)  # a bad option is one line now, not in every browser
@@ -69,9 +71,9 @@ def serve_command(
             async with serving(table):
                 print(table.link(), flush=True)
                 if network.bind in ("127.0.0.1", "::1", "localhost") and network.public is None:
-                    print("solitaire: served to this machine only: --bind 0.0.0.0 opens it to your network "
-                          "(docs/table.md)", file=sys.stderr, flush=True)
-                print("solitaire: Ctrl+C stops serving", file=sys.stderr, flush=True)
+                    print("solitaire: " + _("served to this machine only: --bind 0.0.0.0 opens it to your network "
+                                            "(docs/table.md)"), file=sys.stderr, flush=True)
+                print("solitaire: " + _("Ctrl+C stops serving"), file=sys.stderr, flush=True)
                 await stop.wait()
         return 0
 

@@ -30,6 +30,8 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+from solitaire.core.i18n import _
+
 WEB_DRIVER = "textual.drivers.web_driver:WebDriver"  # what textual-serve runs each session with
 MAX_MESSAGE = 64 * 1024  # bytes of one message from a page (a paste; keys are a few bytes)
 MAX_WIDTH, MAX_HEIGHT = 400, 200  # a window larger than this is drawn at this size
@@ -136,7 +138,7 @@ class WebTable:
 
         if not self._token_ok(request.query.get("token", "")):
             self.refused["bad-token"] += 1
-            raise web.HTTPForbidden(text="solitaire: this page needs its link's token (?token=...)\n")
+            raise web.HTTPForbidden(text="solitaire: " + _("this page needs its link's token (?token=...)") + "\n")
         base = self.public_base()
         scheme = "wss" if base.startswith("https") else "ws"
         context = {
@@ -158,10 +160,10 @@ class WebTable:
         address = request.remote or "?"
         if not self._token_ok(request.match_info.get("token", "")):
             self.refused["bad-token"] += 1
-            raise web.HTTPForbidden(text="bad token\n")
+            raise web.HTTPForbidden(text=_("bad token") + "\n")
         if sum(self.running.values()) >= self.sessions or self.running[address] >= self.per_address:
             self.refused["too-many-sessions"] += 1
-            raise web.HTTPServiceUnavailable(text="too many sessions at this table\n")
+            raise web.HTTPServiceUnavailable(text=_("too many sessions at this table") + "\n")
         socket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
         await socket.prepare(request)
         self.running[address] += 1
@@ -234,7 +236,8 @@ async def serving(table: WebTable) -> AsyncIterator[WebTable]:
     try:
         await table.start()
     except OSError as exc:
-        raise WebError(f"cannot serve the table on {table.host} port {table.port}: {exc.strerror or exc}") from None
+        raise WebError(_("cannot serve the table on {address} port {port}: {reason}").format(
+            address=table.host, port=table.port, reason=exc.strerror or exc)) from None
     try:
         yield table
     finally:

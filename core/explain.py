@@ -42,14 +42,28 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from .cards import RANK, SUIT, rank_name
+from .i18n import N_, _, ngettext
 from .spec import BuildRule, DealStep, EmptyRule, GroupSpec, PileSpec, ResolvedVariant
 
 if TYPE_CHECKING:
     from .rules import Rules
 
-_RANK_WORDS = {1: "Ace", 11: "Jack", 12: "Queen", 13: "King"}
-_SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
-_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+# the words are English here, marked for extraction, translated where they are said
+_RANK_WORDS = {1: N_("Ace"), 11: N_("Jack"), 12: N_("Queen"), 13: N_("King")}
+_SUIT_WORDS = (N_("clubs"), N_("diamonds"), N_("hearts"), N_("spades"))
+# a language whose numbers change with the noun's gender may give digits
+_NUMBERS = (N_("no"), N_("one"), N_("two"), N_("three"), N_("four"), N_("five"), N_("six"), N_("seven"),
+            N_("eight"), N_("nine"), N_("ten"))
+# the section titles of the usual pile groups (a game's own label is shown as it is written)
+_TITLES = {t.lower(): t for t in (N_("Foundation"), N_("Tableau"), N_("Stock"), N_("Waste"), N_("Reserve"),
+                                  N_("Free cell"), N_("Cell"), N_("Discard"))}
+# the usual pile groups as a sentence names them, one pile then several
+_GROUP_NAMES = {
+    "foundation": (N_("the foundation"), N_("the foundations")), "tableau": (N_("the tableau"), N_("the tableau")),
+    "stock": (N_("the stock"), N_("the stock")), "waste": (N_("the waste"), N_("the waste")),
+    "reserve": (N_("the reserve"), N_("the reserves")), "free cell": (N_("the free cell"), N_("the free cells")),
+    "cell": (N_("the cell"), N_("the cells")), "discard": (N_("the discard"), N_("the discards")),
+}
 
 
 @attrs.frozen
@@ -68,17 +82,19 @@ class Section:
 
 def number(n: int) -> str:
     """``'three'`` for 3, ``'12'`` for 12: small numbers in words, as prose writes them."""
-    return _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)
+    return _(_NUMBERS[n]) if 0 <= n < len(_NUMBERS) else str(n)
 
 
 def cards(n: int) -> str:
     """``'one card'``, ``'3 cards'``... ``'no cards'``."""
-    return f"{number(n)} card" + ("" if n == 1 else "s")
+    return ngettext("{n} card", "{n} cards", n).format(n=number(n))
 
 
 def card_words(card: int) -> str:
     """``'the Ace of clubs'``, ``'the 10 of hearts'``."""
-    return f"the {_RANK_WORDS.get(RANK[card], str(RANK[card]))} of {_SUIT_WORDS[SUIT[card]]}"
+    word = _RANK_WORDS.get(RANK[card])
+    return _("the {rank} of {suit}").format(rank=_(word) if word else str(RANK[card]),
+                                            suit=_(_SUIT_WORDS[SUIT[card]]))
 
 
 def short_rank(rank: int) -> str:
@@ -91,7 +107,14 @@ def listing(words: Iterable[str]) -> str:
     words = list(words)
     if len(words) <= 1:
         return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    return _("{items} and {last}").format(items=", ".join(words[:-1]), last=words[-1])
+
+
+def either(words: Sequence[str]) -> str:
+    """``'a, b or c'``."""
+    if len(words) <= 1:
+        return "".join(words)
+    return _("{items} or {last}").format(items=", ".join(words[:-1]), last=words[-1])
 
 
 def sentence(text: str) -> str:
@@ -107,7 +130,17 @@ def _group_plural(group: GroupSpec) -> bool:
 
 def _group_name(group: GroupSpec) -> str:
     """How a group is named in a sentence: ``'the tableau'``, ``'the foundations'``."""
-    return "the " + group.label.lower() + ("s" if _group_plural(group) else "")
+    plural = _group_plural(group)
+    known = _GROUP_NAMES.get(group.label.lower())
+    if known:
+        return _(known[plural])
+    return "the " + group.label.lower() + ("s" if plural else "")  # a game's own word: English
+
+
+def _title(label: str) -> str:
+    """A section's title: a usual group's label in the current language, else as written."""
+    known = _TITLES.get(label.lower())
+    return _(known) if known and known == label else label
 
 
 def _ranges(names: Sequence[str], order: Sequence[str]) -> str:
@@ -119,21 +152,21 @@ def _ranges(names: Sequence[str], order: Sequence[str]) -> str:
             runs[-1].append(name)
         else:
             runs.append([name])
-    return listing(run[0] if len(run) == 1 else f"{run[0]} and {run[1]}" if len(run) == 2
-                   else f"{run[0]} to {run[-1]}" for run in runs)
+    return listing(run[0] if len(run) == 1 else listing(run) if len(run) == 2
+                   else _("{first} to {last}").format(first=run[0], last=run[-1]) for run in runs)
 
 
 def _pile_names(group: GroupSpec) -> str:
     """``'f1 to f4'``, ``'stock'``, ``'waste (also w)'``."""
     if not group.piles:
-        return "none"
+        return _("none")
     if len(group.piles) == 1:
         name = group.piles[0]
     elif len(group.piles) == 2:
-        name = f"{group.piles[0]} and {group.piles[1]}"
+        name = listing(group.piles)
     else:
-        name = f"{group.piles[0]} to {group.piles[-1]}"
-    return name + (f" (also {group.alias})" if group.alias else "")
+        name = _("{first} to {last}").format(first=group.piles[0], last=group.piles[-1])
+    return _("{names} (also {alias})").format(names=name, alias=group.alias) if group.alias else name
 
 
 # --------------------------------------------------------------------------- a pile group
@@ -216,24 +249,28 @@ GroupSentence = Callable[[GroupView], Sequence[str]]
 def _count(view: GroupView) -> list[str]:
     n = len(view.piles)
     if n == 1:
-        return [f"one pile, named {_pile_names(view.group)}"]
-    return [f"{number(n)} {view.group.role} piles, {_pile_names(view.group)}"]
+        return [_("one pile, named {name}").format(name=_pile_names(view.group))]
+    role = {"foundation": _("{n} foundation piles, {names}"), "tableau": _("{n} tableau piles, {names}"),
+            "reserve": _("{n} reserve piles, {names}"), "stock": _("{n} stock piles, {names}"),
+            "waste": _("{n} waste piles, {names}")}.get(view.group.role, "{n} " + view.group.role + " piles, {names}")
+    return [role.format(n=number(n), names=_pile_names(view.group))]
 
 
 def _build(view: GroupView) -> list[str]:
     pairs = view.first.pairs
     if pairs is not None:  # a discard pile of pairs: what goes onto it, and what a card needs to go
-        names = [_group_name(view.groups[k]) for k in view.sources]
-        sources = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
+        sources = either([_group_name(view.groups[k]) for k in view.sources])
         covered = any(p.covered_by for p in view.variant.piles if p.group in view.sources)
-        free = " and covered by no other card" if covered else ""
-        return [f"it takes {pairs.describe()}", f"it takes cards from {sources}, each the top card of its pile{free}"]
+        taken = _("it takes cards from {sources}, each the top card of its pile and covered by no other card") \
+            if covered else _("it takes cards from {sources}, each the top card of its pile")
+        return [_("it takes {what}").format(what=pairs.describe()), taken.format(sources=sources)]
     if not view.takes_moves:
         return []  # filled only by drawing or dealing, or by nothing: _accepts says which
     parts = view.per_pile(lambda p: p.build.describe())
     if len(parts) == 1:
-        return [f"it {parts[0][1]}"]
-    return ["each pile builds its own way: " + "; ".join(f"{listing(names)} {said}" for names, said in parts)]
+        return [_("it {rule}").format(rule=parts[0][1])]
+    return [_("each pile builds its own way: {ways}").format(
+        ways="; ".join(_("{piles} {rule}").format(piles=listing(names), rule=said) for names, said in parts))]
 
 
 def empty_words(empty: EmptyRule) -> str:
@@ -242,9 +279,13 @@ def empty_words(empty: EmptyRule) -> str:
         return card_words(empty.card)
     if empty.kind == "base":
         if not empty.offset:
-            return "a card of the base rank"
+            return _("a card of the base rank")
         n = abs(empty.offset)
-        return f"a card {number(n)} rank{'s' if n > 1 else ''} {'below' if empty.offset < 0 else 'above'} the base rank"
+        if empty.offset < 0:
+            return ngettext("a card {n} rank below the base rank", "a card {n} ranks below the base rank",
+                            n).format(n=number(n))
+        return ngettext("a card {n} rank above the base rank", "a card {n} ranks above the base rank",
+                        n).format(n=number(n))
     return empty.describe()
 
 
@@ -261,31 +302,34 @@ def _empty(view: GroupView) -> list[str]:
     if not parts:
         return []
     if len(parts) == 1:
-        one = "an empty pile" if len(view.piles) > 1 else "when empty, it"
-        return [f"{one} takes {parts[0][1]}"]
-    return ["an empty pile takes: " + "; ".join(f"{listing(names)} {said}" for names, said in parts)]
+        one = _("an empty pile takes {what}") if len(view.piles) > 1 else _("when empty, it takes {what}")
+        return [one.format(what=parts[0][1])]
+    return [_("an empty pile takes: {what}").format(
+        what="; ".join(_("{piles} {rule}").format(piles=listing(names), rule=said) for names, said in parts))]
 
 
 def _run_words(rule: BuildRule) -> str:
-    text = rule.describe()
-    return text.replace("builds ", "built ", 1) if text.startswith("builds ") else text
+    if rule.rank in ("none", "any"):
+        return rule.describe()
+    return _("built {rule}").format(rule=rule.how())
 
 
 def _gives(view: GroupView) -> list[str]:
     pile = view.first
     if pile.gives == "none":
-        return ["no card leaves it"]
+        return [_("no card leaves it")]
     if pile.gives == "top":
-        return ["only its top card moves"]
+        return [_("only its top card moves")]
     if pile.gives == "any":
-        return ["any face-up card moves, with every card on top of it"]
+        return [_("any face-up card moves, with every card on top of it")]
     if pile.gives == "pile":
-        return ["its top card moves, or all its face-up cards together"]
+        return [_("its top card moves, or all its face-up cards together")]
     if all(p.run.rank == "none" for p in view.piles):
-        return ["only its top card moves"]
+        return [_("only its top card moves")]
     parts = view.per_pile(lambda p: _run_words(p.run))
-    return ["its top card moves, or several top cards together when they are "
-            + "; ".join(said if len(parts) == 1 else f"{said} on {listing(names)}" for names, said in parts)]
+    runs = "; ".join(said if len(parts) == 1 else _("{rule} on {piles}").format(rule=said, piles=listing(names))
+                     for names, said in parts)
+    return [_("its top card moves, or several top cards together when they are {runs}").format(runs=runs)]
 
 
 def _covers(view: GroupView) -> bool:
@@ -305,18 +349,18 @@ def _covered(view: GroupView) -> list[str]:
     if not covered:
         return []
     order = [p.name for p in view.variant.piles]
-    which = "; ".join(f"{_ranges(p.covered_by, order)} cover {p.name}" for p in covered)
+    which = "; ".join(_("{piles} cover {pile}").format(piles=_ranges(p.covered_by, order), pile=p.name)
+                      for p in covered)
     if len(covered) == 1:
-        which = f"{_ranges(covered[0].covered_by, order)} are gone" if _covers(view) else \
-            f"{_ranges(covered[0].covered_by, order)} are empty"
-        head = f"{covered[0].name}'s card is free once " if _covers(view) else f"{covered[0].name} gives no card until "
-        text = head + which
+        said = _("{pile}'s card is free once {piles} are gone") if _covers(view) else \
+            _("{pile} gives no card until {piles} are empty")
+        text = said.format(pile=covered[0].name, piles=_ranges(covered[0].covered_by, order))
     elif _covers(view):
-        text = f"a card is free once the cards covering it are gone ({which})"
+        text = _("a card is free once the cards covering it are gone ({which})").format(which=which)
     else:
-        text = f"a pile gives no card until the piles covering it are empty ({which})"
+        text = _("a pile gives no card until the piles covering it are empty ({which})").format(which=which)
     if view.first.flip and _hidden(view):
-        text += "; it then turns face up"
+        text = _("{rule}; it then turns face up").format(rule=text)
     return [text]
 
 
@@ -328,19 +372,20 @@ def _supermove(view: GroupView) -> list[str]:
         q.role == "reserve" and q.capacity == 1 and view.group.key in q.accepts_from
         for q in view.variant.piles if q.group == g.key)]
     spaces = any(q.empty.kind == "any" for q in view.piles if q.name != pile.name)
-    where = "empty pile" + (" of " + _group_name(view.group) if len(view.piles) > 1 else "")
+    where = _("empty pile of {group}").format(group=_group_name(view.group)) if len(view.piles) > 1 \
+        else _("empty pile")
     if cells and spaces:
-        text = (f"runs move only as far as free cells and empty piles allow: (1 + free cells) cards, doubled for "
-                f"each {where}, halved when the run goes to an empty pile; free cells are the empty piles of "
-                f"{view.named(cells)}")
+        text = _("runs move only as far as free cells and empty piles allow: (1 + free cells) cards, doubled for "
+                 "each {where}, halved when the run goes to an empty pile; free cells are the empty piles of "
+                 "{cells}").format(where=where, cells=view.named(cells))
     elif cells:
-        text = (f"runs move only as far as free cells allow: (1 + free cells) cards, free cells being the empty "
-                f"piles of {view.named(cells)}")
+        text = _("runs move only as far as free cells allow: (1 + free cells) cards, free cells being the empty "
+                 "piles of {cells}").format(cells=view.named(cells))
     elif spaces:
-        text = f"runs move only as far as empty piles allow: one card, doubled for each {where}, " \
-               "halved when the run goes to an empty pile"
+        text = _("runs move only as far as empty piles allow: one card, doubled for each {where}, "
+                 "halved when the run goes to an empty pile").format(where=where)
     else:
-        text = "runs do not move together: one card at a time"
+        text = _("runs do not move together: one card at a time")
     return [text]
 
 
@@ -348,9 +393,10 @@ def _beaten(view: GroupView) -> list[str]:
     pile = view.first
     if pile.beaten_by is None or pile.beaten_by not in view.groups:
         return []
-    aces = " (an Ace ranks above the King)" if pile.aces_high else ""
-    return [f"a card goes onto it only while a higher card of its suit{aces} is the top card of another "
-            f"pile of {_group_name(view.groups[pile.beaten_by])}"]
+    said = _("a card goes onto it only while a higher card of its suit (an Ace ranks above the King) is the top "
+             "card of another pile of {group}") if pile.aces_high else \
+        _("a card goes onto it only while a higher card of its suit is the top card of another pile of {group}")
+    return [said.format(group=_group_name(view.groups[pile.beaten_by]))]
 
 
 def _grid(view: GroupView) -> list[str]:
@@ -359,8 +405,8 @@ def _grid(view: GroupView) -> list[str]:
         return []
     rows, columns = grid
     first = view.group.piles[:columns]
-    return [f"the piles are the cells of a grid, {number(rows)} rows of {number(columns)}, "
-            f"{_ranges(first, view.group.piles)} the top row"]
+    return [_("the piles are the cells of a grid, {rows} rows of {columns}, {piles} the top row").format(
+        rows=number(rows), columns=number(columns), piles=_ranges(first, view.group.piles))]
 
 
 def _accepts(view: GroupView) -> list[str]:
@@ -369,33 +415,35 @@ def _accepts(view: GroupView) -> list[str]:
     sources = view.sources
     if not view.takes_moves:
         if view.drawn_onto:
-            return ["it is filled only from the stock"]
+            return [_("it is filled only from the stock")]
         if view.first.role == "stock" or any(p.fill_from for p in view.piles):
             return []
-        return ["no card is ever put on it"]
-    text = f"it takes cards from {view.named(sources)}"
-    return [text + (", and from the stock" if view.drawn_onto else "")]
+        return [_("no card is ever put on it")]
+    text = _("it takes cards from {groups}, and from the stock") if view.drawn_onto \
+        else _("it takes cards from {groups}")
+    return [text.format(groups=view.named(sources))]
 
 
 def _limits(view: GroupView) -> list[str]:
     pile = view.first
     out = []
     if pile.capacity is not None:
-        out.append(f"a pile holds at most {cards(pile.capacity)}" if len(view.piles) > 1
-                   else f"it holds at most {cards(pile.capacity)}")
+        said = _("a pile holds at most {cards}") if len(view.piles) > 1 else _("it holds at most {cards}")
+        out.append(said.format(cards=cards(pile.capacity)))
     if not view.takes_moves:
         return out
     if pile.max_accept is not None:
-        out.append(f"a move puts at most {cards(pile.max_accept)} on it")
+        out.append(_("a move puts at most {cards} on it").format(cards=cards(pile.max_accept)))
     if pile.min_accept > 1:
-        noun = "foundation" if pile.role == "foundation" else "pile"
         runs = [q.run for q in view.variant.piles if q.group in view.sources]
         whole_suit = (pile.min_accept == 13 and pile.empty.kind == "ranks" and pile.empty.ranks == {13}
                       and bool(runs) and all(r == BuildRule("down", "same-suit") for r in runs))
         if whole_suit:
-            out.append(f"only a whole suit, King to Ace, moved at once, goes onto an empty {noun}")
+            out.append(_("only a whole suit, King to Ace, moved at once, goes onto an empty foundation")
+                       if pile.role == "foundation" else
+                       _("only a whole suit, King to Ace, moved at once, goes onto an empty pile"))
         else:
-            out.append(f"a move puts at least {cards(pile.min_accept)} on it, moved at once")
+            out.append(_("a move puts at least {cards} on it, moved at once").format(cards=cards(pile.min_accept)))
     return out
 
 
@@ -404,13 +452,15 @@ def _fill(view: GroupView) -> list[str]:
     if source is None or source not in view.groups:
         return []
     name = _group_name(view.groups[source])
-    what = "an emptied pile" if len(view.piles) > 1 else "when emptied, it"
-    return [f"{what} is filled at once with the top card of {name}, as long as {name} has cards"]
+    said = _("an emptied pile is filled at once with the top card of {group}, as long as {group} has cards") \
+        if len(view.piles) > 1 else \
+        _("when emptied, it is filled at once with the top card of {group}, as long as {group} has cards")
+    return [said.format(group=name)]
 
 
 def _flip(view: GroupView) -> list[str]:
     if view.first.flip and _hidden(view) and not _covers(view):
-        return ["a face-down card left on top turns face up"]
+        return [_("a face-down card left on top turns face up")]
     return []
 
 
@@ -432,11 +482,11 @@ def _group_sections(rules: Rules) -> list[Section]:
             continue  # the stock's section is _stock's
         piles = tuple(p for p in variant.piles if p.group == group.key)
         if not piles:
-            out.append(Section(group.label, ("No piles in this game.",)))
+            out.append(Section(_title(group.label), (_("No piles in this game."),)))
             continue
         view = GroupView(group, piles, variant, groups, counts)
         lines = [sentence(text) for make in GROUP_SENTENCES for text in make(view)]
-        out.append(Section(group.label, tuple(lines)))
+        out.append(Section(_title(group.label), tuple(lines)))
     return out
 
 
@@ -450,54 +500,75 @@ def _stock(rules: Rules) -> list[Section]:
         return []
     groups = {g.key: g for g in variant.groups}
     target = groups[stock.to]
+    name = _group_name(target)
     if stock.consolidate:
-        draw = (f"its action first closes the gaps of {_group_name(target)}: the cards slide toward "
-                f"{target.piles[0]}, keeping their order, then one card from the stock goes into each empty "
-                "pile at the end, as long as it has cards; it is allowed only when a gap comes before a card, "
-                "or a pile is empty and the stock has cards")
+        draw = _("its action first closes the gaps of {group}: the cards slide toward {pile}, keeping their order, "
+                 "then one card from the stock goes into each empty pile at the end, as long as it has cards; it is "
+                 "allowed only when a gap comes before a card, or a pile is empty and the stock has cards").format(
+            group=name, pile=target.piles[0])
     elif len(target.piles) == 1:
-        draw = f"a draw turns {cards(stock.draw)} from the stock onto {_group_name(target)}"
+        draw = _("a draw turns {cards} from the stock onto {group}").format(cards=cards(stock.draw), group=name)
+    elif stock.not_onto_empty:
+        draw = _("a draw deals one card from the stock onto each pile of {group}, but not while one of them is "
+                 "empty").format(group=name)
     else:
-        draw = f"a draw deals one card from the stock onto each pile of {_group_name(target)}"
-        if stock.not_onto_empty:
-            draw += ", but not while one of them is empty"
-    back = f"{_group_name(target)} may be turned back into it" if len(target.piles) == 1 else "it may be dealt again"
+        draw = _("a draw deals one card from the stock onto each pile of {group}").format(group=name)
+    back = len(target.piles) == 1
     if stock.redeals is None:
-        again = f"when the stock is empty, {back}, any number of times"
+        again = _("when the stock is empty, {group} may be turned back into it, any number of times") if back \
+            else _("when the stock is empty, it may be dealt again, any number of times")
     elif stock.redeals == 0:
-        again = "when the stock is empty, it is not dealt again"
+        again = _("when the stock is empty, it is not dealt again")
+    elif stock.redeals == 1:
+        again = _("when the stock is empty, {group} may be turned back into it once") if back \
+            else _("when the stock is empty, it may be dealt again once")
+    elif stock.redeals == 2:
+        again = _("when the stock is empty, {group} may be turned back into it twice") if back \
+            else _("when the stock is empty, it may be dealt again twice")
+    elif back:
+        again = ngettext("when the stock is empty, {group} may be turned back into it {n} time",
+                         "when the stock is empty, {group} may be turned back into it {n} times", stock.redeals)
     else:
-        times = {1: "once", 2: "twice"}.get(stock.redeals, f"{stock.redeals} times")
-        again = f"when the stock is empty, {back} {times}"
-    face = "face up, every card in it seen" if rules.stock_open else "face down"
+        again = ngettext("when the stock is empty, it may be dealt again {n} time",
+                         "when the stock is empty, it may be dealt again {n} times", stock.redeals)
+    again = again.format(group=name, n=stock.redeals)
     played = [d for d in rules.targets[rules.stock] if any(rules.accept[d]) or d == rules.pair_home] \
         if rules.stock is not None else []
-    if played:
-        onto = dict.fromkeys(rules.piles[d].group for d in played)
-        face += f"; its top card goes to {listing(_group_name(groups[k]) for k in onto)} as a move"
-    return [Section(groups[stock.pile].label, (sentence(f"one pile, named {stock.pile}, {face}"), sentence(draw),
-                                               sentence(again)))]
+    onto = listing(_group_name(groups[k]) for k in dict.fromkeys(rules.piles[d].group for d in played))
+    if rules.stock_open:
+        face = _("one pile, named {pile}, face up, every card in it seen; its top card goes to {groups} as a move") \
+            if played else _("one pile, named {pile}, face up, every card in it seen")
+    else:
+        face = _("one pile, named {pile}, face down; its top card goes to {groups} as a move") if played \
+            else _("one pile, named {pile}, face down")
+    face = face.format(pile=stock.pile, groups=onto)
+    return [Section(_title(groups[stock.pile].label), (sentence(face), sentence(draw), sentence(again)))]
 
 
 def _face_up(step: DealStep, group: GroupSpec, counts: dict[str, int]) -> str:
     shown = set(step.face_up)
     if shown == {None}:
-        return "face up"
+        return _("face up")
     if len(shown) == 1:
         (n,) = shown
-        return "face down" if n == 0 else f"the top {number(n or 0)} face up" if n != 1 else "the top card face up"
+        return _("face down") if n == 0 else _("the top card face up") if n == 1 else \
+            _("the top {n} face up").format(n=number(n or 0))
     if 0 in shown:  # some piles face down, others not: say which
         parts: dict[str, list[str]] = {}
         for i, (name, n) in enumerate(zip(group.piles, step.face_up, strict=False)):
             own = step.counts[i] if i < len(step.counts) else counts.get(name, 0)
-            said = "face down" if n == 0 else "face up" if n is None or n >= own else f"the top {cards(n)} face up"
+            said = _("face down") if n == 0 else _("face up") if n is None or n >= own else \
+                _("the top {cards} face up").format(cards=cards(n))
             parts.setdefault(said, []).append(name)
-        return ", ".join(f"{said} on {_ranges(names, group.piles)}" for said, names in parts.items())
-    return "the top " + ", ".join("all" if n is None else str(n) for n in step.face_up) + " face up"
+        return ", ".join(_("{rule} on {piles}").format(rule=said, piles=_ranges(names, group.piles))
+                         for said, names in parts.items())
+    return _("the top {counts} face up").format(counts=", ".join(_("all") if n is None else str(n)
+                                                                 for n in step.face_up))
 
 
 def _rank_plural(rank: int) -> str:
-    return {1: "Aces", 11: "Jacks", 12: "Queens", 13: "Kings"}.get(rank, f"{rank}s")
+    word = {1: N_("Aces"), 11: N_("Jacks"), 12: N_("Queens"), 13: N_("Kings")}.get(rank)
+    return _(word) if word else _("{rank}s").format(rank=rank)
 
 
 def _deal_step(step: DealStep, variant: ResolvedVariant) -> list[str]:
@@ -507,21 +578,27 @@ def _deal_step(step: DealStep, variant: ResolvedVariant) -> list[str]:
     out = [_deal_place(step, variant, group, where, plural)]
     if step.to_bottom:
         ranks = listing(_rank_plural(r) for r in sorted(step.to_bottom, reverse=True))
-        out.append(f"{ranks} are then moved to the bottom of their piles, keeping their order")
+        out.append(_("{ranks} are then moved to the bottom of their piles, keeping their order").format(ranks=ranks))
     if step.base:
         based = [g for g in variant.groups if any(p.empty.kind == "base" for p in variant.piles if p.group == g.key)]
         said = []
         for g in based:
             offsets = sorted({p.empty.offset for p in variant.piles if p.group == g.key and p.empty.kind == "base"})
-            rank = listing("a card of that rank" if not o else
-                           f"a card {number(abs(o))} rank{'s' if abs(o) > 1 else ''} {'below' if o < 0 else 'above'} it"
+            rank = listing(_("a card of that rank") if not o else
+                           ngettext("a card {n} rank below it", "a card {n} ranks below it", abs(o)).format(
+                               n=number(abs(o))) if o < 0 else
+                           ngettext("a card {n} rank above it", "a card {n} ranks above it", abs(o)).format(
+                               n=number(abs(o)))
                            for o in offsets)
             if g.role == "foundation" and offsets == [0]:
-                noun = f"every {g.label.lower()}" if len(g.piles) > 1 else _group_name(g)
-                said.append(f"{noun} starts on that rank")
+                said.append(_("every foundation starts on that rank") if len(g.piles) > 1 and
+                            g.label.lower() == "foundation" else
+                            f"every {g.label.lower()} starts on that rank" if len(g.piles) > 1 else
+                            _("{group} starts on that rank").format(group=_group_name(g)))
             else:
-                said.append(f"an empty pile of {_group_name(g)} takes {rank}")
-        out.append("the first card dealt sets the base rank" + (": " + listing(said) if said else ""))
+                said.append(_("an empty pile of {group} takes {rank}").format(group=_group_name(g), rank=rank))
+        out.append(_("the first card dealt sets the base rank: {what}").format(what=listing(said)) if said
+                   else _("the first card dealt sets the base rank"))
     return out
 
 
@@ -529,40 +606,50 @@ def _deal_place(step: DealStep, variant: ResolvedVariant, group: GroupSpec, wher
     counts = dealt(variant)
     if step.rest:
         stock = variant.stock and variant.stock.pile == step.to
-        face = "face up" if stock and any(p.open for p in variant.piles if p.name == step.to) else "face down"
-        return f"the rest of the cards go to {where}, {face}" if stock \
-            else f"the rest of the cards go to {where}, {_face_up(step, group, counts)}"
+        face = _("face up") if stock and any(p.open for p in variant.piles if p.name == step.to) else _("face down")
+        return _("the rest of the cards go to {group}, {face}").format(
+            group=where, face=face if stock else _face_up(step, group, counts))
     if step.cards:
-        named = listing(card_words(c) for c in step.cards)
         if len(step.cards) == 1:
-            return f"{where} start{'' if plural else 's'} with {named}"
-        return f"{where} start with: " + ", ".join(f"{name} {card_words(c)}" for name, c in zip(group.piles, step.cards,
-                                                                                                  strict=True))
+            said = _("{group} start with {card}") if plural else _("{group} starts with {card}")
+            return said.format(group=where, card=card_words(step.cards[0]))
+        return _("{group} start with: {cards}").format(group=where, cards=", ".join(
+            _("{pile} {card}").format(pile=name, card=card_words(c)) for name, c in zip(group.piles, step.cards,
+                                                                                       strict=True)))
     numbers = step.counts
-    of = " of the base rank, taken out of the deck," if step.pick == "base" else ""
+    base = step.pick == "base"
     if len(set(numbers)) == 1:
-        many = f"{cards(numbers[0])}{of} to each pile of {where}" if len(numbers) > 1 \
-            else f"{cards(numbers[0])}{of} to {where}"
+        if len(numbers) > 1:
+            many = _("{cards} of the base rank, taken out of the deck, to each pile of {group}") if base \
+                else _("{cards} to each pile of {group}")
+        else:
+            many = _("{cards} of the base rank, taken out of the deck, to {group}") if base else _("{cards} to {group}")
+        many = many.format(cards=cards(numbers[0]), group=where)
     else:
-        many = f"{where} get{'' if plural else 's'} {', '.join(map(str, numbers))} cards{of.rstrip(',')} " \
-               f"({_pile_names(group)})"
-    order = " (one pile after another)" if step.order == "piles" and len(numbers) > 1 else ""
-    return f"{many}{order}, {_face_up(step, group, counts)}"
+        if base:
+            many = _("{group} get {counts} cards of the base rank, taken out of the deck ({piles})") if plural \
+                else _("{group} gets {counts} cards of the base rank, taken out of the deck ({piles})")
+        else:
+            many = _("{group} get {counts} cards ({piles})") if plural else _("{group} gets {counts} cards ({piles})")
+        many = many.format(group=where, counts=", ".join(map(str, numbers)), piles=_pile_names(group))
+    if step.order == "piles" and len(numbers) > 1:
+        many = _("{deal} (one pile after another)").format(deal=many)
+    return _("{deal}, {face}").format(deal=many, face=_face_up(step, group, counts))
 
 
-_SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+_SUIT_NAMES = _SUIT_WORDS
 
 
 def deck_words(variant: ResolvedVariant) -> str | None:
     """``'Two decks, 104 cards'``, ``'Two decks of spades only (eight of each card)'``; None for
     one plain deck of 52."""
     suits = sorted({SUIT[c] for c in variant.deck})
-    decks = f"{number(variant.decks)} deck{'s' if variant.decks > 1 else ''}"
+    decks = ngettext("{n} deck", "{n} decks", variant.decks).format(n=number(variant.decks))
     if len(suits) == 4:
-        return None if variant.decks == 1 else f"{decks}, {len(variant.deck)} cards"
+        return None if variant.decks == 1 else _("{decks}, {n} cards").format(decks=decks, n=len(variant.deck))
     copies = len(variant.deck) // (13 * len(suits))
-    return (f"{decks} of {listing(_SUIT_NAMES[s] for s in suits)} only ({number(copies)} of each card, "
-            f"{len(variant.deck)} cards)")
+    return _("{decks} of {suits} only ({copies} of each card, {n} cards)").format(
+        decks=decks, suits=listing(_(_SUIT_NAMES[s]) for s in suits), copies=number(copies), n=len(variant.deck))
 
 
 def _deal(rules: Rules) -> list[Section]:
@@ -570,7 +657,7 @@ def _deal(rules: Rules) -> list[Section]:
     deck = deck_words(variant)
     lines = [deck] if deck else []
     lines += [text for step in variant.deal for text in _deal_step(step, variant)]
-    return [Section("Deal", tuple(sentence(line) for line in lines))]
+    return [Section(_("Deal"), tuple(sentence(line) for line in lines))]
 
 
 def _scoring(rules: Rules) -> list[Section]:
@@ -579,20 +666,23 @@ def _scoring(rules: Rules) -> list[Section]:
     groups = {g.key: g for g in variant.groups}
     lines = []
     for src, dst, points in scoring.moves:
-        lines.append(f"{_points(points)} for each card from {_group_name(groups[src])} to {_group_name(groups[dst])}")
+        lines.append(_("{points} for each card from {src} to {dst}").format(
+            points=_points(points), src=_group_name(groups[src]), dst=_group_name(groups[dst])))
     if scoring.turn_up:
-        lines.append(f"{_points(scoring.turn_up)} for each card turned face up")
+        lines.append(_("{points} for each card turned face up").format(points=_points(scoring.turn_up)))
     if scoring.recycle:
-        lines.append(f"{_points(scoring.recycle)} each time the stock is dealt again")
+        lines.append(_("{points} each time the stock is dealt again").format(points=_points(scoring.recycle)))
     if not lines:
         return []
     if scoring.floor is not None:
-        lines.append(f"the score never goes below {scoring.floor}")
-    return [Section("Scoring", tuple(sentence(line) for line in lines))]
+        lines.append(_("the score never goes below {n}").format(n=scoring.floor))
+    return [Section(_("Scoring"), tuple(sentence(line) for line in lines))]
 
 
 def _points(n: int) -> str:
-    return f"{n} point{'' if abs(n) == 1 else 's'}" if n >= 0 else f"minus {-n} point{'' if n == -1 else 's'}"
+    if n >= 0:
+        return ngettext("{n} point", "{n} points", n).format(n=n)
+    return ngettext("minus {n} point", "minus {n} points", -n).format(n=-n)
 
 
 def _win(rules: Rules) -> list[Section]:
@@ -608,23 +698,26 @@ def _win(rules: Rules) -> list[Section]:
         kept = [g for g in variant.groups if g.key not in variant.win_cleared and g.role != "foundation"
                 and any(counts[n] for n in g.piles)]
         if home:
-            line = f"win by clearing {cleared}, with at least {cards(home)} on {where}"
+            line = _("win by clearing {groups}, with at least {cards} on {where}").format(
+                groups=cleared, cards=cards(home), where=where)
         else:
-            line = f"win by clearing {cleared}"
+            line = _("win by clearing {groups}").format(groups=cleared)
         if kept:
-            line += f"; cards may stay in {listing(_group_name(g) for g in kept)}"
-        lines = [sentence(line)]
+            line = _("{rule}; cards may stay in {groups}").format(
+                rule=line, groups=listing(_group_name(g) for g in kept))
     elif home < total:
-        lines = [sentence(f"win with {cards(home)} of the {total} on {where}")]
+        line = _("win with {cards} of the {total} on {where}").format(cards=cards(home), total=total, where=where)
     else:
-        lines = [sentence(f"move all {total} cards to {where}")]
+        line = _("move all {total} cards to {where}").format(total=total, where=where)
     if variant.win_one_card:
-        lines[0] = lines[0].removesuffix(".") + sentence(
-            f", each pile of {listing(_group_name(groups[k]) for k in variant.win_one_card)} holding exactly one card")
+        line = _("{rule}, each pile of {groups} holding exactly one card").format(
+            rule=line, groups=listing(_group_name(groups[k]) for k in variant.win_one_card))
+    lines = [sentence(line)]
     sequences = foundation_sequences(variant)
     if sequences:
-        lines.append(sentence("each foundation takes its cards in this order: " + "; ".join(sequences)))
-    return [Section("How to win", tuple(lines))]
+        lines.append(sentence(_("each foundation takes its cards in this order: {orders}").format(
+            orders="; ".join(sequences))))
+    return [Section(_("How to win"), tuple(lines))]
 
 
 def _next_rank(rule: BuildRule, rank: int) -> int | None:
@@ -666,7 +759,7 @@ def foundation_sequences(variant: ResolvedVariant) -> list[str]:
                 break
             ranks.append(nxt)
         if len(ranks) > 1:
-            out.append(f"{pile.name} takes {', '.join(short_rank(r) for r in ranks)}")
+            out.append(_("{pile} takes {ranks}").format(pile=pile.name, ranks=", ".join(short_rank(r) for r in ranks)))
     return out
 
 
@@ -687,10 +780,10 @@ def rules_text(rules: Rules, width: int = 78) -> str:
     import textwrap
 
     defn = rules.variant
-    out = [defn.title]
+    out = [defn.local_title()]
     options = rules.describe_options()
     if options:
-        out.append(f"Options: {options}")
+        out.append(_("Options: {options}").format(options=options))
     if defn.description:
         out += ["", textwrap.fill(defn.description, width)]
     for section in explain(rules):

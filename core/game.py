@@ -724,7 +724,7 @@ class Game:
                     return _("the top {n} cards of {pile} are not a run: {card} on {under} is out of order "
                              "({label} runs {rule})").format(
                         n=n, pile=name[src], card=card_name(pile[i + 1]), under=card_name(pile[i]),
-                        label=spec.label.lower(), rule=spec.run.describe().removeprefix("builds "))
+                        label=spec.label.lower(), rule=spec.run.how())
         return None
 
     def _refusal(self, move: Move) -> tuple[str, str] | None:
@@ -765,7 +765,7 @@ class Game:
             return ("dest", _("{pile} takes {n} cards at once").format(pile=name[dst], n=least))
         if rules.min_accept[dst] > 1 and not self._builds_on(dst, src, n):
             return ("fit", _("the {n} cards do not build on each other as {pile} {rule}").format(
-                n=n, pile=name[dst], rule=rules.piles[dst].build.describe().removeprefix("builds ")))
+                n=n, pile=name[dst], rule=rules.piles[dst].build.how()))
         if rules.supermove[src] is not None and n > 1:
             limits = self._run_limits()[src]
             most = limits.get(dst, limits[-1])
@@ -790,7 +790,7 @@ class Game:
                     card=card_name(card), pile=name[dst], rule=rules.pair_rule.describe()))  # type: ignore[union-attr]
             if not dest:
                 takes = dspec.empty.describe()
-                if takes == "nothing":
+                if dspec.empty.kind == "none":
                     return ("fit", _("an empty {pile} takes no card").format(pile=name[dst]))
                 return ("fit", _("an empty {pile} takes only {rule}, not {card}").format(
                     pile=name[dst], rule=takes, card=card_name(card)))

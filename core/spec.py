@@ -17,7 +17,7 @@ import attrs
 from . import limits, shuffle
 from .cards import COLOUR, DECK_SIZE, FACE, RANK, SUIT, SUIT_LETTERS, parse_card, parse_rank
 from .errors import NotationError, OptionError, VariantError
-from .i18n import _, language
+from .i18n import N_, _, language, ngettext
 from .yamlsource import Where, describe, did_you_mean, load_yaml, load_yaml_file
 
 T = TypeVar("T")
@@ -256,24 +256,48 @@ class BuildRule:
             return lower != upper
         return True
 
-    def describe(self) -> str:
+    def how(self) -> str:
+        """The rule without its verb, in the current language: ``'down in the same suit'``
+        (``'takes no card on top of another'`` and ``'takes any rank ...'`` whole)."""
         if self.rank == "none":
-            return "takes no card on top of another"
-        suit = {
-            "alternate-colour": "in alternating colours",
-            "same-suit": "in the same suit",
-            "same-colour": "in the same colour",
-            "different-suit": "in a different suit",
-            "any-suit": "regardless of suit",
-        }[self.suit]
+            return _("takes no card on top of another")
+        suit = _(_SUIT_RULES[self.suit])
         if self.rank == "any":
-            return f"takes any rank {suit}"
+            return _("takes any rank {suit}").format(suit=suit)
         if self.rank == "same":
-            return f"builds in the same rank {suit}"
-        direction = {"up": "up", "down": "down", "up-or-down": "up or down"}[self.rank]
-        by = f" by {self.step}" if self.step != 1 else ""
-        wrap = ", wrapping between King and Ace" if self.wrap else ""
-        return f"builds {direction}{by} {suit}{wrap}"
+            return _("in the same rank {suit}").format(suit=suit)
+        if self.step != 1:
+            text = {"up": _("up by {step} {suit}"), "down": _("down by {step} {suit}"),
+                    "up-or-down": _("up or down by {step} {suit}")}[self.rank]
+        else:
+            text = {"up": _("up {suit}"), "down": _("down {suit}"), "up-or-down": _("up or down {suit}")}[self.rank]
+        text = text.format(step=self.step, suit=suit)
+        return _("{rule}, wrapping between King and Ace").format(rule=text) if self.wrap else text
+
+    def describe(self) -> str:
+        """The rule in words, in the current language: ``'builds down in the same suit'``."""
+        if self.rank in ("none", "any"):
+            return self.how()
+        return _("builds {rule}").format(rule=self.how())
+
+
+# the suit half of a build rule, in words (translated where said)
+_SUIT_RULES = {
+    "alternate-colour": N_("in alternating colours"),
+    "same-suit": N_("in the same suit"),
+    "same-colour": N_("in the same colour"),
+    "different-suit": N_("in a different suit"),
+    "any-suit": N_("regardless of suit"),
+}
+_RANKS_WITH_ARTICLE = {1: N_("an Ace"), 8: N_("an 8"), 11: N_("a Jack"), 12: N_("a Queen"), 13: N_("a King")}
+
+
+def a_rank(rank: int) -> str:
+    """``'an Ace'``, ``'a 7'``, ``'a 10'``: one card of a rank, in the current language."""
+    from .cards import rank_name
+
+    word = _RANKS_WITH_ARTICLE.get(rank)
+    return _(word) if word else _("a {rank}").format(rank="10" if rank == 10 else rank_name(rank))
 
 
 @attrs.frozen
@@ -305,21 +329,24 @@ class EmptyRule:
         return False
 
     def describe(self) -> str:
-        from .cards import card_name, rank_name
+        from .cards import card_name
 
         if self.kind == "any":
-            return "any card"
+            return _("any card")
         if self.kind == "ranks":
-            names = {1: "an Ace", 8: "an 8", 10: "a 10", 11: "a Jack", 12: "a Queen", 13: "a King"}
-            return " or ".join(names.get(r, f"a {rank_name(r)}") for r in sorted(self.ranks))
+            return _(" or ").join(a_rank(r) for r in sorted(self.ranks))
         if self.kind == "card":
             return card_name(self.card)  # type: ignore[arg-type]
         if self.kind == "base":
             if not self.offset:
-                return "a card of the base rank (the deal chooses it)"
-            return f"a card {abs(self.offset)} rank{'s' if abs(self.offset) > 1 else ''} " \
-                   f"{'below' if self.offset < 0 else 'above'} the base rank (the deal chooses it)"
-        return "nothing"
+                return _("a card of the base rank (the deal chooses it)")
+            n = abs(self.offset)
+            if self.offset < 0:
+                return ngettext("a card {n} rank below the base rank (the deal chooses it)",
+                                "a card {n} ranks below the base rank (the deal chooses it)", n).format(n=n)
+            return ngettext("a card {n} rank above the base rank (the deal chooses it)",
+                            "a card {n} ranks above the base rank (the deal chooses it)", n).format(n=n)
+        return _("nothing")
 
 
 @attrs.frozen
@@ -343,15 +370,15 @@ class PairRule:
 
     def describe(self) -> str:
         """In words: ``two cards whose ranks add up to 13 (A=1, J=11, Q=12, K=13)``."""
-        where = " in cells that touch (diagonals too)" if self.touching else ""
         if not self.total:
-            return f"two cards of the same rank together{where}"
-        what = f"two cards whose ranks add up to {self.total} together{where} (A=1, J=11, Q=12, K=13)"
+            return _("two cards of the same rank together in cells that touch (diagonals too)") if self.touching \
+                else _("two cards of the same rank together")
+        what = (_("two cards whose ranks add up to {total} together in cells that touch (diagonals too) "
+                  "(A=1, J=11, Q=12, K=13)") if self.touching
+                else _("two cards whose ranks add up to {total} together (A=1, J=11, Q=12, K=13)")).format(
+            total=self.total)
         if self.total <= 13:
-            from .cards import rank_name
-
-            names = {1: "an Ace", 11: "a Jack", 12: "a Queen", 13: "a King"}
-            what += f", or {names.get(self.total, 'a ' + rank_name(self.total))} alone"
+            what = _("{pair}, or {card} alone").format(pair=what, card=a_rank(self.total))
         return what
 
 

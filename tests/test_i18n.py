@@ -5,6 +5,7 @@ Arabic is laid out right to left where the terminal does not do it."""
 
 from __future__ import annotations
 
+import asyncio
 import gettext
 import importlib.util
 import os
@@ -15,11 +16,14 @@ import sys
 from pathlib import Path
 
 import pytest
+import test_race_ui as race_ui
 from babel.messages.pofile import read_po
 from test_pty import program_in_pty, read_until
 from test_tui import make_app, snapshot_app
 
 from solitaire.cli import bidi
+from solitaire.cli.race.ui import LobbyScreen
+from solitaire.cli.settings import NATIVE_NAMES
 from solitaire.core import Game, Rules, VariantError, get_variant, i18n, load_variant_text
 from solitaire.core.i18n import LANGUAGES, _, catalog, ngettext, pick, set_language, wanted
 
@@ -220,6 +224,56 @@ def test_the_kernels_refusals_are_translated(speak):
     assert game.refusal((game.rules.index["t3"], game.rules.index["t3"], 1)) == "لا يمكن نقل t3 إلى نفسها"
 
 
+
+# ------------------------------------------------------------------ the rules in words
+
+
+def test_rules_klondike_lang_uk_is_ukrainian(cli):
+    result = cli("--lang", "uk", "rules", "klondike")
+    assert result.code == 0, result.err
+    out = result.out
+    assert out.startswith("Косинка\n")
+    for said in ("База\n", "Стовпці\n", "Скид\n", "Колода\n", "Роздача\n", "Як виграти\n",
+                 "Будується на спад з чергуванням кольорів.", "Порожня купка\n  приймає короля.",
+                 "Взяття перевертає 1 карту з колоди"):
+        assert said in out, said
+    assert not {"Foundation", "Tableau", "builds", "face down", "How to win"} & set(out.replace(".", " ").split())
+
+
+def test_every_game_explains_itself_in_every_language_with_no_english_sentence_left(speak):
+    """The rules are made of translated phrases: no section title or sentence of the English
+    rules comes back unchanged in another language (pile names and numbers aside)."""
+    from solitaire.core import registry
+    from solitaire.core.explain import explain
+
+    for defn in registry().sorted():
+        rules = Rules.of(defn)
+        speak("en")
+        english = explain(rules)
+        for code in TRANSLATED:
+            speak(code)
+            local = explain(rules)
+            assert [len(s.lines) for s in local] == [len(s.lines) for s in english], (defn.name, code)
+            for theirs, ours in zip(local, english, strict=True):
+                assert not set(theirs.lines) & set(ours.lines) or code == "ht", (defn.name, code, theirs.lines)
+                if ours.title in ("Foundation", "Tableau", "Deal", "How to win", "Scoring", "Stock", "Waste"):
+                    assert theirs.title != ours.title, (defn.name, code)
+
+
+def test_a_third_party_game_is_explained_in_greek_and_its_rule_phrases_too(speak):
+    variant = load_variant_text("{name: two, piles: {foundation: {role: foundation, empty: {rank: A}, "
+                                "build: {rank: up, suit: same-suit}}, tableau: {role: tableau, count: 2}}, "
+                                "deal: [{to: tableau, counts: 26, face-up: 1}]}")
+    rules = Rules.of(variant)
+    speak("el")
+    from solitaire.core.explain import rules_text
+
+    text = rules_text(rules)
+    assert "Χτίζεται προς τα πάνω στην ίδια φυλή" in text.replace("\n  ", " ")
+    assert "Μοιρασιά" in text and "Πώς κερδίζετε" in text
+    assert rules.piles[rules.index["foundation"]].empty.describe() == "έναν άσσο"
+
+
 # ------------------------------------------------------------------ compiled catalogs
 
 
@@ -353,3 +407,85 @@ def test_arabic_in_a_real_terminal_is_in_the_order_the_terminal_needs(solitaire_
         os.write(fd, b"q")
         proc.wait(timeout=30)
     assert proc.returncode == 0
+
+
+# ------------------------------------------------------------------ the race
+
+
+@race_ui.pilot_test
+async def test_a_race_notice_and_the_lobby_speak_greek():
+    """The race's screens and notices are translated; what goes over the wire stays English."""
+    set_language("el")
+    server, table, app = await race_ui.host_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await race_ui.until(pilot, lambda: race_ui.on(app, LobbyScreen))
+        title = race_ui.plain(app.screen.query_one("#lobby-title"))
+        assert "Τραπέζι αγώνα — Κλοντάικ draw 1, ως το τελευταίο φύλλο" in title
+        friend = await race_ui.ready_friend(table, server.link(table))
+        await race_ui.started(pilot, app, friend)
+        await friend.send("offer-draw")
+        await race_ui.until(pilot, lambda: "ο/η bob προτείνει ισοπαλία: y δέχεστε, n αρνείστε." in race_ui.status(app),
+                            "the offer, in Greek")
+        await pilot.press("u")
+        assert race_ui.status(app).endswith("χωρίς αναίρεση σε αγώνα")
+        await friend.send("decline-draw")
+        await race_ui.until(pilot, lambda: race_ui.status(app) == "ο/η bob απέσυρε την πρόταση ισοπαλίας", "withdrawn")
+        # the wire keeps its English machine fields
+        assert any(m.get("type") == "offer-cancelled" and m.get("reason") == "declined" for m in app.client.messages)
+    await friend.close()
+    await server.close()
+
+
+# ------------------------------------------------------------------ the table's language setting
+
+
+def test_the_tables_language_setting_is_kept_between_runs_and_lang_still_overrides_it(cli, solitaire_home,
+                                                                                          monkeypatch):
+    """L at the table speaks the next language and keeps it in the data folder; the next run
+    speaks it, whatever the locale, unless --lang names another; after the last language the
+    setting goes back to the locale's."""
+    monkeypatch.setenv("LANG", "el_GR.UTF-8")
+    game = Game.new(Rules.of(get_variant("klondike")), 3)
+
+    async def pressing_l(times: int) -> None:
+        app = make_app(game)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _press in range(times):
+                await pilot.press("L")
+                assert NATIVE_NAMES[i18n.language()] in app.message  # said in the language it names
+
+    def press_l(times: int) -> None:
+        asyncio.run(asyncio.wait_for(pressing_l(times), 300))
+
+    def rules_title(*words: str) -> str:
+        return str(cli(*words, "rules", "klondike").out.splitlines()[0])
+
+    assert rules_title() == "Κλοντάικ"  # nothing kept: the locale's
+    set_language("el")
+    press_l(1)  # Greek, then L: the next one, Haitian Creole
+    assert (solitaire_home / "settings.json").exists()
+    assert cli("stats").out == "Pa gen jwèt ki jwe ankò.\n"  # kept: spoken over the locale's Greek
+    assert rules_title("--lang", "uk") == "Косинка"  # --lang overrides it for one run
+    assert rules_title() != "Косинка"
+    set_language("ht")
+    press_l(2)  # Arabic, then the locale's again: the setting is gone
+    assert rules_title() == "Κλοντάικ"
+    set_language("en")
+    (solitaire_home / "settings.json").write_text("{not json", encoding="utf-8")
+    assert rules_title() == "Κλοντάικ"  # a broken settings file is as none
+
+
+def test_the_help_screens_rules_in_arabic_are_laid_out_right_to_left(speak, monkeypatch):
+    monkeypatch.setenv("SOLITAIRE_BIDI", "visual")
+    speak("ar")
+    game = Game.new(Rules.of(get_variant("klondike")), 3)
+
+    async def shown() -> str:
+        app = make_app(game)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("question_mark")
+            await pilot.pause()
+            return race_ui.plain(app.screen.query_one("#help-rules"))
+
+    text = asyncio.run(asyncio.wait_for(shown(), 300))
+    assert bidi.visual("المهملات") in text and "المهملات" not in text  # the letters joined, right to left

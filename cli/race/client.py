@@ -24,6 +24,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from solitaire.core.files import atomic_write
+from solitaire.core.i18n import N_, _
 
 from .messages import MAX_MESSAGE, VERSION, link_tls, parse_link
 
@@ -69,26 +70,30 @@ class RaceClient:
             hello["host_key"] = host_key
         text = json.dumps(hello)
         if len(text.encode("utf-8", "replace")) > MAX_MESSAGE:
-            raise RaceError(f"the name is too long ({len(name)} characters): a name at the table "
-                            "is at most 24 characters")
+            raise RaceError(_("the name is too long ({n} characters): a name at the table is at most 24 characters")
+                            .format(n=len(name)))
         tls = link_tls(link)
         if tls:
             cafile = cafile or cls.trusted.get((host, port))
             try:
                 kwargs.setdefault("ssl", ssl.create_default_context(cafile=cafile))
             except (OSError, ssl.SSLError) as exc:
-                raise RaceError(f"cannot read the certificate {cafile}: {exc}") from None
+                raise RaceError(_("cannot read the certificate {file}: {reason}").format(
+                    file=cafile, reason=exc)) from None
         where = f"[{host}]" if ":" in host else host
         try:
             ws = await connect(f"{'wss' if tls else 'ws'}://{where}:{port}/{table}", proxy=None,
                                compression=None, open_timeout=10, **kwargs)
         except ssl.SSLCertVerificationError as exc:
-            raise RaceError(f"the table at {host}:{port} has a certificate we cannot trust "
-                            f"({exc.verify_message}); if the host sent you theirs, give it with --cafile") from None
+            raise RaceError(_("the table at {host}:{port} has a certificate we cannot trust ({reason}); if the host "
+                              "sent you theirs, give it with --cafile").format(host=host, port=port,
+                                                                              reason=exc.verify_message)) from None
         except (OSError, TimeoutError) as exc:
-            raise RaceError(f"cannot reach the table at {host}:{port}: {exc}") from None
+            raise RaceError(_("cannot reach the table at {host}:{port}: {reason}").format(
+                host=host, port=port, reason=exc)) from None
         except Exception as exc:  # an HTTP refusal, a broken handshake
-            raise RaceError(f"the table at {host}:{port} did not accept the connection: {exc}") from None
+            raise RaceError(_("the table at {host}:{port} did not accept the connection: {reason}").format(
+                host=host, port=port, reason=exc)) from None
         if tls and cafile is not None:
             cls.trusted[(host, port)] = cafile  # coming back after a drop trusts it again
         client = cls(ws, keep=keep, queue_limit=queue_limit)
@@ -98,12 +103,12 @@ class RaceClient:
         except (ConnectionClosed, TimeoutError):
             why = f" ({ws.close_code} {ws.close_reason})" if ws.close_code not in (None, 1006) else ""
             await ws.close()
-            raise RaceError(f"the table closed the connection before welcoming us{why}") from None
+            raise RaceError(_("the table closed the connection before welcoming us{why}").format(why=why)) from None
         if keep:
             client.messages.append(first)
         if first.get("type") != "welcome":
             await ws.close()
-            raise RaceRefused(f"the table refused: {first.get('error', first)}")
+            raise RaceRefused(_("the table refused: {reason}").format(reason=first.get("error", first)))
         client.welcome = first
         client._reader = asyncio.get_running_loop().create_task(client._read())
         return client
@@ -208,7 +213,8 @@ def leaving_notice(link: str, client: RaceClient) -> str | None:
     command = remember_seat(link, client)
     if command is None:
         return None
-    return f"you left seat {client.welcome.get('seat')}: within 60 s, {command} takes it back"
+    return _("you left seat {seat}: within 60 s, {command} takes it back").format(
+        seat=client.welcome.get("seat"), command=command)
 
 
 # ---------------------------------------------------------------------- the --json bridge
@@ -228,18 +234,18 @@ def settings_command(words: list[str]) -> dict[str, Any]:
         flag = words[i]
         key, eq, given = flag.partition("=")
         if not key.startswith("--") or len(key) < 3:
-            raise ValueError("change-settings takes --variant V, --race finish|timed, --minutes M and "
-                             "the variant's options like --draw N or a bare --FLAG")
+            raise ValueError(_("change-settings takes --variant V, --race finish|timed, --minutes M and "
+                               "the variant's options like --draw N or a bare --FLAG"))
         bare = not eq and (i + 1 >= len(words) or words[i + 1].startswith("--"))
         value: Any = given if eq else True if bare else words[i + 1]
         i += 1 if eq or bare else 2
         if key in SETTING_FLAGS:
             name = SETTING_FLAGS[key]
             if bare:
-                raise ValueError(f"{key} needs a value")
+                raise ValueError(_("{flag} needs a value").format(flag=key))
             if name in ("minutes", "seconds"):
                 if not value.isdigit():
-                    raise ValueError(f"{key} needs a whole number, got {value!r}")
+                    raise ValueError(_("{flag} needs a whole number, got {value!r}").format(flag=key, value=value))
                 value = int(value)
             msg[name] = value
         else:
@@ -277,8 +283,8 @@ def as_line(msg: dict[str, Any]) -> dict[str, Any]:
     return {"event": kind, **body}
 
 
-LOOPBACK_HINT = ("the table is open to this machine only: --bind 0.0.0.0 opens it to your network "
-                 "(docs/race.md: across the internet)")
+LOOPBACK_HINT = N_("the table is open to this machine only: --bind 0.0.0.0 opens it to your network "
+                   "(docs/race.md: across the internet)")
 OUT_LINES = 64  # lines the bridge holds for its stdout before it stops reading the table
 
 
@@ -458,9 +464,10 @@ class Network:
         try:
             context.load_cert_chain(self.cert, self.key)
         except (OSError, ssl.SSLError) as exc:
-            key = f" with the key {self.key}" if self.key else ""
-            raise RaceError(f"cannot use the certificate {self.cert}{key}: "
-                            f"{getattr(exc, 'strerror', None) or exc}") from None
+            reason = getattr(exc, "strerror", None) or exc
+            said = _("cannot use the certificate {cert} with the key {key}: {reason}") if self.key \
+                else _("cannot use the certificate {cert}: {reason}")
+            raise RaceError(said.format(cert=self.cert, key=self.key, reason=reason)) from None
         return context
 
 
@@ -480,9 +487,10 @@ async def hosted_table(settings: Any, port: int, seconds_allowed: bool = False,
     try:
         await server.start()
     except OSError as exc:
-        raise RaceError(f"cannot open a table on {network.bind} port {port}: {exc.strerror or exc}") from None
+        raise RaceError(_("cannot open a table on {address} port {port}: {reason}").format(
+            address=network.bind, port=port, reason=exc.strerror or exc)) from None
     if network.bind in ("127.0.0.1", "::1", "localhost") and network.public is None:
-        print(f"solitaire: {LOOPBACK_HINT}", file=sys.stderr, flush=True)
+        print(f"solitaire: {_(LOOPBACK_HINT)}", file=sys.stderr, flush=True)
     table = server.open_table(settings)
     try:
         yield server, table

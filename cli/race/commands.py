@@ -6,16 +6,18 @@ from typing import Any
 
 import typer
 
+from solitaire.core.i18n import N_, _
+
 from ..common import _variant, _variant_options, fail, on_terminal
 from ..options import APP_SETTINGS, EXTRA, GameOptionsHelp
 
 race_app = typer.Typer(
     name="race",
-    help="Race friends over the network: the same deal, at the same time (see docs/race.md).",
+    help=N_("Race friends over the network: the same deal, at the same time (see docs/race.md)."),
     **APP_SETTINGS,
 )
 
-NO_TABLE_UI = "the race table needs a terminal: run it on one, or add --json to race from the command line"
+NO_TABLE_UI = N_("the race table needs a terminal: run it on one, or add --json to race from the command line")
 
 
 NAME_LENGTH = 24  # as the server keeps it
@@ -23,7 +25,7 @@ NAME_LENGTH = 24  # as the server keeps it
 
 def parse_port(text: str, flag: str = "--port") -> int:
     if not text.strip().isdigit() or not 0 <= int(text) <= 65535:
-        fail(f"{flag} must be a whole number from 0 to 65535, got {text[:20]!r}")
+        fail(_("{flag} must be a whole number from 0 to 65535, got {text!r}").format(flag=flag, text=text[:20]))
     return int(text)
 
 
@@ -31,52 +33,55 @@ def parse_public(text: str) -> tuple[str, int | None]:
     """``--public HOST[:PORT]`` (``[IPv6]:PORT`` for an IPv6 address)."""
     from urllib.parse import urlsplit
 
-    shape = f"--public is HOST or HOST:PORT (e.g. example.org:8765 or [2001:db8::1]:8765), got {text[:60]!r}"
+    shape = _("--public is HOST or HOST:PORT (e.g. example.org:8765 or [2001:db8::1]:8765), got {text!r}").format(
+        text=text[:60])
     try:
         parts = urlsplit(f"//{text.strip()}")
         host, port = parts.hostname, parts.port
     except ValueError:
-        fail(f"--public's port must be a whole number from 1 to 65535, got {text[:60]!r}")
+        fail(_("--public's port must be a whole number from 1 to 65535, got {text!r}").format(text=text[:60]))
         raise  # unreachable
     if not host or parts.path or parts.query or parts.fragment or "@" in text:
         fail(shape)
         raise  # unreachable
     if port == 0:
-        fail("--public's port must be a whole number from 1 to 65535, got 0")
+        fail(_("--public's port must be a whole number from 1 to 65535, got 0"))
     return host, port
 
 
 def check_name(name: str) -> None:
     if len(name) > NAME_LENGTH:
-        fail(f"--name is at most {NAME_LENGTH} characters, got {len(name)}")
+        fail(_("--name is at most {most} characters, got {n}").format(most=NAME_LENGTH, n=len(name)))
 
 
-@race_app.command(context_settings=EXTRA, cls=GameOptionsHelp)
+@race_app.command(context_settings=EXTRA, cls=GameOptionsHelp, help=N_(
+    "Open a race table on this machine (127.0.0.1 unless --bind), sit down at it and show its link for up to three "
+    "friends."))
 def host(
     ctx: typer.Context,
-    variant: str = typer.Option("klondike", "--variant", help="The game, e.g. klondike; its own options "
-                                "follow as --NAME VALUE (see 'solitaire variants')."),
+    variant: str = typer.Option("klondike", "--variant", help=N_("The game, e.g. klondike; its own options "
+                                "follow as --NAME VALUE (see 'solitaire variants').")),
     race: str = typer.Option("finish", "--race", metavar="finish|timed",
-                             help="finish: first to put every card home wins; timed: most cards home."),
-    minutes: int | None = typer.Option(None, "--minutes", metavar="5|10|15", help="Length of a timed race."),
+                             help=N_("finish: first to put every card home wins; timed: most cards home.")),
+    minutes: int | None = typer.Option(None, "--minutes", metavar="5|10|15", help=N_("Length of a timed race.")),
     seconds: int | None = typer.Option(None, "--seconds", hidden=True,
-                                       help="Tests only: a timed race of N seconds."),
-    port: str = typer.Option("0", "--port", metavar="PORT", help="The port to listen on (0: any free port)."),
+                                       help=N_("Tests only: a timed race of N seconds.")),
+    port: str = typer.Option("0", "--port", metavar="PORT", help=N_("The port to listen on (0: any free port).")),
     bind: str = typer.Option("127.0.0.1", "--bind", metavar="ADDRESS",
-                             help="The address to listen on: 0.0.0.0 (or ::) for every network of this machine."),
+                             help=N_("The address to listen on: 0.0.0.0 (or ::) for every network of this machine.")),
     public: str | None = typer.Option(None, "--public", metavar="HOST[:PORT]",
-                                      help="What the link names: a router's forwarded port, a tunnel's end."),
+                                      help=N_("What the link names: a router's forwarded port, a tunnel's end.")),
     cert: str | None = typer.Option(None, "--cert", metavar="FILE",
-                                    help="A TLS certificate (PEM): the table speaks wss://."),
-    key: str | None = typer.Option(None, "--key", metavar="FILE", help="The certificate's private key (PEM)."),
-    web: bool = typer.Option(False, "--web", help="Serve the table to web browsers too: a second link, "
-                             "for friends without Python (see docs/race.md)."),
+                                    help=N_("A TLS certificate (PEM): the table speaks wss://.")),
+    key: str | None = typer.Option(None, "--key", metavar="FILE", help=N_("The certificate's private key (PEM).")),
+    web: bool = typer.Option(False, "--web", help=N_("Serve the table to web browsers too: a second link, "
+                             "for friends without Python (see docs/race.md).")),
     web_port: str = typer.Option("0", "--web-port", metavar="PORT",
-                                 help="The port the browsers' page listens on (0: any free port)."),
+                                 help=N_("The port the browsers' page listens on (0: any free port).")),
     deal_seed: int | None = typer.Option(None, "--deal-seed", hidden=True,
-                                         help="Tests only: deal this seed (the test knows the deal)."),
-    name: str = typer.Option("host", "--name", help="Your name at the table."),
-    json_mode: bool = typer.Option(False, "--json", help="Race with the machine protocol (bots and tests)."),
+                                         help=N_("Tests only: deal this seed (the test knows the deal).")),
+    name: str = typer.Option("host", "--name", help=N_("Your name at the table.")),
+    json_mode: bool = typer.Option(False, "--json", help=N_("Race with the machine protocol (bots and tests).")),
 ) -> None:
     """Open a race table on this machine (127.0.0.1 unless --bind), sit down at it and show its link for up to three friends."""  # noqa: E501 (one line of --help)
     from .client import Network, RaceError, run_host
@@ -86,7 +91,7 @@ def host(
     port_number = parse_port(port)
     check_name(name)
     if key is not None and cert is None:
-        fail("--key goes with --cert (the certificate it is the key of)")
+        fail(_("--key goes with --cert (the certificate it is the key of)"))
     network = Network(bind.strip(), parse_public(public) if public is not None else None, cert, key,
                       web=web, web_port=parse_port(web_port, "--web-port"), deal_seed=deal_seed)
 
@@ -96,7 +101,7 @@ def host(
         data["minutes"] = minutes
     if seconds is not None:
         if minutes is not None:
-            fail("give --minutes or --seconds, not both")
+            fail(_("give --minutes or --seconds, not both"))
         data["seconds"] = seconds
     try:
         settings = Settings.parse(data, allow_seconds=True)
@@ -107,7 +112,7 @@ def host(
                 text = "--" + text
         fail(text.replace("minutes are for", "--minutes is for"))
     if not json_mode and not on_terminal():
-        fail(NO_TABLE_UI)
+        fail(_(NO_TABLE_UI))
     try:
         if not json_mode:
             from .ui import run_host_ui  # only here: --json never loads Textual
@@ -119,17 +124,17 @@ def host(
         fail(str(exc))
 
 
-@race_app.command()
+@race_app.command(help=N_("Sit down at a race table (or watch, when it is full or the race has started)."))
 def join(
-    link: str = typer.Argument(..., help="The table's link, solitaire://HOST:PORT/TABLE?token=..."),
-    name: str = typer.Option("player", "--name", help="Your name at the table."),
+    link: str = typer.Argument(..., help=N_("The table's link, solitaire://HOST:PORT/TABLE?token=...")),
+    name: str = typer.Option("player", "--name", help=N_("Your name at the table.")),
     resume: str | None = typer.Option(None, "--resume", metavar="SEAT_TOKEN",
-                                      help="Come back to your seat (the seat_token of the welcome)."),
+                                      help=N_("Come back to your seat (the seat_token of the welcome).")),
     cafile: str | None = typer.Option(None, "--cafile", metavar="FILE",
-                                      help="Trust this certificate (PEM) for a wss:// table: the host's own."),
+                                      help=N_("Trust this certificate (PEM) for a wss:// table: the host's own.")),
     web_session: str | None = typer.Option(None, "--web-session", hidden=True, metavar="PAGE",
-                                           help="A browser's session of race host --web (PAGE: its link)."),
-    json_mode: bool = typer.Option(False, "--json", help="Race with the machine protocol (bots and tests)."),
+                                           help=N_("A browser's session of race host --web (PAGE: its link).")),
+    json_mode: bool = typer.Option(False, "--json", help=N_("Race with the machine protocol (bots and tests).")),
 ) -> None:
     """Sit down at a race table (or watch, when it is full or the race has started)."""
     import sys
@@ -144,15 +149,16 @@ def join(
         fail(str(exc))
     check_name(name)
     if not json_mode and not on_terminal():
-        fail(NO_TABLE_UI)
+        fail(_(NO_TABLE_UI))
     # a browser's session never takes a seat left on this machine: that is another browser's
     left = left_seat(link) if resume is None and web_session is None else None
     if left is not None:  # this machine left a seat at this table less than 60 s ago
         ago = max(0, round(time.time() - left["left"]))
         if json_mode:
-            print(f"solitaire: you left seat {left['seat']} here {ago} s ago: add --resume {left['token']} "
-                  "to take it back", file=sys.stderr, flush=True)
-        elif typer.confirm(f"You left seat {left['seat']} at this table {ago} s ago. Take it back?", default=True):
+            print("solitaire: " + _("you left seat {seat} here {ago} s ago: add --resume {token} to take it back")
+                  .format(seat=left["seat"], ago=ago, token=left["token"]), file=sys.stderr, flush=True)
+        elif typer.confirm(_("You left seat {seat} at this table {ago} s ago. Take it back?").format(
+                seat=left["seat"], ago=ago), default=True):
             resume = left["token"]
     try:
         if not json_mode:

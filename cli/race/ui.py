@@ -37,6 +37,7 @@ from textual.widgets import Button, Input, Static
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from solitaire.core import Game, Move, get_variant
+from solitaire.core.i18n import N_, _
 from solitaire.core.view import Observation
 
 from ..common import UNCHECKED
@@ -46,9 +47,9 @@ from ..tui.table import View, with_symbols
 from .client import LOOPBACK_HINT, RaceClient, RaceError, RaceRefused, hosted_table, leaving_notice, settings_command
 
 REJOIN_SECONDS = 60.0  # after a dropped connection, how long to keep trying the seat (the table keeps it 60 s)
-KEYS_LINE = "arrows move  space pick/put  d draw  f finish  = offer draw  x resign  ? help"
-FINISH_LINE = "Every card outside the stock is face up: press f to play them all home."
-RACE_HELP = """\
+KEYS_LINE = N_("arrows move  space pick/put  d draw  f finish  = offer draw  x resign  ? help")
+FINISH_LINE = N_("Every card outside the stock is face up: press f to play them all home.")
+RACE_HELP = N_("""\
 [b]Mouse[/b]
   click a card         pick it up, with the cards on it
   click a pile         put the cards there; click them again to let go
@@ -65,14 +66,19 @@ RACE_HELP = """\
   ?              this help            q       leave the race (asks first)
 
 No undo, redo or hints in a race: the first to put every card home wins.
-"""
+""")
 REASONS = {
-    "won": "{winners} put every card home",
-    "time": "the time is up",
-    "draw-agreed": "a draw, agreed by everyone still racing",
-    "last-left": "{winners}: the last one racing",
-    "all-resigned": "everyone resigned",
+    "won": N_("{winners} put every card home"),
+    "time": N_("the time is up"),
+    "draw-agreed": N_("a draw, agreed by everyone still racing"),
+    "last-left": N_("{winners}: the last one racing"),
+    "all-resigned": N_("everyone resigned"),
 }
+# how near a win a player is (see RaceApp.measure): cards home, or cards left to clear
+MEASURES = {"home": N_("home"), "left": N_("left")}
+# a player's state as the server names it (a machine field), as the screen says it
+STATES = {"waiting": N_("waiting"), "racing": N_("racing"), "won": N_("won"), "lost": N_("lost"),
+          "resigned": N_("resigned"), "drawn": N_("drawn"), "away": N_("away")}
 
 
 def race_of(screen: Screen[Any]) -> RaceApp:
@@ -106,8 +112,9 @@ def settings_text(settings: dict[str, Any]) -> str:
     """``klondike draw 3, timed 10 min``."""
     defn = get_variant(settings["variant"])
     opts = " ".join(f"{k} {v}" for k, v in settings.get("options", {}).items())
-    kind = f"timed {settings['minutes']} min" if settings.get("race") == "timed" else "to the last card"
-    return f"{defn.title}{' ' + opts if opts else ''}, {kind}"
+    kind = _("timed {minutes} min").format(minutes=settings["minutes"]) if settings.get("race") == "timed" \
+        else _("to the last card")
+    return f"{defn.local_title()}{' ' + opts if opts else ''}, {kind}"
 
 
 def settings_flags(settings: dict[str, Any]) -> str:
@@ -135,13 +142,13 @@ class RaceHelpScreen(HelpScreen):
     """The race table's keys and clicks; q leaves the race, asking first, as on the table."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,f1,enter,space", "close", "Close"),
-        Binding("q", "leave", "Leave")]
+        Binding("escape,question_mark,f1,enter,space", "close", _("Close")),
+        Binding("q", "leave", _("Leave"))]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help"):
-            yield Static(RACE_HELP, id="help-text")
-            yield Static("[dim]escape or ? closes this help; q leaves the race[/dim]", id="help-close")
+            yield Static(_(RACE_HELP), id="help-text")
+            yield Static("[dim]{}[/dim]".format(_("escape or ? closes this help; q leaves the race")), id="help-close")
 
     def action_leave(self) -> None:
         self.dismiss(None)
@@ -154,7 +161,7 @@ class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question: y or enter yes, n or escape no."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
+        Binding("y,enter", "answer(True)", _("Yes")), Binding("n,escape", "answer(False)", _("No"))]
 
     def __init__(self, question: str) -> None:
         super().__init__()
@@ -164,8 +171,8 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(classes="box"):
             yield Static(self.question, id="question")
             with Horizontal(classes="buttons"):
-                yield Button("Yes (y)", id="yes", variant="error")
-                yield Button("No (n)", id="no")
+                yield Button(_("Yes (y)"), id="yes", variant="error")
+                yield Button(_("No (n)"), id="no")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
@@ -185,8 +192,8 @@ class SettingsScreen(ModalScreen["str | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="box"):
-            yield Static("Change settings: --variant V, --race finish|timed, --minutes 5|10|15 and the "
-                         "game's options (e.g. --draw 3). Enter to apply, escape to cancel.")
+            yield Static(_("Change settings: --variant V, --race finish|timed, --minutes 5|10|15 and the "
+                           "game's options (e.g. --draw 3). Enter to apply, escape to cancel."))
             yield Input(self.flags, id="flags")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -201,9 +208,9 @@ class SettingsScreen(ModalScreen["str | None"]):
 
 class LobbyScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "app.ready", "Ready"), Binding("s", "app.start", "Start"),
-        Binding("c", "app.change_settings", "Settings"), Binding("y", "app.copy_link", "Copy the link"),
-        Binding("q", "app.leave", "Quit")]
+        Binding("r", "app.ready", _("Ready")), Binding("s", "app.start", _("Start")),
+        Binding("c", "app.change_settings", _("Settings")), Binding("y", "app.copy_link", _("Copy the link")),
+        Binding("q", "app.leave", _("Quit"))]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby"):
@@ -211,10 +218,10 @@ class LobbyScreen(Screen[None]):
             yield Static(id="lobby-link")
             yield Static(id="lobby-players")
             with Horizontal(classes="buttons"):
-                yield Button("Ready (r)", id="ready", variant="primary")
-                yield Button("Start (s)", id="start", variant="success")
-                yield Button("Settings (c)", id="settings")
-                yield Button("Quit (q)", id="quit")
+                yield Button(_("Ready (r)"), id="ready", variant="primary")
+                yield Button(_("Start (s)"), id="start", variant="success")
+                yield Button(_("Settings (c)"), id="settings")
+                yield Button(_("Quit (q)"), id="quit")
         yield Static(id="status")
 
     def on_mount(self) -> None:
@@ -224,32 +231,35 @@ class LobbyScreen(Screen[None]):
         app = race_of(self)
         table = app.table
         self.query_one("#lobby-title", Static).update(Text(
-            f"Race table — {settings_text(table['settings'])}", style="bold"))
-        link = Text("Send this link to up to three friends (y copies it):\n", style="dim")
+            _("Race table — {settings}").format(settings=settings_text(table["settings"])), style="bold"))
+        link = Text(_("Send this link to up to three friends (y copies it):") + "\n", style="dim")
         if not app.web_only:
             link.append(app.link, style="bold cyan")
         if app.web is not None:
-            link.append("" if app.web_only else "\nor, to play in a web browser, this one:\n", style="dim")
+            link.append("" if app.web_only else "\n" + _("or, to play in a web browser, this one:") + "\n", style="dim")
             link.append(app.web, style="bold cyan")
         if app.is_host and app.link.startswith(("solitaire://127.0.0.1:", "solitaire://[::1]:")):
-            link.append(f"\n{LOOPBACK_HINT[:1].upper()}{LOOPBACK_HINT[1:]}.", style="dim")
+            hint = _(LOOPBACK_HINT)
+            link.append(f"\n{hint[:1].upper()}{hint[1:]}.", style="dim")
         self.query_one("#lobby-link", Static).update(link)
         lines = Text()
         for p in table["players"]:
             mine = p["id"] == app.my_id
-            state = "host" if p["host"] else ("ready" if p["ready"] else "not ready")
+            state = _("host") if p["host"] else (_("ready") if p["ready"] else _("not ready"))
             if not p["connected"]:
-                state += ", away"
-            lines.append(f" {p['seat'] + 1}. {p['name']}{' (you)' if mine else ''}", style="bold" if mine else "")
+                state = _("{state}, away").format(state=state)
+            you = " " + _("(you)") if mine else ""
+            lines.append(f" {p['seat'] + 1}. {p['name']}{you}", style="bold" if mine else "")
             lines.append(f"  {state}\n", style="green" if p["ready"] or p["host"] else "yellow")
         watching = table.get("spectators", 0)
-        lines.append(f" watching: {watching}\n" if watching else " nobody is watching\n", style="dim")
+        lines.append(" " + (_("watching: {n}").format(n=watching) if watching else _("nobody is watching")) + "\n",
+                     style="dim")
         if len(table["players"]) < 2:
-            lines.append(" waiting for a friend to sit down ...", style="dim")
+            lines.append(" " + _("waiting for a friend to sit down ..."), style="dim")
         self.query_one("#lobby-players", Static).update(lines)
         ready = self.query_one("#ready", Button)
         ready.display = app.role == "player" and not app.is_host
-        ready.label = "Not ready (r)" if app.me_ready() else "Ready (r)"
+        ready.label = _("Not ready (r)") if app.me_ready() else _("Ready (r)")
         start = self.query_one("#start", Button)
         start.display = settings = app.is_host
         start.disabled = not app.can_start()
@@ -270,9 +280,9 @@ class RaceScreen(HandKeys, Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *TABLE_BINDINGS,
-        Binding("u,ctrl+z", "refuse('no undo in a race')", show=False),
-        Binding("r,ctrl+y", "refuse('no redo in a race')", show=False),
-        Binding("h,o", "refuse('no hints in a race')", show=False),
+        Binding("u,ctrl+z", "refuse('undo')", show=False),
+        Binding("r,ctrl+y", "refuse('redo')", show=False),
+        Binding("h,o", "refuse('hints')", show=False),
         Binding("equals_sign", "app.offer_draw", show=False),
         Binding("y", "app.answer_draw(True)", show=False),
         Binding("n", "app.answer_draw(False)", show=False),
@@ -293,8 +303,8 @@ class RaceScreen(HandKeys, Screen[None]):
             if app.board is not None:
                 yield TableView(app.board, self.view, id="table")
             else:
-                yield Static("You are watching this race: each player's progress is on the right; "
-                             "every table shows at the end.", id="watching")
+                yield Static(_("You are watching this race: each player's progress is on the right; "
+                               "every table shows at the end."), id="watching")
             yield Static(id="progress")
         yield Static(id="status")
 
@@ -327,18 +337,19 @@ class RaceScreen(HandKeys, Screen[None]):
         app = race_of(self)
         table = app.table
         info = Text()
-        info.append(f" Race {table.get('race', 1)} ", style="bold")
+        info.append(" " + _("Race {n}").format(n=table.get("race", 1)) + " ", style="bold")
         info.append(settings_text(table["settings"]))
         left = app.seconds_left()
         if left is not None:
-            info.append(f"   {clock(left)} left", style="bold yellow")
+            info.append("   " + _("{clock} left").format(clock=clock(left)), style="bold yellow")
         if app.own is not None:
-            info.append(f"   moves {app.own['moves']}   score {app.own['score']}")
+            info.append("   " + _("moves {moves}   score {score}").format(moves=app.own["moves"],
+                                                                        score=app.own["score"]))
         self.query_one("#race-info", Static).update(info)
         self.query_one("#progress", Static).update(app.progress_text())
         # a standing draw offer always shows, before any notice
         said = [part for part in (app.offer_text(), with_symbols(app.notice)) if part]
-        status = "  ".join(said) or (FINISH_LINE if self.finish_ready() else KEYS_LINE)
+        status = "  ".join(said) or _(FINISH_LINE if self.finish_ready() else KEYS_LINE)
         self.query_one("#status", Static).update(Text(status, style="bold" if said else "dim"))
         if self.game is not None:
             view = self.table_view
@@ -393,7 +404,7 @@ class RaceScreen(HandKeys, Screen[None]):
         if self.game is None:
             return
         if self.game.rules.draw_move is None:
-            self.say("this game has no stock")
+            self.say(_("this game has no stock"))
             self.refresh_view()
             return
         self.send("draw")
@@ -402,8 +413,9 @@ class RaceScreen(HandKeys, Screen[None]):
         if self.game is not None:
             self.send("finish")
 
-    def action_refuse(self, text: str) -> None:
-        self.say(text)
+    def action_refuse(self, what: str) -> None:
+        said = {"undo": _("no undo in a race"), "redo": _("no redo in a race"), "hints": _("no hints in a race")}
+        self.say(said.get(what, what))
         self.refresh_view()
 
 
@@ -417,8 +429,8 @@ class EndScreen(Screen[None]):
         Binding("left", "show_table(-1)", show=False), Binding("right", "show_table(1)", show=False),
         Binding("1", "pick_table(0)", show=False), Binding("2", "pick_table(1)", show=False),
         Binding("3", "pick_table(2)", show=False), Binding("4", "pick_table(3)", show=False),
-        Binding("g", "app.again", "Again"), Binding("c", "app.change_settings", "Settings"),
-        Binding("q", "app.leave", "Quit")]
+        Binding("g", "app.again", _("Again")), Binding("c", "app.change_settings", _("Settings")),
+        Binding("q", "app.leave", _("Quit"))]
 
     def __init__(self) -> None:
         super().__init__()
@@ -434,9 +446,9 @@ class EndScreen(Screen[None]):
                 yield Static(id="end-text")
                 with Horizontal(classes="buttons"):
                     # their keys are on the status line: the labels fit the side panel at 80 columns
-                    yield Button("Again", id="again", variant="primary")
-                    yield Button("Settings", id="settings")
-                    yield Button("Quit", id="quit")
+                    yield Button(_("Again"), id="again", variant="primary")
+                    yield Button(_("Settings"), id="settings")
+                    yield Button(_("Quit"), id="quit")
             game = self.games[self.shown] if self.games and self.games[self.shown] else None
             if game is not None:
                 yield TableView(game, View(), id="end-table")
@@ -452,19 +464,20 @@ class EndScreen(Screen[None]):
         text = Text()
         text.append(app.reason_text() + "\n\n")
         label, count = app.measure()
-        text.append(f"Tables (1-4 to see one): {label}, moves\n", style="bold")
+        text.append(_("Tables (1-4 to see one): {measure}, moves").format(measure=_(MEASURES[label])) + "\n",
+                    style="bold")
         for k, t in enumerate(end["tables"]):
             mark = "▶" if k == self.shown else " "
             text.append(f"{mark}{k + 1} {t['name'][:10]:10} {t['result']:6} {count(t):3} {t['moves']:4}\n",
                         style="bold" if k == self.shown else "")
-        text.append("\nMatch: points, won-drawn-lost\n", style="bold")
+        text.append("\n" + _("Match: points, won-drawn-lost") + "\n", style="bold")
         for s in end["score"]:
             points = f"{s['points']:g}"
             text.append(f"  {s['name'][:10]:10} {points:>4}  {s['wins']}-{s['draws']}-{s['losses']}\n")
         self.query_one("#end-text", Static).update(text)
         for bid in ("again", "settings"):
             self.query_one(f"#{bid}", Button).display = app.is_host
-        hint = "g again, c change settings, q quit" if app.is_host else "waiting for the host ... q quits"
+        hint = _("g again, c change settings, q quit") if app.is_host else _("waiting for the host ... q quits")
         self.query_one("#status", Static).update(Text(app.notice or hint, style="bold" if app.notice else "dim"))
         shown = self.games[self.shown] if self.games else None
         if shown is not None:
@@ -580,10 +593,10 @@ class RaceApp(App[None]):
 
     def lobby_hint(self) -> str:
         if self.role == "spectator":
-            return "You are watching: you sit down when the host changes the settings. q quits."
+            return _("You are watching: you sit down when the host changes the settings. q quits.")
         if self.is_host:
-            return "s starts when every friend is ready; c settings; q closes the table"
-        return "r when you are ready; the host starts the race. q quits."
+            return _("s starts when every friend is ready; c settings; q closes the table")
+        return _("r when you are ready; the host starts the race. q quits.")
 
     def measure(self) -> tuple[str, Callable[[dict[str, Any]], int]]:
         """How near a win a player is, as this game's win counts it: cards ``home``, or cards
@@ -595,19 +608,22 @@ class RaceApp(App[None]):
 
     def progress_text(self) -> Text:
         text = Text()
-        text.append("Players\n", style="bold")
+        text.append(_("Players") + "\n", style="bold")
         for p in self.table["players"]:
             mine = p["id"] == self.my_id
-            name = "you" if mine else p["name"]
+            name = _("you") if mine else p["name"]
             text.append(f"{name[:14]:14} ", style="bold" if mine else "")
             status = p["status"] if p.get("connected", True) else "away"
-            text.append(f"{status}\n", style="green" if status in ("racing", "won") else "yellow")
+            text.append(f"{_(STATES[status]) if status in STATES else status}\n",
+                        style="green" if status in ("racing", "won") else "yellow")
             label, count = self.measure()
-            down = f"  down {p.get('hidden', 0):2}" if (self.table.get("win") or {}).get("hides", True) else ""
-            text.append(f" {label} {count(p):2}{down}\n moves {p.get('moves', 0)}\n")
+            down = "  " + _("down {n}").format(n=f"{p.get('hidden', 0):2}") \
+                if (self.table.get("win") or {}).get("hides", True) else ""
+            text.append(f" {_(MEASURES[label])} {count(p):2}{down}\n " + _("moves {n}").format(n=p.get("moves", 0))
+                        + "\n")
         watching = self.table.get("spectators", 0)
         if watching:
-            text.append(f"\nwatching: {watching}\n", style="dim")
+            text.append("\n" + _("watching: {n}").format(n=watching) + "\n", style="dim")
         return text
 
     def offer_text(self) -> str:
@@ -615,29 +631,30 @@ class RaceApp(App[None]):
             return ""
         me = self.me()
         if me is not None and self.offer["seat"] == me["seat"]:  # by seat: names may repeat
-            return "You offered a draw; waiting for the others (n withdraws it)."
+            return _("You offered a draw; waiting for the others (n withdraws it).")
         if me is not None and me["seat"] in self.offer["accepted"]:
-            return "You accepted the draw offered; waiting for the others."
-        return f"{self.offer['by']} offers a draw: y accepts, n declines."
+            return _("You accepted the draw offered; waiting for the others.")
+        return _("{name} offers a draw: y accepts, n declines.").format(name=self.offer["by"])
 
     def headline(self) -> str:
         end = self.end or {}
         seats = [t["id"] for t in end.get("tables", [])]
         winners = [seats[s] for s in end.get("winners", []) if s < len(seats)]
         if end.get("draw"):
-            return "A draw" + ("!" if self.my_id in winners else " between " + self._names(end) + ".")
+            return _("A draw!") if self.my_id in winners else _("A draw between {names}.").format(
+                names=self._names(end))
         if self.my_id is not None and self.my_id in seats:
-            return "You won!" if self.my_id in winners else "You lost."
-        return f"{self._names(end)} won." if winners else "Nobody won."
+            return _("You won!") if self.my_id in winners else _("You lost.")
+        return _("{names} won.").format(names=self._names(end)) if winners else _("Nobody won.")
 
     def _names(self, end: dict[str, Any]) -> str:
         tables = end.get("tables", [])
-        return ", ".join(tables[s]["name"] for s in end.get("winners", []) if s < len(tables)) or "nobody"
+        return ", ".join(tables[s]["name"] for s in end.get("winners", []) if s < len(tables)) or _("nobody")
 
     def reason_text(self) -> str:
         end = self.end or {}
         reason: str = end.get("reason", "")
-        return REASONS.get(reason, reason).format(winners=self._names(end))
+        return (_(REASONS[reason]) if reason in REASONS else reason).format(winners=self._names(end))
 
     # -- screens
     def on_mount(self) -> None:
@@ -690,7 +707,9 @@ class RaceApp(App[None]):
     def _connection_closed(self, notice: str | None = None) -> None:
         self.closed = True
         reason = self.client.ws.close_reason  # e.g. "the host (ann) quit"
-        self.notice = notice or f"The table closed the connection{': ' + reason if reason else ''}. q quits."
+        closed = _("The table closed the connection: {reason}. q quits.").format(reason=reason) if reason \
+            else _("The table closed the connection. q quits.")
+        self.notice = notice or closed
         self.refresh_base()
 
     async def _come_back(self) -> str | None:
@@ -705,10 +724,11 @@ class RaceApp(App[None]):
             return ""
         loop = asyncio.get_running_loop()
         if self._rejoined_at is not None and loop.time() - self._rejoined_at < REJOIN_SECONDS:
-            return (f"Lost the connection again. q quits; within 60 s, "
-                    f"solitaire race join {self.link} --resume {token} takes the seat back.")
+            return _("Lost the connection again. q quits; within 60 s, "
+                     "solitaire race join {link} --resume {token} takes the seat back.").format(
+                link=self.link, token=token)
         self.rejoining = True
-        self.notice = "Lost the connection: coming back to your seat..."
+        self.notice = _("Lost the connection: coming back to your seat...")
         self.refresh_base()
         give_up = loop.time() + REJOIN_SECONDS
         try:
@@ -718,10 +738,10 @@ class RaceApp(App[None]):
                     break
                 except RaceError as exc:
                     if isinstance(exc, RaceRefused) or loop.time() >= give_up:  # the seat is gone
-                        return f"Could not come back: {exc}. q quits."
+                        return _("Could not come back: {reason}. q quits.").format(reason=exc)
                 except (OSError, WebSocketException) as exc:  # a handshake cut short: try again
                     if loop.time() >= give_up:
-                        return f"Could not come back: {exc}. q quits."
+                        return _("Could not come back: {reason}. q quits.").format(reason=exc)
                 await asyncio.sleep(1.0)
         finally:
             self.rejoining = False
@@ -731,7 +751,7 @@ class RaceApp(App[None]):
         self.closed = False
         self.offer = None  # an offer made meanwhile was cancelled or answered without us
         self.handle(client.welcome)
-        self.notice = "Back at the table."
+        self.notice = _("Back at the table.")
         self.refresh_base()
         return None
 
@@ -784,20 +804,25 @@ class RaceApp(App[None]):
             me = self.me()
             mine = me is not None and msg.get("seat") == me["seat"]  # by seat: names may repeat
             offerer = offer is not None and offer["seat"] == msg.get("seat")  # took their own back
-            who = "you" if mine else msg["name"]
+            name = msg["name"]
             if msg.get("reason") != "declined":
-                self.notice = f"the draw offer is off: {who} moved"
+                self.notice = _("the draw offer is off: you moved") if mine else \
+                    _("the draw offer is off: {name} moved").format(name=name)
             elif offerer:
-                self.notice = f"{who} withdrew {'your' if mine else 'the'} draw offer"
+                self.notice = _("you withdrew your draw offer") if mine else \
+                    _("{name} withdrew the draw offer").format(name=name)
             else:
-                self.notice = f"{who} declined the draw"
+                self.notice = _("you declined the draw") if mine else _("{name} declined the draw").format(name=name)
         elif kind == "resigned":
-            self.notice = f"{msg['name']} {'resigned' if msg.get('reason') == 'resigned' else 'left the race'}"
+            self.notice = (_("{name} resigned") if msg.get("reason") == "resigned" else _("{name} left the race")) \
+                .format(name=msg["name"])
         elif kind == "disconnected":
-            self.notice = f"{msg['name']} lost the connection ({msg.get('seconds', 60):g} s to come back)"
+            self.notice = _("{name} lost the connection ({seconds} s to come back)").format(
+                name=msg["name"], seconds=f"{msg.get('seconds', 60):g}")
         elif kind == "reconnected":
             me = self.me()
-            self.notice = "Back at the table." if me and me["seat"] == msg.get("seat") else f"{msg['name']} is back"
+            self.notice = _("Back at the table.") if me and me["seat"] == msg.get("seat") else \
+                _("{name} is back").format(name=msg["name"])
         elif kind == "end":
             self.end = fields
             self.offer = None
@@ -809,7 +834,7 @@ class RaceApp(App[None]):
 
     async def send(self, type_: str, **fields: Any) -> None:
         if self.rejoining:
-            self.notice = "Coming back to your seat: try again in a moment."
+            self.notice = _("Coming back to your seat: try again in a moment.")
             self.refresh_base()
             return
         if self.closed:
@@ -843,7 +868,7 @@ class RaceApp(App[None]):
     def action_copy_link(self) -> None:
         """Copy the table's link through the terminal (OSC 52: most terminals take it)."""
         self.copy_to_clipboard(self.web if self.web_only and self.web else self.link)
-        self.notice = "copied the link (if the terminal lets programs copy): send it to your friends"
+        self.notice = _("copied the link (if the terminal lets programs copy): send it to your friends")
         self.refresh_base()
 
     def action_change_settings(self) -> None:
@@ -867,7 +892,7 @@ class RaceApp(App[None]):
 
     async def action_offer_draw(self) -> None:
         if self.offer is not None:
-            self.notice = "a draw is already offered: y accepts, n declines"
+            self.notice = _("a draw is already offered: y accepts, n declines")
             self.refresh_base()
             return
         await self.send("offer-draw")
@@ -876,7 +901,7 @@ class RaceApp(App[None]):
 
     async def action_answer_draw(self, yes: bool) -> None:
         if self.offer is None:
-            self.notice = "no draw is offered (= offers one)"
+            self.notice = _("no draw is offered (= offers one)")
             self.refresh_base()
             return
         await self.send("accept-draw" if yes else "decline-draw")
@@ -886,15 +911,15 @@ class RaceApp(App[None]):
             if yes:
                 self.run_worker(self.send("resign"))
 
-        self.push_screen(ConfirmScreen("Resign this race? You lose it; the others race on."), answer)
+        self.push_screen(ConfirmScreen(_("Resign this race? You lose it; the others race on.")), answer)
 
     def action_leave(self) -> None:
         racing = self.table.get("state") == "racing" and self.role == "player"
         if self.closed or not (self.is_host or racing):
             self.exit()
             return
-        question = ("Quit? This closes the table for everyone." if self.is_host else
-                    "Leave the race? After 60 seconds away it counts as resigning.")
+        question = (_("Quit? This closes the table for everyone.") if self.is_host else
+                    _("Leave the race? After 60 seconds away it counts as resigning."))
         self.push_screen(ConfirmScreen(question), lambda yes: self.exit() if yes else None)
 
     def on_key(self, event: events.Key) -> None:

@@ -27,7 +27,7 @@ from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
 from solitaire.core import Game, Move, Rules, SolitaireError
-from solitaire.core.i18n import N_, _
+from solitaire.core.i18n import LANGUAGES, N_, _
 
 from ..bidi import for_screen, for_screen_markup
 from ..common import fresh_seed
@@ -300,7 +300,12 @@ class HelpScreen(ModalScreen[None]):
                     from solitaire.core.explain import rules_text
 
                     yield Static("[b]" + for_screen(_("Rules")) + "[/b]", id="help-rules-title")
-                    yield Static(Text(rules_text(self.rules, self.RULES_WIDTH)), id="help-rules")
+                    lines = rules_text(self.rules, self.RULES_WIDTH).split("\n")  # right to left laid out too
+                    yield Static(Text("\n".join(for_screen(line) if line.strip() else line for line in lines)),
+                                 id="help-rules")
+                    # the table's setting, after the rules (the keys above fill 80x24 already)
+                    yield Static("\n" + for_screen(_("  L              the language, kept between runs: {languages}")
+                                                     .format(languages=", ".join(LANGUAGES))), id="help-settings")
                     close = _("↑ ↓ scroll to the rules; escape or ? closes this help; q quits")
             yield Static(f"[dim]{for_screen(close)}[/dim]", id="help-close")
 
@@ -398,6 +403,7 @@ class SolitaireApp(HandKeys, App[None]):
         Binding("question_mark,f1", "help", show=False),
         Binding("p", "pause", show=False),
         Binding("y", "copy_code", show=False),
+        Binding("L", "language", show=False),
         Binding("q", "quit", show=False),
     ]
 
@@ -646,6 +652,25 @@ class SolitaireApp(HandKeys, App[None]):
         code = share_code(self.game)
         self.copy_to_clipboard(code)
         self.say(_("copied {code} (if the terminal lets programs copy)").format(code=code))
+        self.refresh_view()
+
+    def action_language(self) -> None:
+        """L: speak the next language (after the last, the locale's again), kept between runs
+        (:mod:`solitaire.cli.settings`); ``--lang`` still overrides it for one run."""
+        from solitaire.core.i18n import language, set_language
+
+        from ..settings import NATIVE_NAMES, keep_language, kept_language, next_language
+
+        code = next_language(kept_language() or language())
+        try:
+            keep_language(code)
+        except OSError as exc:
+            self.say(_("the language could not be kept: {reason}").format(reason=exc.strerror or exc))
+            self.refresh_view()
+            return
+        name = NATIVE_NAMES[set_language(code)]
+        self.say(_("language: {name}, kept for the next runs (L: the next one)").format(name=name) if code
+                 else _("language: the locale's, {name} (L: the next one)").format(name=name))
         self.refresh_view()
 
     def goodbye(self) -> str | None:
