@@ -55,7 +55,9 @@ class Page:
     """A headless Chromium page on ``url``, and the text of every frame its WebSocket received."""
 
     def __init__(self, browser: Any, url: str) -> None:
-        self.page = browser.new_page(viewport={"width": 1280, "height": 800})
+        # a Browser, or a BrowserContext that has its own viewport (and its own TLS trust)
+        self.page = browser.new_page(viewport={"width": 1280, "height": 800}) if hasattr(browser, "contexts") \
+            else browser.new_page()
         self.frames: list[str] = []
         with self.page.expect_websocket(timeout=WAIT) as opened:
             self.page.goto(url)
@@ -188,6 +190,38 @@ def test_serve_plays_solo_in_a_browser(browser, tmp_path):
         page.wait_for("moves 1")
         assert sorted(p.name for p in tmp_path.iterdir()) == ["cache"]  # no save, no statistics here:
         # the browser's game lives in a home of its own
+    finally:
+        server.terminate()
+        try:
+            server.wait(30)
+        finally:
+            if server.poll() is None:
+                server.kill()
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command to make a certificate")
+def test_serve_with_a_certificate_serves_the_page_over_https(browser, tmp_path):
+    """--cert and --key: the link is https://, and the page (and its WebSocket, wss://) plays."""
+    cert, key = str(tmp_path / "cert.pem"), str(tmp_path / "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key, "-out", cert],
+                   check=True, capture_output=True)
+    home = tmp_path / "home"
+    env = {**os.environ, "SOLITAIRE_HOME": str(home)}
+    command = [sys.executable, "-m", "solitaire.cli", "serve", "klondike", "--cert", cert, "--key", key]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    try:
+        assert server.stdout is not None
+        link = server.stdout.readline().strip()
+        assert re.fullmatch(r"https://127\.0\.0\.1:\d+/\?token=[\w-]{32}", link), link
+        # the certificate is our own, self-signed
+        context = browser.new_context(ignore_https_errors=True, viewport={"width": 1280, "height": 800})
+        page = Page(context, link)
+        assert page.ws.url.startswith("wss://"), page.ws.url
+        page.wait_for("moves 0")
+        page.press("d")
+        page.wait_for("moves 1")
+        context.close()
     finally:
         server.terminate()
         try:
