@@ -69,3 +69,21 @@ def klondike():
 
 def new_game(options: dict[str, Any] | None = None, seed: int = 1, variant: str = "klondike") -> Game:
     return Game.new(Rules.of(get_variant(variant), options or {}), seed)
+
+
+@pytest.fixture
+def play_from(cli, tmp_path):
+    """Play ``commands`` from a position (``data``, a position file's JSON) through the --json
+    protocol; return the replies to them (the position's own first line left out)."""
+
+    def play(data: dict[str, Any], *commands: str) -> list[dict[str, Any]]:
+        path = tmp_path / "position.json"
+        path.write_text(json.dumps(data))
+        result = cli("play", data["variant"], "--position", str(path), "--json",
+                     input="".join(c + "\n" for c in commands))
+        assert result.code == 0, result.err
+        replies: list[dict[str, Any]] = result.json_lines()
+        assert len(replies) == len(commands) + 1
+        return replies[1:]
+
+    return play

@@ -41,23 +41,6 @@ def position(game: str, piles: dict[str, list[str]], down: dict[str, list[str]] 
     return {"variant": game, "base": base, "piles": out}
 
 
-@pytest.fixture
-def play_from(cli, tmp_path):
-    """Play ``commands`` from a position through the --json protocol; return the replies to them."""
-
-    def play(data: dict[str, Any], *commands: str) -> list[dict[str, Any]]:
-        path = tmp_path / "position.json"
-        path.write_text(json.dumps(data))
-        result = cli("play", data["variant"], "--position", str(path), "--json",
-                     input="".join(c + "\n" for c in commands))
-        assert result.code == 0, result.err
-        replies: list[dict[str, Any]] = result.json_lines()
-        assert len(replies) == len(commands) + 1
-        return replies[1:]
-
-    return play
-
-
 def pile(reply: dict[str, Any], name: str, face: str = "up") -> list[str]:
     cards: list[str] = reply["position"]["piles"][name][face]
     return cards

@@ -61,22 +61,6 @@ def position(piles: dict[str, list[str]], base: str = "8") -> dict[str, Any]:
     return {"variant": "penguin", "base": base, "piles": {n: {"down": [], "up": c} for n, c in out.items()}}
 
 
-@pytest.fixture
-def play_from(cli, tmp_path):
-    """Play ``commands`` from a position through the --json protocol; return the replies to them."""
-
-    def play(data: dict[str, Any], *commands: str) -> list[dict[str, Any]]:
-        path = tmp_path / "position.json"
-        path.write_text(json.dumps(data))
-        result = cli("play", "penguin", "--position", str(path), "--json", input="".join(c + "\n" for c in commands))
-        assert result.code == 0, result.err
-        replies: list[dict[str, Any]] = result.json_lines()
-        assert len(replies) == len(commands) + 1
-        return replies[1:]
-
-    return play
-
-
 def pile(reply: dict[str, Any], name: str) -> list[str]:
     cards: list[str] = reply["position"]["piles"][name]["up"]
     return cards
