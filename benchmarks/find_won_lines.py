@@ -3,6 +3,7 @@ a whole won game through the JSON protocol (tests/test_won_games.py).
 
     python benchmarks/find_won_lines.py golf canfield --seeds 1..40 --states 200000
     python benchmarks/find_won_lines.py freecell --option cells=2 --seeds 1..20
+    nice python benchmarks/find_won_lines.py gypsy --engine native --seeds 1..10 --states 5000000
 
 With ``--keep SUITS`` (for the games the solver wins no whole deal of within a budget, e.g.
 Spider of four suits) each deal is first taken to a late position: every card not of ``SUITS``
@@ -28,6 +29,7 @@ from typing import Any
 
 from solitaire.core import Game, Rules, get_variant
 from solitaire.core.solver import options_slug, parse_range, solve
+from solitaire.core.solver.native import ENGINES
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "won"
 
@@ -80,9 +82,11 @@ def start_game(defn: Any, rules: Rules, seed: int, position: dict[str, Any] | No
     return Game.from_position(defn, position) if position else Game.new(rules, seed)
 
 
-def find(name: str, options: dict[str, Any], seeds: range, states: int, command: str, keep: str = "") -> bool:
+def find(name: str, options: dict[str, Any], seeds: range, states: int, command: str, keep: str = "",
+         engine: str = "auto") -> bool:
     """Write the first seed of ``seeds`` the solver wins; False when it wins none. With
-    ``keep``, when no seed is won whole, the first whose late position the solver wins."""
+    ``keep``, when no seed is won whole, the first whose late position the solver wins. ``engine``
+    is passed to :func:`solve` (a native win's line is replayed by the tests through the kernel)."""
     defn = get_variant(name)
     values = defn.resolve_options(options)
     rules = Rules.of(defn, values)
@@ -91,7 +95,7 @@ def find(name: str, options: dict[str, Any], seeds: range, states: int, command:
     if keep:
         tries += [(seed, late(defn, rules, seed, keep)) for seed in seeds]
     for seed, start in tries:
-        result = solve(start_game(defn, rules, seed, start), timeout=None, max_states=states)
+        result = solve(start_game(defn, rules, seed, start), timeout=None, max_states=states, engine=engine)
         if result.result != "win":
             continue
         game = start_game(defn, rules, seed, start)
@@ -99,8 +103,9 @@ def find(name: str, options: dict[str, Any], seeds: range, states: int, command:
             game.play(move)
         assert game.won, (name, seed)
         given = {o.name: o.show(values[o.name]) for o in defn.options if values[o.name] != o.default}
-        head = [f"# {command} ({datetime.date.today().isoformat()}): the solver won "
-                + (f"seed {seed}" if start is None else f"deal {seed}'s late position") + f" in {result.states} states"]
+        won = f"seed {seed}" if start is None else f"deal {seed}'s late position"
+        head = [f"# {command} ({datetime.date.today().isoformat()}): the solver won {won}"
+                f" in {result.states} states ({result.engine} engine)"]
         path = won_file(defn.name, slug)
         path.with_suffix(".json").unlink(missing_ok=True)
         if start:
@@ -130,11 +135,14 @@ def main() -> None:
                         help="an option of the games (repeat for more)")
     parser.add_argument("--keep", default="", metavar="SUITS",
                         help="start from a late position: only the cards of these suits (e.g. S) left to play")
+    parser.add_argument("--engine", default="auto", choices=ENGINES,
+                        help="the solver's engine (auto: the compiled core where it speaks the game)")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     command = "python benchmarks/find_won_lines.py " + " ".join(sys.argv[1:])
     for name in args.games:
-        find(name, parse_options(args.option), parse_range(args.seeds), args.states, command, args.keep)
+        find(name, parse_options(args.option), parse_range(args.seeds), args.states, command, args.keep,
+             args.engine)
 
 
 if __name__ == "__main__":

@@ -22,8 +22,8 @@ class FrozenTracker(saves.Tracker):
 
 # one game of each family (Klondike's and Calculation's are in tests/test_tui.py), and two decks
 GAMES = ["freecell", "golf", "canfield", "spider", "forty-thieves", "beleaguered-castle", "bakers-dozen", "fan",
-         "russian-solitaire", "double-klondike", "penguin", "tripeaks", "black-widow"]
-DRAW = {"golf", "canfield", "spider", "forty-thieves", "double-klondike", "tripeaks"}
+         "russian-solitaire", "double-klondike", "penguin", "tripeaks", "black-widow", "aces-up"]
+DRAW = {"golf", "canfield", "spider", "forty-thieves", "double-klondike", "tripeaks", "aces-up"}
 
 
 @pytest.mark.parametrize("game", GAMES)
