@@ -251,7 +251,7 @@ def schema_constants() -> dict[str, set[str]]:
     """Every vocabulary constant of core/spec.py: upper-case names holding words."""
     out = {}
     for name, value in vars(spec).items():
-        if name.isupper() and isinstance(value, (tuple, frozenset, dict)) and value \
+        if name.isupper() and not name.startswith("_") and isinstance(value, (tuple, frozenset, dict)) and value \
                 and all(isinstance(v, str) for v in value):
             words = set(value) | (set(value.values()) if isinstance(value, dict) else set())
             out[name] = words
