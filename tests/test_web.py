@@ -175,6 +175,16 @@ def test_race_host_web_plays_in_a_browser_that_never_sees_a_hidden_card(browser,
                 host.kill()
 
 
+def stop(server: subprocess.Popen[str]) -> None:
+    """End a server the test started: asked first, killed if it does not go."""
+    server.terminate()
+    try:
+        server.wait(30)
+    finally:
+        if server.poll() is None:
+            server.kill()
+
+
 def test_serve_plays_solo_in_a_browser(browser, tmp_path):
     env = {**os.environ, "SOLITAIRE_HOME": str(tmp_path)}
     server = subprocess.Popen([sys.executable, "-m", "solitaire.cli", "serve", "klondike", "--draw", "3"],
@@ -191,12 +201,7 @@ def test_serve_plays_solo_in_a_browser(browser, tmp_path):
         assert sorted(p.name for p in tmp_path.iterdir()) == ["cache"]  # no save, no statistics here:
         # the browser's game lives in a home of its own
     finally:
-        server.terminate()
-        try:
-            server.wait(30)
-        finally:
-            if server.poll() is None:
-                server.kill()
+        stop(server)
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command to make a certificate")
@@ -223,12 +228,7 @@ def test_serve_with_a_certificate_serves_the_page_over_https(browser, tmp_path):
         page.wait_for("moves 1")
         context.close()
     finally:
-        server.terminate()
-        try:
-            server.wait(30)
-        finally:
-            if server.poll() is None:
-                server.kill()
+        stop(server)
 
 
 # --------------------------------------------------------------------------- without a browser
