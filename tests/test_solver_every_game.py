@@ -18,19 +18,17 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_won_games import FREECELL_WINS, WON, read
 
 from solitaire.core import Game, Rules, VariantDef, get_variant, registry
 from solitaire.core.solver import UNWINNABLE, WIN, exhaustive_search, native_available, solve
 from solitaire.core.solver.search import solve as python_solve
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = Path(__file__).parent / "data"
-WON = DATA / "won"
 ENGINES = ["native", "python"] if native_available() else ["python"]
 STATES = 3_000  # each engine's budget, and the exhaustive search's
 
@@ -42,33 +40,19 @@ def builtin_games() -> list[str]:
 
 
 def won_line(name: str) -> tuple[Game, list[str]]:
-    """The start of a won game of ``name`` under its default options, and its moves."""
+    """The start of a won game of ``name`` under its default options, and its moves (the file
+    read as tests/test_won_games.py reads it)."""
     defn: VariantDef = get_variant(name)
     path = WON / f"{name}.txt"
     if not path.exists():
-        entry = json.loads((DATA / "family_freecell_wins.json").read_text())[name]
-        rules = Rules.of(defn, defn.resolve_options(entry["options"]))
-        return Game.new(rules, entry["seed"]), list(entry["moves"])
-    game: Game | None = None
-    options: dict[str, Any] = {}
-    moves: list[str] = []
-    for line in path.read_text().splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        word, _, rest = line.partition(" ")
-        if game is None and word == "option":
-            key, _, value = rest.partition("=")
-            options[key.strip()] = value.strip()
-        elif game is None and word == "seed":
-            game = Game.new(Rules.of(defn, defn.resolve_options(options)), int(rest))
-        elif game is None and word == "position":
-            data = json.loads((path.parent / rest.strip()).read_text())
-            game = Game.from_position(defn, data)
-        else:
-            moves.append(line)
-    assert game is not None and moves, f"{path.name}: no start or no moves"
-    return game, moves
+        entry = FREECELL_WINS[name]
+        return Game.new(Rules.of(defn, defn.resolve_options(entry["options"])), entry["seed"]), list(entry["moves"])
+    won = read(path)
+    if won.start[0] == "--seed":
+        game = Game.new(Rules.of(defn, defn.resolve_options(won.options)), int(won.start[1]))
+    else:
+        game = Game.from_position(defn, json.loads(Path(won.start[1]).read_text()))
+    return game, won.moves
 
 
 def near_the_end(name: str, back: int, wander: int, seed: int) -> Game:
