@@ -273,6 +273,7 @@ class Game:
                                                   rules.fits, rules.accept)
             count = len(movable)
             runs = self._run_limits() if rules.has_supermove else None
+            min_accept = rules.min_accept if rules.whole_runs else None
             for d in rules.receivers:
                 dest = piles[d]
                 dsize = len(dest)
@@ -287,27 +288,28 @@ class Game:
                     limit = maxacc[d]
                 if limit <= 0:
                     continue
-                least = rules.min_accept[d]
                 from_ok = allowed[d]
-                candidates = fits[d][top]
-                if least > 1:  # whole runs only, each card fitting the one below by this pile's rule
+                if min_accept is not None and min_accept[d] > 1:  # whole runs only, each card
+                    least = min_accept[d]  # fitting the one below by this pile's rule
                     for card, (s, n) in movable.items():
                         if from_ok[s] and least <= n <= limit and s != d and accept[d][top * width + card] \
                                 and self._builds_on(d, s, n) and (runs is None or n <= runs[s].get(d, runs[s][-1])):
                             out.append((s, d, n))
-                elif len(candidates) <= count:
+                    continue
+                candidates = fits[d][top]
+                if len(candidates) <= count:  # (n is at least 1: least <= n holds from here on)
                     for card in candidates:
                         hit = movable.get(card)
                         if hit is not None:
                             s, n = hit
-                            if from_ok[s] and least <= n <= limit and s != d and (
+                            if from_ok[s] and n <= limit and s != d and (
                                     runs is None or n <= runs[s].get(d, runs[s][-1])):
                                 out.append((s, d, n))
                 else:
                     table = accept[d]
                     row = top * width
                     for card, (s, n) in movable.items():
-                        if from_ok[s] and least <= n <= limit and s != d and table[row + card] and (
+                        if from_ok[s] and n <= limit and s != d and table[row + card] and (
                                 runs is None or n <= runs[s].get(d, runs[s][-1])):
                             out.append((s, d, n))
             if rules.beaten:  # discards that another pile's top card must beat
@@ -432,12 +434,13 @@ class Game:
             self.down[src] = d - 1
             flipped = 1
             delta += rules.turn_up
-        if not s and rules.fills:
-            flipped |= self._fill(src)
-            if flipped & 2:
-                delta += rules.turn_up
-        if not s and rules.covering:
-            flipped |= self._uncover(src)
+        if not s:
+            if rules.fills:
+                flipped |= self._fill(src)
+                if flipped & 2:
+                    delta += rules.turn_up
+            if rules.covering:
+                flipped |= self._uncover(src)
         if delta:
             score = prev + delta
             floor = rules.floor
@@ -626,20 +629,21 @@ class Game:
             if not self.rules.stock_open:
                 self.down[src] = len(stock)
         else:
-            if extra >> 10 & UNCOVERS and rehide:  # piles this one covered turned up: face down again
-                for k, p in enumerate(self.rules.uncovers[src]):
-                    if extra >> (10 + k) & 1:
-                        self.down[p] += 1
-            if extra & 1023 > 1:  # an empty pile was filled from another pile: put the cards back first
-                chain = self._fillers(extra) if extra >> CHAIN else [(((extra & 1023) >> 2) - 1, bool(extra & 2))]
-                stock_i = self.rules.stock
-                for i in range(len(chain) - 1, -1, -1):  # the last link first
-                    filler, turned = chain[i]
-                    piles[filler].append(piles[chain[i - 1][0] if i else src].pop())
-                    if filler == stock_i and not self.rules.stock_open:
-                        self.down[filler] = len(piles[filler])  # back in the stock, face down
-                    elif turned and rehide:
-                        self.down[filler] += 1
+            if extra > 1:  # a fill or an uncovering (a plain move keeps only bit 0: its turn-up)
+                if extra >> 10 & UNCOVERS and rehide:  # piles this one covered turned up: face down again
+                    for k, p in enumerate(self.rules.uncovers[src]):
+                        if extra >> (10 + k) & 1:
+                            self.down[p] += 1
+                if extra & 1023 > 1:  # an empty pile was filled from another pile: put the cards back first
+                    chain = self._fillers(extra) if extra >> CHAIN else [(((extra & 1023) >> 2) - 1, bool(extra & 2))]
+                    stock_i = self.rules.stock
+                    for i in range(len(chain) - 1, -1, -1):  # the last link first
+                        filler, turned = chain[i]
+                        piles[filler].append(piles[chain[i - 1][0] if i else src].pop())
+                        if filler == stock_i and not self.rules.stock_open:
+                            self.down[filler] = len(piles[filler])  # back in the stock, face down
+                        elif turned and rehide:
+                            self.down[filler] += 1
             if extra & 1 and rehide:
                 self.down[src] += 1
             d = piles[dst]

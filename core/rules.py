@@ -185,6 +185,7 @@ class Rules:
         self.foundations: tuple[int, ...] = tuple(p.index for p in spec.piles if p.role == "foundation")
         self.foundation_set = frozenset(self.foundations)
         self.min_accept: tuple[int, ...] = tuple(p.min_accept for p in spec.piles)
+        self.whole_runs = any(m > 1 for m in self.min_accept)  # some pile takes only runs of several
         #: piles that fill at once from the top of another pile when they empty: (pile, from piles)
         self.fill: tuple[tuple[int, ...], ...] = tuple(
             self.group_piles[p.fill_from] if p.fill_from else () for p in spec.piles)

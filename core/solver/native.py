@@ -38,7 +38,7 @@ KNOWN_RULES = frozenset({
     "name", "names", "needs_base", "options", "pair_home", "pair_ok", "pair_rule", "pair_sources", "pair_with",
     "piles", "receivers", "recycle_points", "redeals", "role", "score_move", "seq", "short_name", "sources", "spec",
     "stock", "stock_open", "supermove", "targets", "turn_up", "uncovers", "variant", "width", "win_cleared",
-    "win_home", "win_one_card",
+    "win_home", "win_one_card", "whole_runs",
 })
 MAX_WIDTH = 52 * 8  # cards are u16 in the core; eight copies of a face at most (cards.MAX_COPIES)
 
