@@ -379,6 +379,7 @@ def _random_play(case: Case) -> None:
 def _same_position(defn: VariantDef, game: Game, where: str) -> None:
     from . import Game
     from .cards import FACE
+    from .rules import shown_down
     from .view import Observation
 
     data = game.to_position()
@@ -390,11 +391,12 @@ def _same_position(defn: VariantDef, game: Game, where: str) -> None:
     text = json.loads(json.dumps(data))
     assert Game.from_position(defn, text).to_position() == data, f"{where}: the position does not survive JSON"
     view = Observation.of(game)
-    hidden = {c for pile, d in zip(game.piles, game.down, strict=True) for c in pile[:d]}
+    unseen = shown_down(game.rules, game.piles, game.down)  # face down, and an open stock under its top
+    hidden = {c for pile, d in zip(game.piles, unseen, strict=True) for c in pile[:d]}
     shown = {c for up in view.up for c in up}
     assert not hidden & shown, f"{where}: the player's view shows a face-down card"
-    assert view.down == tuple(game.down), f"{where}: the view's face-down counts are not the game's"
-    assert view.up == tuple(tuple(p[d:]) for p, d in zip(game.piles, game.down, strict=True)), \
+    assert view.down == tuple(unseen), f"{where}: the view's face-down counts are not the game's"
+    assert view.up == tuple(tuple(p[d:]) for p, d in zip(game.piles, unseen, strict=True)), \
         f"{where}: the view's face-up cards are not the game's"
     seen = view.to_position()
     assert seen == game.to_position(hidden=True), f"{where}: the view's position is not the hidden position"

@@ -535,7 +535,11 @@ def _stock(rules: Rules) -> list[Section]:
     played = [d for d in rules.targets[rules.stock] if any(rules.accept[d]) or d == rules.pair_home] \
         if rules.stock is not None else []
     onto = listing(_group_name(groups[k]) for k in dict.fromkeys(rules.piles[d].group for d in played))
-    if rules.stock_open:
+    if rules.stock_top_only:
+        face = _("one pile, named {pile}, its top card face up and the others unseen; its top card goes to "
+                 "{groups} as a move") if played else \
+            _("one pile, named {pile}, its top card face up and the others unseen")
+    elif rules.stock_open:
         face = _("one pile, named {pile}, face up, every card in it seen; its top card goes to {groups} as a move") \
             if played else _("one pile, named {pile}, face up, every card in it seen")
     else:

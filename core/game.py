@@ -24,7 +24,7 @@ from .cards import DECK_SIZE, FACE, HIDDEN, RANK, card_name, rank_name
 from .errors import AmbiguousMoveError, IllegalMoveError, NotationError
 from .i18n import _, ngettext
 from .limits import MAX_ECHO_CHARS
-from .rules import GIVES_ANY, GIVES_NONE, GIVES_PILE, GIVES_RUN, GIVES_TOP, PAIR, Rules
+from .rules import GIVES_ANY, GIVES_NONE, GIVES_PILE, GIVES_RUN, GIVES_TOP, PAIR, Rules, shown_down
 from .shuffle import MAX_SEED, numbered_deck, shuffled_deck
 
 Move = tuple[int, int, int]
@@ -1206,9 +1206,10 @@ class Game:
         """The position as JSON-ready data. ``hidden`` shows face-down cards as ``"??"``."""
         rules = self.rules
         piles: dict[str, Any] = {}
+        shown = shown_down(rules, self.piles, self.down) if hidden else self.down
         for i, name in enumerate(rules.names):
             pile = self.piles[i]
-            d = self.down[i]
+            d = shown[i]
             down = [HIDDEN] * d if hidden else [card_name(c) for c in pile[:d]]
             piles[name] = {"down": down, "up": [card_name(c) for c in pile[d:]]}
         options = {}

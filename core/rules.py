@@ -244,6 +244,7 @@ class Rules:
         #: the stock's action closes the gaps of the piles it deals to first (Monte Carlo)
         self.consolidate: bool = bool(stock and stock.consolidate)
         self.stock_open: bool = bool(stock and spec.piles[self.index[stock.pile]].open)
+        self.stock_top_only: bool = bool(stock and spec.piles[self.index[stock.pile]].open_top)  # seen: the top
         self.redeals: int | None = stock.redeals if stock else 0
         self.draw_move: tuple[int, int, int] | None = (
             (self.stock, self.draw_targets[0], 0) if stock else None  # type: ignore[assignment]
@@ -335,3 +336,14 @@ class Rules:
 
     def __repr__(self) -> str:
         return f"<Rules {self.name} {self.options}>"
+
+
+def shown_down(rules: Rules, piles: list[list[int]], down: list[int]) -> list[int]:
+    """How many cards of each pile a player does not see: the face-down ones, and in a stock
+    that is open but shows only its top card (``open: top``, Pyramid) every card under the top
+    one, which the kernel holds face up but no player sees until it comes to the top."""
+    out = list(down)
+    stock = rules.stock
+    if stock is not None and rules.stock_top_only and piles[stock]:
+        out[stock] = len(piles[stock]) - 1
+    return out

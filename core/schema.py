@@ -59,6 +59,7 @@ TYPES: dict[str, Schema] = {
     "text": {"type": "string"},
     "word": {"type": "string", "pattern": "^[A-Za-z0-9-]+$", "description": "a word (letters, digits, '-')"},
     "flag": {"type": "boolean"},
+    "open": {"anyOf": [{"type": "boolean"}, {"const": "top"}], "description": "true, false or top"},
     "piles": {"type": "integer", "minimum": 0, "maximum": limits.MAX_PILES,
               "description": "a number of piles (0 only for a reserve or a tableau)"},
     "decks": {"type": "integer", "minimum": 1, "maximum": limits.MAX_DECKS},
@@ -193,7 +194,8 @@ FIELDS: dict[str, dict[str, tuple[str, str]]] = {
         "supermove": ("flag?", "Runs limited by free cells and empty piles: (1 + cells) x 2^(empty piles)."),
         "fill-from": ("text?", "A pile group whose top card fills an emptied pile of this group at once."),
         "covered-by": ("covers?", "One entry per pile: the piles that must be empty before it gives a card."),
-        "open": ("flag?", "Stock only: its cards face up (with gives: top, its top card plays)."),
+        "open": ("open?", "Stock only: true deals its cards face up, every card seen; top: face up with only "
+                          "its top card seen (with gives: top, its top card plays)."),
         "pairs": ("pairs?", "A discard pile of one: two available cards go onto it together, "
                             "{match: 13 | same-rank, touching: BOOL}."),
         "grid": ("grid?", "The group's piles are the cells of a grid, in reading order: {rows: R, columns: C}."),

@@ -138,6 +138,19 @@ class OptionSpec:
         return f"{self.flag} [{kind}] (default {self.show(self.default)}): {self.help}".rstrip(": ")
 
 
+def _open(r: Any, where: Where) -> tuple[bool, bool]:
+    """``open:``: ``true`` (the stock face up, every card seen), ``top`` (face up to the
+    kernel, the player seeing only its top card) or ``false``: (open, only the top seen)."""
+    where = r.get(where)
+    if where.value is None:
+        return False, False
+    if where.value == "top":
+        return True, True
+    if not isinstance(where.value, bool):
+        raise where.error(f"expected true, false or top, got {describe(where.value)}")
+    return where.value, False
+
+
 def _titles(where: Where) -> dict[str, str]:
     """``titles:``, the game's name in other languages: a language code (two or three lower-case
     letters, as in LANG) -> the title its players say, e.g. ``{uk: Косинка}``."""
@@ -405,6 +418,7 @@ class PileSpec:
     supermove: bool = False  # runs limited by free cells and empty piles: (1 + cells) x 2^(empty piles)
     fill_from: str | None = None  # a group whose top card fills this pile at once when it empties
     open: bool = False  # a stock whose cards are all face up
+    open_top: bool = False  # ... of which a player sees only the top one (open: top)
     covered_by: tuple[str, ...] = ()  # piles that must be empty before this one gives a card
     pairs: PairRule | None = None  # a discard pile taking two available cards at once (Pyramid)
     grid: tuple[int, int] | None = None  # (rows, columns) of the group's cells, in reading order
@@ -706,8 +720,9 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
         if role == "stock" and gives not in ("none", "top"):
             raise g.child("gives").error("the stock gives cards by drawing, and an open stock its top card: "
                                          "gives must be 'none' or 'top'")
-        if role == "stock" and gives == "top" and not r.boolean(g.child("open"), False):
-            raise g.child("gives").error("only an open stock ('open: true') gives its top card: "
+        is_open, open_top = _open(r, g.child("open"))
+        if role == "stock" and gives == "top" and not is_open:
+            raise g.child("gives").error("only an open stock ('open: true' or 'open: top') gives its top card: "
                                          "a face-down stock gives cards only by drawing")
         flip = r.word(g.child("flip"), FLIPS, default="auto" if role == "tableau" else "none", what="rule") == "auto"
         capacity = r.integer(g.child("capacity"), allow_none=True, minimum=1)
@@ -719,7 +734,6 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
         if supermove and gives != "run":
             raise g.child("supermove").error("supermove limits the runs a pile gives: it needs 'gives: run'")
         fill_from = r.text(g.child("fill-from")) or None
-        is_open = r.boolean(g.child("open"), False)
         covers: list[tuple[str, ...]] = [()] * n
         if g.has("covered-by"):
             cw = r.get(g.child("covered-by"))
@@ -782,7 +796,7 @@ def _resolve(defn: VariantDef, options: Mapping[str, Any]) -> ResolvedVariant:
                 capacity=capacity, max_accept=max_accept,
                 accepts_from=accepts if accepts is not None else (),
                 fan=fan, show=show, min_accept=min_accept, supermove=supermove,  # type: ignore[arg-type]
-                fill_from=fill_from, open=is_open, covered_by=covers[i], pairs=pairs, grid=grid,
+                fill_from=fill_from, open=is_open, open_top=open_top, covered_by=covers[i], pairs=pairs, grid=grid,
                 beaten_by=beaten_by, aces_high=aces_high,
             ))
 

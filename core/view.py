@@ -19,6 +19,7 @@ import attrs
 
 from .cards import FACE, HIDDEN, card_name, parse_card, rank_name
 from .errors import NotationError, PositionError, SolitaireError
+from .rules import shown_down
 
 if TYPE_CHECKING:
     from .game import Game
@@ -41,8 +42,9 @@ class Observation:
     @classmethod
     def of(cls, game: Game) -> Observation:
         """What a player of ``game`` sees: its face-down cards unknown."""
-        return cls(game.rules, game.seed, tuple(game.down),
-                   tuple(tuple(p[d:]) for p, d in zip(game.piles, game.down, strict=False)),
+        down = shown_down(game.rules, game.piles, game.down)
+        return cls(game.rules, game.seed, tuple(down),
+                   tuple(tuple(p[d:]) for p, d in zip(game.piles, down, strict=False)),
                    game.score, game.moves, game.recycles, game.numbering)
 
     def unseen(self) -> tuple[int, ...]:
@@ -70,6 +72,8 @@ class Observation:
             game.piles[i] = cards[at:at + d] + list(up)
             game.down[i] = d
             at += d
+        if self.rules.stock_open:  # the open stock's cards are all face up to the kernel
+            game.down[self.rules.stock] = 0  # type: ignore[index]
         game.score, game.moves, game.recycles = self.score, self.moves, self.recycles
         return game
 
@@ -131,5 +135,9 @@ class Observation:
                 down = pile.get("down")
                 if isinstance(down, list):
                     pile = {**pile, "down": [next(spare, HIDDEN) if c == HIDDEN else c for c in down]}
+                    if rules.stock_top_only and rules.stock is not None and name == rules.names[rules.stock] \
+                            and isinstance(pile.get("up", []), list):  # the open stock: face up to the kernel
+                        pile = {**pile, "down": [], "up": pile["down"] + list(pile.get("up", []))}
             piles[name] = pile
         return cls.of(Game.from_position(variant, {**data, "piles": piles}))
+

@@ -130,6 +130,27 @@ def test_pyramid_the_stock_top_pairs_with_the_waste_top():
     assert card_name(game.piles[index["waste"]][-1]) == "9S"
 
 
+def test_pyramid_shows_only_the_stocks_top_card_and_the_hint_guesses_the_rest(cli, solitaire_home):
+    """``open: top``: the JSON protocol's position shows the stock's top card and the cards
+    under it as "??" (as face-down cards), a draw brings the next one to light, and the
+    table's hint never learns the order of the unseen cards."""
+    game = Game.new(Rules.of(get_variant("pyramid"), {}), 1)
+    stock = game.piles[game.rules.stock]  # type: ignore[index]
+    out = cli("play", "pyramid", "--seed", "1", "--new", "--json", input="draw\nhint\n").out
+    first, drawn, hinted = (json.loads(line) for line in out.splitlines())
+    seen = first["position"]["piles"]["stock"]
+    assert seen == {"down": ["??"] * (len(stock) - 1), "up": [card_name(stock[-1])]}
+    after = drawn["position"]["piles"]
+    assert after["stock"] == {"down": ["??"] * (len(stock) - 2), "up": [card_name(stock[-2])]}
+    assert after["waste"]["up"][-1] == card_name(stock[-1])
+    assert hinted["ok"] and hinted["position"] == drawn["position"]
+    thoughtful = Game.new(Rules.of(get_variant("thoughtful"), {"open": True}), 1)  # open: true, every card seen
+    out = cli("play", "thoughtful", "--open", "--seed", "1", "--new", "--json", input="").out
+    view = json.loads(out.splitlines()[0])
+    assert view["position"]["piles"]["stock"]["down"] == []
+    assert len(view["position"]["piles"]["stock"]["up"]) == len(thoughtful.piles[thoughtful.rules.stock])  # type: ignore[index]
+
+
 def test_relaxed_pyramid_is_won_once_the_pyramid_is_empty():
     pos = position("relaxed-pyramid", {"t28": ["6H"], "t27": ["7C"], "stock": ["2D", "9S"], "waste": ["QH"]})
     game = load(pos)

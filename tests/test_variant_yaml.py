@@ -159,8 +159,11 @@ CASES = [
     ("a stock without draw", "    draw: {count: $draw, to: waste}\n", "",
      "thumb.yaml:8: piles.stock: a stock needs 'draw: {count: N, to: PILE-GROUP}'"),
     ("a stock that gives", "    draw: {count: $draw, to: waste}", "    draw: {count: $draw, to: waste}\n    gives: top",
-     "thumb.yaml:11: piles.stock.gives: only an open stock ('open: true') gives its top card: "
+     "thumb.yaml:11: piles.stock.gives: only an open stock ('open: true' or 'open: top') gives its top card: "
      "a face-down stock gives cards only by drawing"),
+    ("an open stock that is neither true, false nor top", "    draw: {count: $draw, to: waste}",
+     "    draw: {count: $draw, to: waste}\n    open: half",
+     "thumb.yaml:11: piles.stock.open: expected true, false or top, got the text 'half'"),
     ("draw on a pile that is not the stock", "    alias: w", "    alias: w\n    draw: {count: 1, to: stock}",
      "thumb.yaml:14: piles.waste.draw: only the stock draws and redeals"),
     ("a prefix without a count", "    alias: w", "    alias: w\n    prefix: x",

@@ -39,6 +39,7 @@ KNOWN_RULES = frozenset({
     "piles", "receivers", "recycle_points", "redeals", "role", "score_move", "seq", "short_name", "sources", "spec",
     "stock", "stock_open", "supermove", "targets", "turn_up", "uncovers", "variant", "width", "win_cleared",
     "win_home", "win_one_card", "whole_runs",
+    "stock_top_only",  # what a player sees of an open stock: the search sees every card
 })
 MAX_WIDTH = 52 * 8  # cards are u16 in the core; eight copies of a face at most (cards.MAX_COPIES)
 
