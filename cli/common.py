@@ -127,8 +127,8 @@ def ms_deal(defn: VariantDef, number: int) -> int:
     if defn.numbering != MS:
         from solitaire.core import registry
 
-        having = ", ".join(d.name for d in registry().sorted() if d.numbering == MS) or "none installed"
-        fail(f"{defn.name} has no Microsoft deal numbers: --ms is for {having}")
+        having = ", ".join(d.name for d in registry().sorted() if d.numbering == MS) or _("none installed")
+        fail(_("{game} has no Microsoft deal numbers: --ms is for {games}").format(game=defn.name, games=having))
     from solitaire.core.shuffle import NUMBERINGS
 
     first, last = NUMBERINGS[MS].first, NUMBERINGS[MS].last

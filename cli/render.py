@@ -72,8 +72,10 @@ def render(game: Game, reveal: bool = False) -> Text:
     if game.seed is not None:
         from .sharecode import code_of
 
-        number = f"#{game.seed} " if game.numbering is not None else ""  # a deal of a public numbering: deal #N
-        out.append("   " + _("deal {code}").format(code=f"{number}{code_of(game)}"))
+        if game.numbering is not None:  # a deal of a public numbering: deal #N and its share code
+            out.append("   " + _("deal #{number}").format(number=game.seed) + " " + code_of(game))
+        else:
+            out.append("   " + _("deal {code}").format(code=code_of(game)))
     out.append("   " + _("score {score}   moves {moves}").format(score=game.score, moves=game.moves) + "\n")
     for row in rules.spec.layout:
         names = [n for n in row if n is not None]

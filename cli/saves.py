@@ -164,8 +164,9 @@ class SlotLock:
                     other = os.read(fd, 20).decode("ascii", "replace").strip()
                 finally:
                     os.close(fd)
-                who = f"process {other}" if other.isdigit() else "another process"
-                raise SlotBusy(f"that {self.slot.variant} game is open in another solitaire ({who})") from None
+                who = _("process {pid}").format(pid=other) if other.isdigit() else _("another process")
+                raise SlotBusy(_("that {game} game is open in another solitaire ({who})").format(
+                    game=self.slot.variant, who=who)) from None
             except OSError:
                 os.close(fd)
                 raise

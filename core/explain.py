@@ -102,19 +102,30 @@ def short_rank(rank: int) -> str:
     return "10" if rank == 10 else rank_name(rank)
 
 
+def comma() -> str:
+    """The separator of a list's items in this language (``", "``; Arabic ``"، "``)."""
+    return _(", ")
+
+
+def semicolon() -> str:
+    """The separator of a sentence's clauses in this language (``"; "``; Greek ``"· "``, as
+    ``;`` is its question mark; Arabic ``"؛ "``)."""
+    return _("; ")
+
+
 def listing(words: Iterable[str]) -> str:
     """``'a, b and c'``."""
     words = list(words)
     if len(words) <= 1:
         return "".join(words)
-    return _("{items} and {last}").format(items=", ".join(words[:-1]), last=words[-1])
+    return _("{items} and {last}").format(items=comma().join(words[:-1]), last=words[-1])
 
 
 def either(words: Sequence[str]) -> str:
     """``'a, b or c'``."""
     if len(words) <= 1:
         return "".join(words)
-    return _("{items} or {last}").format(items=", ".join(words[:-1]), last=words[-1])
+    return _("{items} or {last}").format(items=comma().join(words[:-1]), last=words[-1])
 
 
 def sentence(text: str) -> str:
@@ -270,7 +281,7 @@ def _build(view: GroupView) -> list[str]:
     if len(parts) == 1:
         return [_("it {rule}").format(rule=parts[0][1])]
     return [_("each pile builds its own way: {ways}").format(
-        ways="; ".join(_("{piles} {rule}").format(piles=listing(names), rule=said) for names, said in parts))]
+        ways=semicolon().join(_("{piles} {rule}").format(piles=listing(names), rule=said) for names, said in parts))]
 
 
 def empty_words(empty: EmptyRule) -> str:
@@ -305,7 +316,7 @@ def _empty(view: GroupView) -> list[str]:
         one = _("an empty pile takes {what}") if len(view.piles) > 1 else _("when empty, it takes {what}")
         return [one.format(what=parts[0][1])]
     return [_("an empty pile takes: {what}").format(
-        what="; ".join(_("{piles} {rule}").format(piles=listing(names), rule=said) for names, said in parts))]
+        what=semicolon().join(_("{piles} {rule}").format(piles=listing(names), rule=said) for names, said in parts))]
 
 
 def _run_words(rule: BuildRule) -> str:
@@ -327,7 +338,7 @@ def _gives(view: GroupView) -> list[str]:
     if all(p.run.rank == "none" for p in view.piles):
         return [_("only its top card moves")]
     parts = view.per_pile(lambda p: _run_words(p.run))
-    runs = "; ".join(said if len(parts) == 1 else _("{rule} on {piles}").format(rule=said, piles=listing(names))
+    runs = semicolon().join(said if len(parts) == 1 else _("{rule} on {piles}").format(rule=said, piles=listing(names))
                      for names, said in parts)
     return [_("its top card moves, or several top cards together when they are {runs}").format(runs=runs)]
 
@@ -349,7 +360,7 @@ def _covered(view: GroupView) -> list[str]:
     if not covered:
         return []
     order = [p.name for p in view.variant.piles]
-    which = "; ".join(_("{piles} cover {pile}").format(piles=_ranges(p.covered_by, order), pile=p.name)
+    which = semicolon().join(_("{piles} cover {pile}").format(piles=_ranges(p.covered_by, order), pile=p.name)
                       for p in covered)
     if len(covered) == 1:
         said = _("{pile}'s card is free once {piles} are gone") if _covers(view) else \
@@ -564,9 +575,9 @@ def _face_up(step: DealStep, group: GroupSpec, counts: dict[str, int]) -> str:
             said = _("face down") if n == 0 else _("face up") if n is None or n >= own else \
                 _("the top {cards} face up").format(cards=cards(n))
             parts.setdefault(said, []).append(name)
-        return ", ".join(_("{rule} on {piles}").format(rule=said, piles=_ranges(names, group.piles))
+        return comma().join(_("{rule} on {piles}").format(rule=said, piles=_ranges(names, group.piles))
                          for said, names in parts.items())
-    return _("the top {counts} face up").format(counts=", ".join(_("all") if n is None else str(n)
+    return _("the top {counts} face up").format(counts=comma().join(_("all") if n is None else str(n)
                                                                  for n in step.face_up))
 
 
@@ -617,7 +628,7 @@ def _deal_place(step: DealStep, variant: ResolvedVariant, group: GroupSpec, wher
         if len(step.cards) == 1:
             said = _("{group} start with {card}") if plural else _("{group} starts with {card}")
             return said.format(group=where, card=card_words(step.cards[0]))
-        return _("{group} start with: {cards}").format(group=where, cards=", ".join(
+        return _("{group} start with: {cards}").format(group=where, cards=comma().join(
             _("{pile} {card}").format(pile=name, card=card_words(c)) for name, c in zip(group.piles, step.cards,
                                                                                        strict=True)))
     numbers = step.counts
@@ -635,7 +646,7 @@ def _deal_place(step: DealStep, variant: ResolvedVariant, group: GroupSpec, wher
                 else _("{group} gets {counts} cards of the base rank, taken out of the deck ({piles})")
         else:
             many = _("{group} get {counts} cards ({piles})") if plural else _("{group} gets {counts} cards ({piles})")
-        many = many.format(group=where, counts=", ".join(map(str, numbers)), piles=_pile_names(group))
+        many = many.format(group=where, counts=comma().join(map(str, numbers)), piles=_pile_names(group))
     if step.order == "piles" and len(numbers) > 1:
         many = _("{deal} (one pile after another)").format(deal=many)
     return _("{deal}, {face}").format(deal=many, face=_face_up(step, group, counts))
@@ -720,7 +731,7 @@ def _win(rules: Rules) -> list[Section]:
     sequences = foundation_sequences(variant)
     if sequences:
         lines.append(sentence(_("each foundation takes its cards in this order: {orders}").format(
-            orders="; ".join(sequences))))
+            orders=semicolon().join(sequences))))
     return [Section(_("How to win"), tuple(lines))]
 
 
@@ -763,7 +774,8 @@ def foundation_sequences(variant: ResolvedVariant) -> list[str]:
                 break
             ranks.append(nxt)
         if len(ranks) > 1:
-            out.append(_("{pile} takes {ranks}").format(pile=pile.name, ranks=", ".join(short_rank(r) for r in ranks)))
+            said = comma().join(short_rank(r) for r in ranks)
+            out.append(_("{pile} takes {ranks}").format(pile=pile.name, ranks=said))
     return out
 
 

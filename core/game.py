@@ -986,9 +986,9 @@ class Game:
         empty: finishing plays them out too."""
         rules = self.rules
         if self.won:
-            return "the game is already won"
+            return _("the game is already won")
         if any(d for i, d in enumerate(self.down) if i != rules.stock):
-            return "finish needs every card face up"
+            return _("finish needs every card face up")
         return None
 
     def finish_moves(self) -> list[Move] | None:

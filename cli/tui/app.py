@@ -454,7 +454,7 @@ class SolitaireApp(HandKeys, App[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="header"):
             yield HeaderInfo(id="info")
-            yield FinishButton("Finish", id="finish")
+            yield FinishButton(_("Finish"), id="finish")
         yield TableView(self.game, self.view, id="table")
         yield Static(id="status")
 

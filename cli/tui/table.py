@@ -22,7 +22,7 @@ from rich.terminal_theme import DEFAULT_TERMINAL_THEME
 
 from solitaire.core import Game
 from solitaire.core.cards import SUIT, card_symbol, is_red, parse_card
-from solitaire.core.i18n import _
+from solitaire.core.i18n import _, ngettext
 
 _CARD_NAME = re.compile(r"\b(?:10|[A2-9TJQK])[CDHS]\b")
 
@@ -492,10 +492,12 @@ def _counts(game: Game, width: int) -> dict[int, str]:
     redeals = rules.redeals
     if redeals is not None and redeals > 0 and len(rules.draw_targets) == 1:
         left = max(0, redeals - game.recycles)
-        out[rules.stock] = (f"{left or 'no'} redeal{'s' if left > 1 else ''}" if wide else f"↺{left}")
+        said = ngettext("{n} redeal", "{n} redeals", left).format(n=left) if left else _("no redeal")
+        out[rules.stock] = said if wide and len(said) <= width else f"↺{left}"  # words that fit, or the sign
     if len(rules.draw_targets) == 1 and rules.draw_targets[0] not in rules.foundation_set:
         n = len(game.piles[rules.draw_targets[0]])
-        out[rules.draw_targets[0]] = f"{n} card{'s' if n != 1 else ''}" if wide else str(n)
+        said = ngettext("{n} card", "{n} cards", n).format(n=n)
+        out[rules.draw_targets[0]] = said if wide and len(said) <= width else str(n)
     return out
 
 
