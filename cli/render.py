@@ -73,7 +73,7 @@ def render(game: Game, reveal: bool = False) -> Text:
         from .sharecode import code_of
 
         if game.numbering is not None:  # a deal of a public numbering: deal #N and its share code
-            out.append("   " + _("deal #{number}").format(number=game.seed) + " " + code_of(game))
+            out.append("   " + _("deal #{number}").format(number=game.seed) + f" {code_of(game)}")
         else:
             out.append("   " + _("deal {code}").format(code=code_of(game)))
     out.append("   " + _("score {score}   moves {moves}").format(score=game.score, moves=game.moves) + "\n")
