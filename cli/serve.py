@@ -60,7 +60,7 @@ def serve_command(
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
         with tempfile.TemporaryDirectory(prefix="solitaire-serve-") as homes:
-            def command(n: int) -> str:
+            def command(n: int, _browser: str) -> str:
                 home = Path(homes) / str(n)
                 home.mkdir(exist_ok=True)
                 return command_line("play", defn.name, "--new", *extra, env={"SOLITAIRE_HOME": str(home)})

@@ -521,13 +521,21 @@ async def web_table(server: Any, table: Any, network: Network | None) -> AsyncIt
     if network is None or not network.web:
         yield None
         return
+    import tempfile
+
     from ..web import WebError, WebTable, command_line, serving
 
     loopback = link_for_host(server, table)
     holder: list[Any] = []
+    # each browser's sessions get a home of their own, where a session that leaves a seat keeps
+    # its seat token (race-seats.json) for the browser's next session to offer back
+    homes = tempfile.TemporaryDirectory(prefix="solitaire-race-web-")
 
-    def command(n: int) -> str:
-        return command_line("race", "join", loopback, "--name", f"guest {n}", "--web-session", holder[0].link())
+    def command(n: int, browser: str) -> str:
+        home = Path(homes.name) / browser
+        home.mkdir(mode=0o700, exist_ok=True)
+        return command_line("race", "join", loopback, "--name", f"guest {n}", "--web-session", holder[0].link(),
+                            env={"SOLITAIRE_HOME": str(home)})
 
     named = network.link_host()  # the race link's host (--public's port is the race's, not the page's)
     web = WebTable(command, network.bind, network.web_port, token=table.token, title="solitaire race",
@@ -539,6 +547,8 @@ async def web_table(server: Any, table: Any, network: Network | None) -> AsyncIt
             yield web
     except WebError as exc:
         raise RaceError(str(exc)) from None
+    finally:
+        homes.cleanup()
 
 
 def own_connection_context() -> ssl.SSLContext:

@@ -26,6 +26,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+import attrs
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -44,7 +45,16 @@ from ..common import UNCHECKED
 from ..tui.app import TABLE_BINDINGS, HandKeys, HelpScreen, TableView, replay_escape
 from ..tui.controls import Hand
 from ..tui.table import View, with_symbols
-from .client import LOOPBACK_HINT, RaceClient, RaceError, RaceRefused, hosted_table, leaving_notice, settings_command
+from .client import (
+    LOOPBACK_HINT,
+    RaceClient,
+    RaceError,
+    RaceRefused,
+    hosted_table,
+    leaving_notice,
+    remember_seat,
+    settings_command,
+)
 
 REJOIN_SECONDS = 60.0  # after a dropped connection, how long to keep trying the seat (the table keeps it 60 s)
 KEYS_LINE = N_("arrows move  space pick/put  d draw  f finish  = offer draw  x resign  ? help")
@@ -529,31 +539,35 @@ RaceHelpScreen { align: center middle; background: $background 40%; }
 """
 
 
+@attrs.frozen
+class Comeback:
+    """A seat this browser left at the table less than 60 s ago, to offer back before joining."""
+
+    name: str  # to join with
+    seat: int
+    ago: int  # seconds since it was left
+    token: str  # its seat token
+    connect: dict[str, Any]  # how to connect (the host's own TLS context, on loopback)
+
+
 class RaceApp(App[None]):
     """One player's (or spectator's) view of a race table, fed by its :class:`RaceClient`."""
 
     CSS = CSS
     TITLE = "solitaire race"
 
-    def __init__(self, client: RaceClient, link: str, *, tick: bool = True, web: str | None = None,
-                 web_only: bool = False) -> None:
+    def __init__(self, client: RaceClient | None, link: str, *, tick: bool = True, web: str | None = None,
+                 web_only: bool = False, comeback: Comeback | None = None) -> None:
+        """``client`` None: the app joins itself, first asking whether to take back the seat
+        ``comeback`` (a browser's session, whose questions can only be asked on its screen)."""
         super().__init__()
-        self.client = client
         self.link = link
         self.web = web  # the table's page for browsers (race host --web)
         self.web_only = web_only  # this table runs in a browser: its link is the page's
         self.tick = tick
-        welcome = client.welcome
-        self.role: str = welcome.get("role", "spectator")
-        self.is_host: bool = bool(welcome.get("host"))
-        self.table: dict[str, Any] = {k: v for k, v in welcome.items() if k not in ("v", "type", "own")}
-        seat = welcome.get("seat")
-        self.my_id: int | None = self.table["players"][seat]["id"] if seat is not None else None
-        self.own: dict[str, Any] | None = welcome.get("own")
+        self.comeback = comeback
         self.seen: Observation | None = None  # what the player sees of the own table
         self.board: Game | None = None  # the table drawn: ``seen`` with stand-ins face down
-        if self.own:
-            self.show_own(self.own["position"])
         self.end: dict[str, Any] | None = None
         self.offer: dict[str, Any] | None = None  # {"by": name, "seat": seat, "accepted": [seats]}
         self.unanswered = 0  # moves sent that the server has not answered yet
@@ -563,6 +577,24 @@ class RaceApp(App[None]):
         self.rejoining = False  # after a dropped connection, while coming back to the seat
         self._rejoined_at: float | None = None
         self.base: Screen[Any] | None = None
+        self.client: RaceClient
+        self.joined = client is not None
+        if client is not None:
+            self._sit(client)
+
+    def _sit(self, client: RaceClient) -> None:
+        """Take the table as the welcome on ``client`` tells it."""
+        self.client = client
+        self.joined = True
+        welcome = client.welcome
+        self.role: str = welcome.get("role", "spectator")
+        self.is_host: bool = bool(welcome.get("host"))
+        self.table: dict[str, Any] = {k: v for k, v in welcome.items() if k not in ("v", "type", "own")}
+        seat = welcome.get("seat")
+        self.my_id: int | None = self.table["players"][seat]["id"] if seat is not None else None
+        self.own: dict[str, Any] | None = welcome.get("own")
+        if self.own:
+            self.show_own(self.own["position"])
         self._note_clock(self.table)
 
     # -- what the screens show
@@ -658,10 +690,44 @@ class RaceApp(App[None]):
 
     # -- screens
     def on_mount(self) -> None:
+        if not self.joined and self.comeback is not None:
+            back = self.comeback
+            self.push_screen(ConfirmScreen(_("You left seat {seat} at this table {ago} s ago. Take it back?").format(
+                seat=back.seat, ago=back.ago)), self._answered)
+            return
+        self._begin()
+
+    def _begin(self) -> None:
         self.show_state()
         self.run_worker(self._listen(), exclusive=True, group="listen")
         if self.tick:
             self.set_interval(1.0, self._tick)
+
+    def _answered(self, yes: bool | None) -> None:
+        self.run_worker(self._join(bool(yes)))
+
+    async def _join(self, take_back: bool) -> None:
+        """Join the table: with the seat token of ``comeback`` if ``take_back`` (one the table
+        refuses is said, with its reason, and the app joins as a newcomer), else as a newcomer."""
+        back = self.comeback
+        assert back is not None
+        notice = ""
+        client = None
+        if take_back:
+            try:
+                client = await RaceClient.join(self.link, back.name, seat_token=back.token, **back.connect)
+            except RaceError as exc:
+                notice = _("Could not take the seat back: {reason}").format(reason=exc)
+        if client is None:
+            try:
+                client = await RaceClient.join(self.link, back.name, **back.connect)
+            except RaceError as exc:
+                self.exit(return_code=2, message=f"solitaire: {exc}")
+                return
+        self._sit(client)
+        self._begin()
+        self.notice = notice
+        self.refresh_base()
 
     def _tick(self) -> None:
         if isinstance(self.base, RaceScreen) and self.deadline is not None:
@@ -930,16 +996,24 @@ class RaceApp(App[None]):
 
 
 async def race_ui(link: str, name: str, *, host_key: str | None = None, seat_token: str | None = None,
-                  via: str | None = None, web: str | None = None, web_only: bool = False, **connect: Any) -> int:
-    client = await RaceClient.join(via or link, name, host_key=host_key, seat_token=seat_token, **connect)
-    app = RaceApp(client, link, web=web, web_only=web_only)
+                  via: str | None = None, web: str | None = None, web_only: bool = False,
+                  comeback: Comeback | None = None, **connect: Any) -> int:
+    client = None
+    if comeback is None:
+        client = await RaceClient.join(via or link, name, host_key=host_key, seat_token=seat_token, **connect)
+    app = RaceApp(client, link, web=web, web_only=web_only, comeback=comeback)
     try:
         await app.run_async()
     finally:
-        await client.close()
-        if app.client is not client:  # came back on a new connection after a drop
+        if client is not None:
+            await client.close()
+        if app.joined and app.client is not client:  # joined by the app, or came back after a drop
             await app.client.close()
-    if web_only:  # a browser's session: its process ends with the page, nobody reads a notice
+    if app.return_code:  # could not join (a browser's session asked first): the reason, in one line
+        return app.return_code
+    if web_only:  # a browser's session: its process ends with the page, nobody reads a notice, but
+        if not app.closed:  # this browser's next session (its home is the browser's) offers the seat back
+            remember_seat(link, app.client)
         return 0
     notice = None if app.closed else leaving_notice(link, app.client)
     if notice is not None:  # how to take the seat back, once the screen is the terminal's again
@@ -948,15 +1022,19 @@ async def race_ui(link: str, name: str, *, host_key: str | None = None, seat_tok
 
 
 def run_join_ui(link: str, name: str, seat_token: str | None = None, cafile: str | None = None,
-                web: str | None = None) -> int:
+                web: str | None = None, comeback: dict[str, Any] | None = None) -> int:
     """``race join``'s table; ``web``: this is a browser's session of ``race host --web`` on the
-    host's machine, the page's link shown (the race's own link is the host's loopback one)."""
+    host's machine, the page's link shown (the race's own link is the host's loopback one);
+    ``comeback`` (``seat``, ``ago``, ``token``): the seat this browser left, offered back."""
     connect: dict[str, Any] = {"cafile": cafile}
     if web is not None and link.rstrip().endswith("&tls=1"):
         from .client import own_connection_context
 
         connect = {"ssl": own_connection_context()}  # the host's own server, on loopback
-    return asyncio.run(race_ui(link, name, seat_token=seat_token, web=web, web_only=web is not None, **connect))
+    back = None if comeback is None else Comeback(name, int(comeback["seat"]), int(comeback["ago"]),
+                                                  str(comeback["token"]), connect)
+    return asyncio.run(race_ui(link, name, seat_token=seat_token, web=web, web_only=web is not None,
+                               comeback=back, **connect))
 
 
 def run_host_ui(settings: Any, name: str, port: int, seconds_allowed: bool = False, network: Any = None) -> int:
