@@ -614,7 +614,7 @@ async def test_a_browsers_session_asks_before_taking_its_seat_back_and_a_stale_t
             assert "You left seat 1 at this table 3 s ago" in plain(back.screen.query_one("#question"))
             await second.press("y")
             await until(second, lambda: on(back, RaceScreen) and back.own is not None, "the seat back")
-            assert back.role == "player" and back.own["moves"] == 1 and back.client.seat_token != token
+            assert back.role == "player" and own(back)["moves"] == 1 and back.client.seat_token != token
         await back.client.close()
         stale = RaceApp(None, link, tick=False, web_only=True, comeback=Comeback("guest 3", 1, 9, token, {}))
         async with stale.run_test(size=(100, 30)) as third:
