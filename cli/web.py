@@ -38,7 +38,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
-from solitaire.core.i18n import _
+from solitaire.core.i18n import _, shipped
 
 WEB_DRIVER = "textual.drivers.web_driver:WebDriver"  # what textual-serve runs each session with
 MAX_MESSAGE = 64 * 1024  # bytes of one message from a page (a paste; keys are a few bytes)
@@ -72,15 +72,16 @@ class WebTable:
     """An aiohttp server on ``host``/``port`` serving ``command`` to browsers through
     textual-serve's page and process bridge.
 
-    ``command(n, browser)`` is the shell command of the n-th session (from 1): the same program
-    every time, only its player's number and its browser's label may differ (``browser`` is
-    ``b1``, ``b2``, ... for each browser known by its cookie, ``s7`` for a session whose
-    WebSocket came without one). ``token`` must be in the page's address and its
+    ``command(n, browser, lang)`` is the shell command of the n-th session (from 1): the same
+    program every time, only its player's number, its browser's label and its language may
+    differ (``browser`` is ``b1``, ``b2``, ... for each browser known by its cookie, ``s7`` for
+    a session whose WebSocket came without one; ``lang`` is a language shipped, the first the
+    browser asks for, else ``en``). ``token`` must be in the page's address and its
     WebSocket's path; ``sessions`` and ``per_address`` bound the processes running at once.
     ``public`` (host, port or None) is what the link names instead of the address listened on
     (the caller resolves 0.0.0.0 to the machine's outward address)."""
 
-    def __init__(self, command: Callable[[int, str], str], host: str = "127.0.0.1", port: int = 0, *,
+    def __init__(self, command: Callable[[int, str, str], str], host: str = "127.0.0.1", port: int = 0, *,
                  token: str | None = None, title: str = "solitaire", sessions: int = 8, per_address: int = 4,
                  ssl_context: ssl.SSLContext | None = None, public: tuple[str, int | None] | None = None) -> None:
         self.command = command
@@ -222,7 +223,8 @@ class WebTable:
         async def close() -> None:
             await socket.close()
 
-        service = AppService(self.command(self.started, browser), write_bytes=socket.send_bytes,
+        lang = browser_language(request.headers.get("Accept-Language"))
+        service = AppService(self.command(self.started, browser, lang), write_bytes=socket.send_bytes,
                              write_str=socket.send_str, close=close, download_manager=DownloadManager())
         self._services.add(service)
         try:
@@ -278,6 +280,24 @@ class WebTable:
                 await service.focus()
             else:
                 return
+
+
+def browser_language(header: str | None) -> str:
+    """The language shipped that a browser's ``Accept-Language`` prefers (``el-GR,el;q=0.9,en;q=0.8``),
+    else English."""
+    wanted: list[tuple[float, int, str]] = []
+    for k, item in enumerate((header or "")[:200].split(",")):
+        code, _sep, params = item.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                continue
+        found = shipped(code.strip())
+        if found is not None and q > 0:
+            wanted.append((-q, k, found))
+    return min(wanted)[2] if wanted else "en"
 
 
 def _int(value: Any, default: int) -> int:

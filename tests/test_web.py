@@ -226,10 +226,11 @@ def test_a_browser_that_closes_or_reloads_the_tab_is_offered_its_seat_back(brows
         until(stream, event="reconnected", seat=1)
         again.wait_for(" moves 1")
 
-        other = browser.new_context(viewport={"width": 1280, "height": 800})  # another machine's browser
+        # another machine's browser (a Greek one: its table speaks Greek)
+        other = browser.new_context(viewport={"width": 1280, "height": 800}, locale="el-GR")
         stranger = Page(other, opened["web"])
-        stranger.wait_for("You are watching this race")  # a newcomer, once the race runs
-        assert "You left seat" not in stranger.text()
+        stranger.wait_for("Παρακολουθείτε αυτόν τον αγώνα")  # "You are watching this race": a newcomer
+        assert "You left seat" not in stranger.text() and "Αφήσατε" not in stranger.text()
         cookies = {c["name"]: c["value"] for c in mine.cookies()}
         assert not set(cookies.values()) & {c["value"] for c in other.cookies()}  # each browser its own
         cookie = next(c for c in mine.cookies() if c["name"].startswith("solitaire-browser-"))
@@ -309,7 +310,7 @@ def test_the_page_and_its_session_need_the_token_and_sessions_are_limited():
 
     async def go() -> None:
         waiting = shlex.join([sys.executable, "-c", "import sys; sys.stdin.buffer.read(1)"])
-        table = WebTable(lambda _n, _browser: waiting, sessions=1, per_address=1)
+        table = WebTable(lambda _n, _browser, _lang: waiting, sessions=1, per_address=1)
         await table.start()
         base = f"http://127.0.0.1:{table.port}"
         async with aiohttp.ClientSession() as http:
@@ -344,6 +345,17 @@ def test_the_page_and_its_session_need_the_token_and_sessions_are_limited():
         await table.close()
 
     asyncio.run(asyncio.wait_for(go(), 60))
+
+
+def test_a_browsers_session_speaks_the_first_shipped_language_it_asks_for():
+    from solitaire.cli.web import browser_language
+
+    assert browser_language("el-GR,el;q=0.9,en;q=0.8") == "el"
+    assert browser_language("de-DE,de;q=0.9,ro;q=0.5,uk;q=0.7") == "uk"  # by preference, not by place
+    assert browser_language("fr, en;q=0.1") == "en"
+    assert browser_language("ar;q=0, ht") == "ht"  # q=0: not wanted
+    for nothing in (None, "", "x" * 5000, "el;q=oops", ";;,,"):
+        assert browser_language(nothing) == "en"
 
 
 def test_serve_refuses_bad_input_in_one_line(cli):
