@@ -1098,7 +1098,7 @@ async def race_ui(link: str, name: str, *, host_key: str | None = None, seat_tok
     if app.return_code:  # could not join (a browser's session asked first): the reason, in one line
         return app.return_code
     if web_only:  # a browser's session: its process ends with the page, nobody reads a notice, but
-        if not app.closed:  # this browser's next session (its home is the browser's) offers the seat back
+        if app.joined and not app.closed:  # its next session (its home is the browser's) offers the seat back
             remember_seat(link, app.client)
         return 0
     notice = None if app.closed else leaving_notice(link, app.client)
