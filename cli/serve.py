@@ -60,10 +60,11 @@ def serve_command(
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
         with tempfile.TemporaryDirectory(prefix="solitaire-serve-") as homes:
-            def command(n: int) -> str:
+            def command(n: int, _browser: str, lang: str) -> str:  # the table in the browser's language
                 home = Path(homes) / str(n)
                 home.mkdir(exist_ok=True)
-                return command_line("play", defn.name, "--new", *extra, env={"SOLITAIRE_HOME": str(home)})
+                return command_line("play", defn.name, "--new", *extra,
+                                    env={"SOLITAIRE_HOME": str(home), "LANGUAGE": lang, "SOLITAIRE_BIDI": "visual"})
 
             table = WebTable(command, network.bind, port_number, title=f"solitaire {defn.name}",
                              sessions=sessions, per_address=min(PER_ADDRESS, sessions),

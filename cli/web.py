@@ -13,12 +13,20 @@ compared in constant time) is required for the page and for the session's WebSoc
 stranger who finds the port starts nothing; sessions are limited in all and per address,
 as are a message's size and a window's size; and textual-serve's file downloads and
 directory listings are not served.
+
+A browser is known again by a cookie of ours (random, ``HttpOnly``, ``SameSite=Strict``, sent
+only to this server's page and WebSocket): each browser's sessions get a label of their own
+(``b1``, ``b2``, ...), never the cookie itself, so the command can give each browser a home of
+its own. That is how a race player who closes or reloads the tab is offered the seat back:
+the session that ends keeps the seat token in that browser's home, and the browser's next
+session finds it there; another browser has another home.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import hmac
 import logging
 import secrets
@@ -30,12 +38,14 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
-from solitaire.core.i18n import _
+from solitaire.core.i18n import _, shipped
 
 WEB_DRIVER = "textual.drivers.web_driver:WebDriver"  # what textual-serve runs each session with
 MAX_MESSAGE = 64 * 1024  # bytes of one message from a page (a paste; keys are a few bytes)
 MAX_WIDTH, MAX_HEIGHT = 400, 200  # a window larger than this is drawn at this size
 PAGE_TYPES = frozenset({"stdin", "resize", "ping", "blur", "focus"})
+MAX_BROWSERS = 4096  # browsers remembered (by their cookie); the oldest is forgotten past this
+ENDING_WAIT = 10.0  # seconds a browser's new session waits for its ending one (a reload) to end
 
 log = logging.getLogger("solitaire.web")
 
@@ -62,13 +72,16 @@ class WebTable:
     """An aiohttp server on ``host``/``port`` serving ``command`` to browsers through
     textual-serve's page and process bridge.
 
-    ``command(n)`` is the shell command of the n-th session (from 1): the same program every
-    time, only its player's number may differ. ``token`` must be in the page's address and its
+    ``command(n, browser, lang)`` is the shell command of the n-th session (from 1): the same
+    program every time, only its player's number, its browser's label and its language may
+    differ (``browser`` is ``b1``, ``b2``, ... for each browser known by its cookie, ``s7`` for
+    a session whose WebSocket came without one; ``lang`` is a language shipped, the first the
+    browser asks for, else ``en``). ``token`` must be in the page's address and its
     WebSocket's path; ``sessions`` and ``per_address`` bound the processes running at once.
     ``public`` (host, port or None) is what the link names instead of the address listened on
     (the caller resolves 0.0.0.0 to the machine's outward address)."""
 
-    def __init__(self, command: Callable[[int], str], host: str = "127.0.0.1", port: int = 0, *,
+    def __init__(self, command: Callable[[int, str, str], str], host: str = "127.0.0.1", port: int = 0, *,
                  token: str | None = None, title: str = "solitaire", sessions: int = 8, per_address: int = 4,
                  ssl_context: ssl.SSLContext | None = None, public: tuple[str, int | None] | None = None) -> None:
         self.command = command
@@ -85,6 +98,31 @@ class WebTable:
         self.refused: Counter[str] = Counter()  # why pages or sessions were turned away
         self._runner: Any = None
         self._services: set[Any] = set()
+        self._browsers: dict[str, str] = {}  # the SHA-256 of a browser's cookie -> its label
+        self._ending: dict[str, set[asyncio.Event]] = {}  # a browser's label -> its sessions ending
+        self._browsers_given = 0
+
+    def _next_browser(self) -> int:
+        self._browsers_given += 1
+        return self._browsers_given
+
+    @property
+    def cookie_name(self) -> str:
+        """One a port: cookies are a host's, whatever the port, and two tables may share one."""
+        return f"solitaire-browser-{self.port}"
+
+    def browser_of(self, cookie: str | None) -> str | None:
+        """The label of the browser whose cookie this is (None for one we did not give)."""
+        if not cookie or len(cookie) > 64:
+            return None
+        return self._browsers.get(hashlib.sha256(cookie.encode()).hexdigest())
+
+    def _new_browser(self) -> str:
+        cookie = secrets.token_urlsafe(24)
+        if len(self._browsers) >= MAX_BROWSERS:
+            del self._browsers[next(iter(self._browsers))]
+        self._browsers[hashlib.sha256(cookie.encode()).hexdigest()] = f"b{self._next_browser()}"
+        return cookie
 
     # ------------------------------------------------------------------ addresses
 
@@ -148,6 +186,9 @@ class WebTable:
             "application": {"name": self.title},
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
+        if self.browser_of(request.cookies.get(self.cookie_name)) is None:  # a browser new to us
+            response.set_cookie(self.cookie_name, self._new_browser(), path="/", httponly=True, samesite="Strict",
+                                secure=self.ssl is not None)
         response.headers["Cache-Control"] = "no-store"
         response.headers["Referrer-Policy"] = "no-referrer"  # the token stays out of other sites' logs
         return response
@@ -164,17 +205,27 @@ class WebTable:
         if sum(self.running.values()) >= self.sessions or self.running[address] >= self.per_address:
             self.refused["too-many-sessions"] += 1
             raise web.HTTPServiceUnavailable(text=_("too many sessions at this table") + "\n")
-        socket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
-        await socket.prepare(request)
         self.running[address] += 1
         self.started += 1
+        browser = self.browser_of(request.cookies.get(self.cookie_name)) or f"s{self.started}"
+        ending = list(self._ending.get(browser, ()))
+        if ending:  # a reload: the session the page left keeps what it must before this one starts
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ending)), ENDING_WAIT)
+        socket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
+        try:
+            await socket.prepare(request)
+        except Exception:
+            self._session_gone(address)
+            raise
         width = min(max(_int(request.query.get("width", "80"), 80), 20), MAX_WIDTH)
         height = min(max(_int(request.query.get("height", "24"), 24), 10), MAX_HEIGHT)
         async def close() -> None:
             await socket.close()
 
-        service = AppService(self.command(self.started), write_bytes=socket.send_bytes, write_str=socket.send_str,
-                             close=close, download_manager=DownloadManager())
+        lang = browser_language(request.headers.get("Accept-Language"))
+        service = AppService(self.command(self.started, browser, lang), write_bytes=socket.send_bytes,
+                             write_str=socket.send_str, close=close, download_manager=DownloadManager())
         self._services.add(service)
         try:
             await service.start(width, height)
@@ -182,14 +233,25 @@ class WebTable:
         except Exception as exc:  # a page's mistake ends its own session, never the server
             log.debug("web session ended: %s", exc)
         finally:
-            self._services.discard(service)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(service.stop(), 5)
-            self.running[address] -= 1
-            if not self.running[address]:
-                del self.running[address]
+            done = asyncio.Event()
+            self._ending.setdefault(browser, set()).add(done)
+            try:
+                self._services.discard(service)
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(service.stop(), 5)
+            finally:
+                done.set()
+                self._ending[browser].discard(done)
+                if not self._ending[browser]:
+                    del self._ending[browser]
+                self._session_gone(address)
             await socket.close()
         return socket
+
+    def _session_gone(self, address: str) -> None:
+        self.running[address] -= 1
+        if not self.running[address]:
+            del self.running[address]
 
     async def _pump(self, socket: Any, service: Any) -> None:
         """The page's messages to the session: keys and mouse (``stdin``), size, focus and ping;
@@ -218,6 +280,24 @@ class WebTable:
                 await service.focus()
             else:
                 return
+
+
+def browser_language(header: str | None) -> str:
+    """The language shipped that a browser's ``Accept-Language`` prefers (``el-GR,el;q=0.9,en;q=0.8``),
+    else English."""
+    wanted: list[tuple[float, int, str]] = []
+    for k, item in enumerate((header or "")[:200].split(",")):
+        code, _sep, params = item.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                continue
+        found = shipped(code.strip())
+        if found is not None and q > 0:
+            wanted.append((-q, k, found))
+    return min(wanted)[2] if wanted else "en"
 
 
 def _int(value: Any, default: int) -> int:

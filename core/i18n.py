@@ -12,13 +12,20 @@ The language is the one the user's locale names, looked up as gettext programs l
 (``LANGUAGE``, a list separated by colons, then ``LC_ALL``, ``LC_MESSAGES``, ``LANG``; ``C``
 or ``POSIX`` means English), unless :func:`set_language` names one (``--lang CODE``). English
 is the fallback for a language, or an entry, without a translation.
+
+A server answering people in their own languages renders each answer with :func:`speaking`:
+within it, in that thread or asyncio task alone, :func:`_` and :func:`ngettext` speak the
+language named, the process's own language unchanged everywhere else.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gettext
 import io
 import os
+from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path
 
 DOMAIN = "solitaire"
@@ -32,16 +39,41 @@ ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 _current: gettext.NullTranslations = gettext.NullTranslations()
 _code = "en"
 _loaded: dict[str, gettext.NullTranslations] = {}
+# the language spoken in this thread or task only (see speaking), over the process's
+_speaking: ContextVar[tuple[str, gettext.NullTranslations] | None] = ContextVar("solitaire_speaking", default=None)
 
 
 def _(message: str) -> str:
     """``message`` in the current language (the English text itself when untranslated)."""
-    return _current.gettext(message)
+    spoken = _speaking.get()
+    return (_current if spoken is None else spoken[1]).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of ``singular``/``plural`` that the current language uses for ``n``."""
-    return _current.ngettext(singular, plural, n)
+    spoken = _speaking.get()
+    return (_current if spoken is None else spoken[1]).ngettext(singular, plural, n)
+
+
+def shipped(code: object) -> str | None:
+    """``code`` if it names a language shipped (``el``, ``el_GR``, ``el-GR``: ``el``), else None."""
+    if not isinstance(code, str) or not 0 < len(code) <= 16:
+        return None
+    base = code.replace("-", "_").split("_", 1)[0].lower()
+    return base if base in LANGUAGES else None
+
+
+@contextlib.contextmanager
+def speaking(code: str) -> Iterator[str]:
+    """Within: speak ``code`` (a language shipped; English for any other) in this thread or
+    asyncio task alone, e.g. to render a server's answer to one connection; the process's
+    language (:func:`set_language`) is unchanged, here after and everywhere else."""
+    chosen = shipped(code) or "en"
+    token = _speaking.set((chosen, catalog(chosen)))
+    try:
+        yield chosen
+    finally:
+        _speaking.reset(token)
 
 
 def N_(message: str) -> str:  # (gettext's own name for a marker)
@@ -51,12 +83,13 @@ def N_(message: str) -> str:  # (gettext's own name for a marker)
 
 def language() -> str:
     """The code of the language in use (``en`` when none of the user's is shipped)."""
-    return _code
+    spoken = _speaking.get()
+    return _code if spoken is None else spoken[0]
 
 
 def right_to_left() -> bool:
     """Whether the language in use is written right to left."""
-    return _code in RIGHT_TO_LEFT
+    return language() in RIGHT_TO_LEFT
 
 
 def wanted(environ: dict[str, str] | os._Environ[str] | None = None) -> list[str]:

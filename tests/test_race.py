@@ -649,3 +649,66 @@ def test_change_settings_seats_a_newcomer_and_keeps_the_score():
         assert starts[2]["own"]["position"]["options"]["draw"] == 3 and starts[2]["seconds_left"] > 500
         await server.close()
     run(go())
+
+
+GREEK = re.compile(r"[\u0370-\u03ff]")
+
+
+def test_refusals_come_in_the_language_each_hello_names_and_the_code_stays_english():
+    """#17: ``lang`` in the hello (a language shipped, else ignored) is the language of the
+    reasons that connection gets; the process's own language is neither used nor changed."""
+    from solitaire.core.i18n import language, set_language
+
+    async def hello(port: int, table_id: str, **fields: Any) -> dict[str, Any]:
+        async with connect(f"ws://127.0.0.1:{port}/{table_id}", proxy=None) as ws:
+            await ws.send(json.dumps({"v": 1, "type": "hello", "name": "eve", **fields}))
+            answer: dict[str, Any] = json.loads(await ws.recv())
+            return answer
+
+    async def go() -> None:
+        server, table, link = await open_table()
+        _host, port, table_id, token = parse_link(link)
+        host = await RaceClient.join(link, "ann", host_key=table.host_key, lang="el")
+        greek = await RaceClient.join(link, "bob", lang="el")
+        other = await RaceClient.join(link, "cid", lang="xx-YY")  # not shipped: English
+        await host.send("again")  # in the lobby: refused, in Greek
+        refused = await host.wait("error", re="again")
+        assert refused["code"] == "not-ended" and GREEK.search(refused["error"]), refused
+        for friend in (greek, other):
+            await friend.send("ready")
+            await friend.wait("ack", re="ready")
+        await host.send("start")
+        for c in (host, greek, other):
+            await c.wait("start")
+        replies = {}
+        for c in (greek, other):
+            await c.send("move", move="t1 t2")  # refused by the rules
+            replies[c] = await c.wait("reply")
+        assert not replies[greek]["ok"] and not replies[other]["ok"]
+        assert GREEK.search(replies[greek]["error"]), replies[greek]["error"]
+        assert not GREEK.search(replies[other]["error"]) and replies[other]["error"].isascii()
+        refusals = {}
+        for c in (greek, other):
+            await c.send("ready")  # not in the lobby: refused by the table
+            refusals[c] = await c.wait("error", re="ready")
+        assert refusals[greek]["code"] == refusals[other]["code"] == "not-lobby"
+        assert refusals[other]["error"] == "ready is for the lobby, before the start"
+        assert GREEK.search(refusals[greek]["error"]) and refusals[greek]["error"] != refusals[other]["error"]
+        # a bad seat token, in Greek, in English for an unknown language or none at all
+        bad = {lang: await hello(port, table_id, token=token, seat_token="stolen", **({"lang": lang} if lang else {}))
+               for lang in ("el", "xx", None)}
+        assert {m["code"] for m in bad.values()} == {"bad-seat-token"}
+        assert GREEK.search(bad["el"]["error"])
+        assert bad["xx"]["error"] == bad[None]["error"] and bad[None]["error"].startswith("no seat at this table")
+        wrong = await hello(port, table_id, token="guess", lang=["el"])  # not a code: ignored
+        assert wrong["code"] == "bad-token" and wrong["error"] == "no table here has that token: check the link"
+        for c in (host, greek, other):
+            await c.close()
+        await server.close()
+
+    set_language("uk")  # the process speaks Ukrainian: no connection is answered in it
+    try:
+        run(go())
+        assert language() == "uk"
+    finally:
+        set_language()

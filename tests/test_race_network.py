@@ -518,10 +518,12 @@ def test_the_table_asks_whether_to_take_the_seat_back(cli: Any, monkeypatch: pyt
     bob.welcome = {"role": "player", "seat": 1, "seat_token": "tok", "host": False}
     remember_seat(link, bob)
     joined: list[str | None] = []
+    offered: list[dict[str, Any] | None] = []
     monkeypatch.setattr(commands, "on_terminal", lambda: True)
     def run_join_ui(link: str, name: str, resume: str | None, cafile: str | None = None,
-                    web: str | None = None) -> int:
+                    web: str | None = None, comeback: dict[str, Any] | None = None) -> int:
         joined.append(resume)
+        offered.append(comeback)
         return 0
 
     monkeypatch.setattr(ui, "run_join_ui", run_join_ui)
@@ -529,9 +531,13 @@ def test_the_table_asks_whether_to_take_the_seat_back(cli: Any, monkeypatch: pyt
         result = cli("race", "join", link, input=answer)
         assert result.code == 0 and re.match(r"You left seat 1 at this table \d+ s ago\. Take it back\?", result.out)
         assert joined.pop() == resume
-    # a browser's session (race host --web) runs on the host's machine: never offered a seat left here
+    assert offered == [None, None, None]  # a terminal asks before the table starts
+    # a browser's session (race host --web) runs with that browser's own home: the seat left
+    # there is offered on the table's screen (tests/test_race_ui.py, tests/test_web.py)
     result = cli("race", "join", link, "--web-session", "http://127.0.0.1:9/?token=x", input="y\n")
     assert result.code == 0 and result.out == "" and joined.pop() is None
+    back = offered.pop()
+    assert back is not None and back["seat"] == 1 and back["token"] == "tok"
 
 
 def test_the_hosts_lobby_says_how_to_open_a_loopback_table() -> None:

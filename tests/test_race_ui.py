@@ -593,3 +593,42 @@ async def test_a_browsers_lobby_shows_and_copies_the_pages_link():
         assert app.clipboard == page
     await guest.close()
     await server.close()
+
+
+@pilot_test
+async def test_a_browsers_session_asks_before_taking_its_seat_back_and_a_stale_token_is_refused():
+    """A browser's session (the app joins itself): the seat its browser left is offered on the
+    screen; a stale seat token is refused with the table's reason and the app joins as a newcomer."""
+    from solitaire.cli.race.ui import Comeback
+
+    async with racing_bob() as (_pilot, _host, table, bob):
+        link = table.server.link(table)
+        token = bob.seat_token
+        assert token is not None
+        await bob.send("move", move="draw")
+        await bob.wait("reply")
+        await bob.close()  # the tab closed: the seat is kept
+        back = RaceApp(None, link, tick=False, web_only=True, comeback=Comeback("guest 2", 1, 3, token, {}))
+        async with back.run_test(size=(100, 30)) as second:
+            await until(second, lambda: isinstance(back.screen, ConfirmScreen), "the offer")
+            assert "You left seat 1 at this table 3 s ago" in plain(back.screen.query_one("#question"))
+            await second.press("y")
+            await until(second, lambda: on(back, RaceScreen) and back.own is not None, "the seat back")
+            assert back.role == "player" and own(back)["moves"] == 1 and back.client.seat_token != token
+        await back.client.close()
+        stale = RaceApp(None, link, tick=False, web_only=True, comeback=Comeback("guest 3", 1, 9, token, {}))
+        async with stale.run_test(size=(100, 30)) as third:
+            await until(third, lambda: isinstance(stale.screen, ConfirmScreen), "the offer")
+            await third.press("y")
+            await until(third, lambda: on(stale, RaceScreen), "joined as a newcomer")
+            assert stale.role == "spectator"
+            assert status(stale).startswith("Could not take the seat back: the table refused: ")
+            assert "\n" not in status(stale) and "seat token" in status(stale)
+        await stale.client.close()
+        declined = RaceApp(None, link, tick=False, web_only=True, comeback=Comeback("guest 4", 1, 9, token, {}))
+        async with declined.run_test(size=(100, 30)) as fourth:
+            await until(fourth, lambda: isinstance(declined.screen, ConfirmScreen), "the offer")
+            await fourth.press("n")
+            await until(fourth, lambda: on(declined, RaceScreen), "joined as a newcomer")
+            assert declined.role == "spectator" and "Could not" not in status(declined)
+        await declined.client.close()

@@ -175,6 +175,77 @@ def test_race_host_web_plays_in_a_browser_that_never_sees_a_hidden_card(browser,
                 host.kill()
 
 
+def host_web(tmp_path: Any) -> subprocess.Popen[str]:
+    env = {**os.environ, "SOLITAIRE_HOME": str(tmp_path)}
+    return subprocess.Popen([sys.executable, "-m", "solitaire.cli", "race", "host", "--web", "--json",
+                             "--deal-seed", str(DEAL), "--name", "ann"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, env=env)
+
+
+def test_a_browser_that_closes_or_reloads_the_tab_is_offered_its_seat_back(browser, tmp_path):
+    """#15: the seat token stays on the host's machine, in that browser's home (known by our
+    cookie); the same browser's next page offers the seat back, another browser's does not."""
+    host = host_web(tmp_path)
+    assert host.stdin is not None
+    try:
+        stream = events(host)
+        opened = until(stream, event="opened")
+        mine = browser.new_context(viewport={"width": 1280, "height": 800})  # one browser: its pages share cookies
+        first = Page(mine, opened["web"])
+        first.wait_for("guest 1 (you)")
+        first.press("r")
+        table = until(stream, event="table")
+        while not any(p["name"] == "guest 1" and p["ready"] for p in table["players"]):
+            table = until(stream, event="table")
+        host.stdin.write("start\n")
+        host.stdin.flush()
+        until(stream, event="start")
+        first.wait_for("Race 1 Klondike")
+        first.press("d")
+        assert until(stream, event="progress", seat=1)["moves"] == 1
+        first.page.close()  # the tab closed: the seat is kept 60 s
+        until(stream, event="disconnected", seat=1)
+
+        again = Page(mine, opened["web"])  # the link opened again, in the same browser
+        again.wait_for("You left seat 1 at this table")
+        again.press("y")
+        until(stream, event="reconnected", seat=1)
+        again.wait_for("Race 1 Klondike")
+        again.wait_for(" moves 1")  # the same game, where it was left
+        assert "guest 2" not in again.text()  # nobody new sat down
+
+        with again.page.expect_websocket(timeout=WAIT) as reopened:  # reloading: the same offer
+            again.page.reload()
+        again.ws = reopened.value
+        again.frames.clear()
+        again.ws.on("framereceived", again._received)
+        until(stream, event="disconnected", seat=1)
+        again.wait_for("You left seat 1 at this table")
+        again.press("y")
+        until(stream, event="reconnected", seat=1)
+        again.wait_for(" moves 1")
+
+        # another machine's browser (a Greek one: its table speaks Greek)
+        other = browser.new_context(viewport={"width": 1280, "height": 800}, locale="el-GR")
+        stranger = Page(other, opened["web"])
+        stranger.wait_for("Παρακολουθείτε αυτόν τον αγώνα")  # "You are watching this race": a newcomer
+        assert "You left seat" not in stranger.text() and "Αφήσατε" not in stranger.text()
+        cookies = {c["name"]: c["value"] for c in mine.cookies()}
+        assert not set(cookies.values()) & {c["value"] for c in other.cookies()}  # each browser its own
+        cookie = next(c for c in mine.cookies() if c["name"].startswith("solitaire-browser-"))
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"  # the page's scripts cannot read it
+        other.close()
+        mine.close()
+    finally:
+        host.stdin.close()
+        try:
+            host.wait(30)
+        finally:
+            if host.poll() is None:
+                host.kill()
+
+
 def stop(server: subprocess.Popen[str]) -> None:
     """End a server the test started: asked first, killed if it does not go."""
     server.terminate()
@@ -239,7 +310,7 @@ def test_the_page_and_its_session_need_the_token_and_sessions_are_limited():
 
     async def go() -> None:
         waiting = shlex.join([sys.executable, "-c", "import sys; sys.stdin.buffer.read(1)"])
-        table = WebTable(lambda _n: waiting, sessions=1, per_address=1)
+        table = WebTable(lambda _n, _browser, _lang: waiting, sessions=1, per_address=1)
         await table.start()
         base = f"http://127.0.0.1:{table.port}"
         async with aiohttp.ClientSession() as http:
@@ -274,6 +345,17 @@ def test_the_page_and_its_session_need_the_token_and_sessions_are_limited():
         await table.close()
 
     asyncio.run(asyncio.wait_for(go(), 60))
+
+
+def test_a_browsers_session_speaks_the_first_shipped_language_it_asks_for():
+    from solitaire.cli.web import browser_language
+
+    assert browser_language("el-GR,el;q=0.9,en;q=0.8") == "el"
+    assert browser_language("de-DE,de;q=0.9,ro;q=0.5,uk;q=0.7") == "uk"  # by preference, not by place
+    assert browser_language("fr, en;q=0.1") == "en"
+    assert browser_language("ar;q=0, ht") == "ht"  # q=0: not wanted
+    for nothing in (None, "", "x" * 5000, "el;q=oops", ";;,,"):
+        assert browser_language(nothing) == "en"
 
 
 def test_serve_refuses_bad_input_in_one_line(cli):

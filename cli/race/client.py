@@ -24,7 +24,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from solitaire.core.files import atomic_write
-from solitaire.core.i18n import N_, _
+from solitaire.core.i18n import N_, _, language
 
 from .messages import MAX_MESSAGE, VERSION, link_tls, parse_link
 
@@ -55,15 +55,17 @@ class RaceClient:
     @classmethod
     async def join(cls, link: str, name: str = "player", *, seat_token: str | None = None,
                    host_key: str | None = None, cafile: str | None = None, keep: bool = True,
-                   queue_limit: int = 0, **kwargs: Any) -> RaceClient:
+                   queue_limit: int = 0, lang: str | None = None, **kwargs: Any) -> RaceClient:
         """Connect and say hello; raise RaceError when refused. A link with ``tls=1`` connects
         with ``wss://``, checking the table's certificate against the system's authorities, or
-        against ``cafile`` (a self-signed certificate the host sent)."""
+        against ``cafile`` (a self-signed certificate the host sent). The hello says ``lang``
+        (by default the language in use here), the language the table's reasons come in."""
         try:
             host, port, table, token = parse_link(link)
         except ValueError as exc:
             raise RaceError(str(exc)) from None
-        hello: dict[str, Any] = {"v": VERSION, "type": "hello", "token": token, "name": name}
+        hello: dict[str, Any] = {"v": VERSION, "type": "hello", "token": token, "name": name,
+                                 "lang": language() if lang is None else lang}
         if seat_token is not None:
             hello["seat_token"] = seat_token
         if host_key is not None:
@@ -496,8 +498,13 @@ async def hosted_table(settings: Any, port: int, seconds_allowed: bool = False,
         yield server, table
     finally:
         host = next((p for p in table.players if p.host), None)
-        who = f"the host ({host.name})" if host is not None else "the host"
-        reason = f"{who} was cut off ({host.cut_off})" if host is not None and host.cut_off else f"{who} quit"
+
+        def reason() -> str:  # said to each connection in its own language
+            who = _("the host ({name})").format(name=host.name) if host is not None else _("the host")
+            if host is not None and host.cut_off:
+                return _("{who} was cut off ({why})").format(who=who, why=host.cut_off_text())
+            return _("{who} quit").format(who=who)
+
         await server.close(reason)
 
 
@@ -521,13 +528,21 @@ async def web_table(server: Any, table: Any, network: Network | None) -> AsyncIt
     if network is None or not network.web:
         yield None
         return
+    import tempfile
+
     from ..web import WebError, WebTable, command_line, serving
 
     loopback = link_for_host(server, table)
     holder: list[Any] = []
+    # each browser's sessions get a home of their own, where a session that leaves a seat keeps
+    # its seat token (race-seats.json) for the browser's next session to offer back
+    homes = tempfile.TemporaryDirectory(prefix="solitaire-race-web-")
 
-    def command(n: int) -> str:
-        return command_line("race", "join", loopback, "--name", f"guest {n}", "--web-session", holder[0].link())
+    def command(n: int, browser: str, lang: str) -> str:  # the table in the browser's language
+        home = Path(homes.name) / browser
+        home.mkdir(mode=0o700, exist_ok=True)
+        return command_line("race", "join", loopback, "--name", f"guest {n}", "--web-session", holder[0].link(),
+                            env={"SOLITAIRE_HOME": str(home), "LANGUAGE": lang, "SOLITAIRE_BIDI": "visual"})
 
     named = network.link_host()  # the race link's host (--public's port is the race's, not the page's)
     web = WebTable(command, network.bind, network.web_port, token=table.token, title="solitaire race",
@@ -539,6 +554,8 @@ async def web_table(server: Any, table: Any, network: Network | None) -> AsyncIt
             yield web
     except WebError as exc:
         raise RaceError(str(exc)) from None
+    finally:
+        homes.cleanup()
 
 
 def own_connection_context() -> ssl.SSLContext:

@@ -150,11 +150,15 @@ def join(
     check_name(name)
     if not json_mode and not on_terminal():
         fail(_(NO_TABLE_UI))
-    # a browser's session never takes a seat left on this machine: that is another browser's
-    left = left_seat(link) if resume is None and web_session is None else None
-    if left is not None:  # this machine left a seat at this table less than 60 s ago
+    # a browser's session (race host --web) runs with that browser's own home: a seat left
+    # there is this browser's, offered back on the table's screen before joining
+    left = left_seat(link) if resume is None else None
+    comeback = None
+    if left is not None:  # this machine (this browser) left a seat at this table less than 60 s ago
         ago = max(0, round(time.time() - left["left"]))
-        if json_mode:
+        if web_session is not None and not json_mode:
+            comeback = {"seat": left["seat"], "ago": ago, "token": left["token"]}
+        elif json_mode:
             print("solitaire: " + _("you left seat {seat} here {ago} s ago: add --resume {token} to take it back")
                   .format(seat=left["seat"], ago=ago, token=left["token"]), file=sys.stderr, flush=True)
         elif typer.confirm(_("You left seat {seat} at this table {ago} s ago. Take it back?").format(
@@ -164,7 +168,7 @@ def join(
         if not json_mode:
             from .ui import run_join_ui  # only here: --json never loads Textual
 
-            raise typer.Exit(run_join_ui(link, name, resume, cafile=cafile, web=web_session))
+            raise typer.Exit(run_join_ui(link, name, resume, cafile=cafile, web=web_session, comeback=comeback))
         raise typer.Exit(run_join(link, name, resume, cafile=cafile))
     except RaceError as exc:
         fail(str(exc))

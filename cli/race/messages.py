@@ -14,6 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from solitaire.core import Game, Rules
 from solitaire.core.files import depth_over
+from solitaire.core.i18n import _
 from solitaire.core.view import Observation
 
 VERSION = 1
@@ -32,7 +33,9 @@ MINUTES = (5, 10, 15)
 
 
 class BadMessage(Exception):
-    """A message the server refuses: ``code`` for programs, the text for people."""
+    """A message the server refuses: ``code`` for programs (English, always), the text for
+    people, in the language of the connection it answers (made where the server speaks it,
+    :func:`solitaire.core.i18n.speaking`)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -81,24 +84,27 @@ def decode(raw: str | bytes) -> dict[str, Any]:
     valid Unicode (no lone surrogate), so nothing a client sends can exhaust the parser or
     break a comparison or an echo further on."""
     if isinstance(raw, bytes):
-        raise BadMessage("bad-json", "send JSON in text frames, not binary ones")
+        raise BadMessage("bad-json", _("send JSON in text frames, not binary ones"))
     if depth_over(raw, MAX_DEPTH):  # the kernel's scan, as for positions and saves
-        raise BadMessage("bad-json", f"objects and arrays nested more than {MAX_DEPTH} deep")
+        raise BadMessage("bad-json", _("objects and arrays nested more than {n} deep").format(n=MAX_DEPTH))
     try:
         obj = json.loads(raw, parse_int=_number, parse_float=_number, parse_constant=_constant)
     except ValueError as exc:
-        raise BadMessage("bad-json", f"not valid JSON: {exc}") from None
+        raise BadMessage("bad-json", _("not valid JSON: {reason}").format(reason=exc)) from None
     if _lone_surrogate(obj):
-        raise BadMessage("bad-json", "a string holds a lone surrogate (half of a \\uD800-\\uDFFF pair)")
+        raise BadMessage("bad-json", _("a string holds a lone surrogate (half of a {pair} pair)").format(
+            pair="\\uD800-\\uDFFF"))
     if not isinstance(obj, dict):
-        raise BadMessage("bad-message", 'a message is a JSON object like {"v": 1, "type": "ready"}')
+        raise BadMessage("bad-message", _("a message is a JSON object like {example}").format(
+            example='{"v": 1, "type": "ready"}'))
     if obj.get("v") != VERSION:
-        raise BadMessage("bad-version", f"this server speaks protocol version {VERSION}: send \"v\": {VERSION}")
+        raise BadMessage("bad-version", _("this server speaks protocol version {v}: send {field}").format(
+            v=VERSION, field=f'"v": {VERSION}'))
     kind = obj.get("type")
     if not isinstance(kind, str) or kind not in CLIENT_TYPES:
         shown = kind if isinstance(kind, str) and len(kind) <= 30 else "?"
-        raise BadMessage("unknown-type", f"unknown message type {shown!r}; "
-                         f"expected one of {', '.join(sorted(CLIENT_TYPES))}")
+        raise BadMessage("unknown-type", _("unknown message type {type}; expected one of {types}").format(
+            type=repr(shown), types=", ".join(sorted(CLIENT_TYPES))))
     return obj
 
 

@@ -30,6 +30,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from solitaire.core import Game, Rules, SolitaireError, get_variant
+from solitaire.core.i18n import N_, _, shipped, speaking
 
 from ..session import Session
 from .messages import (
@@ -73,14 +74,15 @@ class Settings:
         """Settings from a ``settings`` message or the command line; raise BadMessage."""
         variant = data.get("variant", "klondike")
         if not isinstance(variant, str):
-            raise BadMessage("bad-settings", "variant must be a name, e.g. \"klondike\"")
+            raise BadMessage("bad-settings", _("variant must be a name, e.g. {example}").format(example='"klondike"'))
         try:
             defn = get_variant(variant)
         except SolitaireError as exc:
             raise BadMessage("bad-settings", str(exc)) from None
         options = data.get("options", {})
         if not isinstance(options, dict):
-            raise BadMessage("bad-settings", 'options must be an object, e.g. {"draw": 3}')
+            raise BadMessage("bad-settings", _("options must be an object, e.g. {example}").format(
+                example='{"draw": 3}'))
         try:
             for name in options:
                 if not any(o.name == name for o in defn.options):
@@ -91,22 +93,31 @@ class Settings:
             raise BadMessage("bad-settings", str(exc)) from None
         race = data.get("race", "finish")
         if race not in RACES:
-            raise BadMessage("bad-settings", f"race must be one of {', '.join(RACES)}, got {str(race)[:20]!r}")
+            raise BadMessage("bad-settings", _("race must be one of {races}, got {given}").format(
+                races=", ".join(RACES), given=repr(str(race)[:20])))
         minutes, seconds = data.get("minutes"), data.get("seconds")
         if race == "finish":
             if minutes is not None or seconds is not None:
-                raise BadMessage("bad-settings", "minutes are for a timed race (race \"timed\")")
+                raise BadMessage("bad-settings", _("minutes are for a timed race (race {timed})").format(
+                    timed='"timed"'))
             return cls(defn.name, parsed, race, None)
         if seconds is not None:
             if not allow_seconds:
-                raise BadMessage("bad-settings", f"minutes must be one of {', '.join(map(str, MINUTES))}")
+                raise BadMessage("bad-settings", _("minutes must be one of {minutes}").format(
+                    minutes=", ".join(map(str, MINUTES))))
             if not isinstance(seconds, int) or isinstance(seconds, bool) or not 1 <= seconds <= 3600:
-                raise BadMessage("bad-settings", "seconds must be a whole number from 1 to 3600")
+                raise BadMessage("bad-settings", _("seconds must be a whole number from 1 to 3600"))
             return cls(defn.name, parsed, race, seconds)
         minutes = 5 if minutes is None else minutes
         if minutes not in MINUTES or isinstance(minutes, bool):
-            raise BadMessage("bad-settings", f"minutes must be one of {', '.join(map(str, MINUTES))}")
+            raise BadMessage("bad-settings", _("minutes must be one of {minutes}").format(
+                    minutes=", ".join(map(str, MINUTES))))
         return cls(defn.name, parsed, race, int(minutes) * 60)
+
+
+def close_reason(text: str) -> str:
+    """``text`` cut to what a WebSocket close frame holds (123 bytes of UTF-8; 120 here)."""
+    return text.encode("utf-8")[:120].decode("utf-8", "ignore")
 
 
 def clean_name(name: Any) -> str:
@@ -136,6 +147,7 @@ class Connection:
         self.table: Table | None = None
         self.closed_reason: str | None = None
         self.name = "player"  # from the hello; seats a spectator when the lobby opens again
+        self.lang = "en"  # the hello's language (a shipped one): the reasons sent are in it
         self.queued = 0  # messages given to send()
         self.written = 0  # messages written to the socket
         self.confirmed = 0  # messages the client has read: all written before its last pong
@@ -172,23 +184,27 @@ class Connection:
         if self.closed_reason is not None:
             return
         if self.behind >= self.server.max_behind:
-            self.kill("slow", f"more than {self.server.max_behind} messages unread")
+            self.kill("slow", N_("more than {n} messages unread"), n=self.server.max_behind)
             return
         self.queued += 1
         self.queue.put_nowait(text)
 
-    def kill(self, reason: str, why: str = "") -> None:
-        """Drop the connection now, telling the client why in the close frame when it can."""
+    def kill(self, reason: str, why: str = "", **params: Any) -> None:
+        """Drop the connection now, telling the client why in the close frame when it can:
+        ``reason`` (a code), and ``why`` (an English text marked with N_, formatted with
+        ``params``) in the client's language."""
         if self.closed_reason is not None:
             return
         self.closed_reason = reason
         self.server.kills[reason] += 1
         self.sender.cancel()
         if self.player is not None:
-            self.player.cut_off = f"{reason}: {why}" if why else reason
+            self.player.cut_off = (reason, why, params)
         if self.table is not None:  # gone from the table at once; the socket closes meanwhile
             self.table.disconnect(self)
-        self.server.spawn(self._close(1008, f"{reason}: {why}"[:120] if why else reason))
+        with speaking(self.lang):
+            text = f"{reason}: {_(why).format(**params)}" if why else reason
+        self.server.spawn(self._close(1008, close_reason(text)))
 
     async def _close(self, code: int, reason: str) -> None:
         with contextlib.suppress(TimeoutError, ConnectionClosed, OSError):
@@ -202,7 +218,7 @@ class Connection:
         try:
             pong = await asyncio.wait_for(self.ws.ping(), self.server.send_timeout)
         except TimeoutError:
-            self.kill("slow", f"a send blocked for {self.server.send_timeout:g} s")
+            self.kill("slow", N_("a send blocked for {seconds} s"), seconds=f"{self.server.send_timeout:g}")
             return
         written = self.written
 
@@ -221,7 +237,7 @@ class Connection:
                 try:
                     await asyncio.wait_for(self.ws.send(text), self.server.send_timeout)
                 except TimeoutError:
-                    self.kill("slow", f"a send blocked for {self.server.send_timeout:g} s")
+                    self.kill("slow", N_("a send blocked for {seconds} s"), seconds=f"{self.server.send_timeout:g}")
                     return
                 self.written += 1
                 if self.written - self._pinged >= PING_EVERY:
@@ -265,7 +281,15 @@ class Player:
     game: Game | None = None
     status: str = "waiting"  # waiting, racing, won, lost, drawn, resigned
     gone: bool = False  # the reconnection window ran out
-    cut_off: str | None = None  # why the server last cut this seat's connection off
+    cut_off: tuple[str, str, dict[str, Any]] | None = None  # why the server last cut this seat's connection
+    # off: the code, the English text (N_) and its fields
+
+    def cut_off_text(self) -> str:
+        """Why the server last cut this seat's connection off, in the language spoken here."""
+        if self.cut_off is None:
+            return ""
+        reason, why, params = self.cut_off
+        return f"{reason}: {_(why).format(**params)}" if why else reason
     timer: asyncio.TimerHandle | None = None
 
     def progress(self) -> dict[str, Any]:
@@ -341,8 +365,8 @@ class Table:
             if hmac.compare_digest(p.token.encode(), given) and not p.gone:
                 found = p
         if found is None:
-            raise BadMessage("bad-seat-token", "no seat at this table has that seat token (it is used up "
-                             "once the seat is taken back, and its 60 s may be over)")
+            raise BadMessage("bad-seat-token", _("no seat at this table has that seat token (it is used up "
+                                                 "once the seat is taken back, and its 60 s may be over)"))
         return found
 
     def join(self, conn: Connection, hello: dict[str, Any], resume: Player | None = None) -> None:
@@ -354,7 +378,7 @@ class Table:
         host = isinstance(hello.get("host_key"), str) and hmac.compare_digest(
             hello["host_key"].encode(), self.host_key.encode())
         if host and any(p.host for p in self.players):
-            raise BadMessage("bad-token", "the host is already seated; use the seat token to come back")
+            raise BadMessage("bad-token", _("the host is already seated; use the seat token to come back"))
         conn.table = self
         if self.state == "lobby" and len(self.players) < MAX_SEATS:
             self._seat(conn, name, host)
@@ -435,7 +459,7 @@ class Table:
             conn.send("ack", re=kind, ok=True, error=None, **extra, **fields)
 
         if kind == "hello":
-            return refuse("already-joined", "this connection has already said hello")
+            return refuse("already-joined", _("this connection has already said hello"))
         player = conn.player
         if kind == "state":
             fields = self.view()
@@ -443,10 +467,12 @@ class Table:
                 fields["own"] = own_state(player.game)
             return ack(**fields)
         if player is None:
-            return refuse("spectator", "spectators watch: they cannot " + kind.replace("-", " "))
+            return refuse("spectator", _("spectators watch: they cannot {command}").format(
+                command=kind.replace("-", " ")))
         seat = msg.get("seat")
         if seat is not None and seat != self.seat(player):
-            return refuse("not-your-seat", f"you sit at seat {self.seat(player)}: you cannot act for seat {seat!r}")
+            return refuse("not-your-seat", _("you sit at seat {seat}: you cannot act for seat {other}").format(
+                seat=self.seat(player), other=repr(seat)))
         handler = getattr(self, "_cmd_" + kind.replace("-", "_"))
         error = handler(player, msg, conn, extra)
         if error is not None:
@@ -457,7 +483,7 @@ class Table:
     def _cmd_ready(self, player: Player, msg: dict[str, Any], conn: Connection,
                    extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "lobby":
-            return ("not-lobby", "ready is for the lobby, before the start")
+            return ("not-lobby", _("ready is for the lobby, before the start"))
         player.ready = True
         self.announce()
         return None
@@ -465,7 +491,7 @@ class Table:
     def _cmd_unready(self, player: Player, msg: dict[str, Any], conn: Connection,
                      extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "lobby":
-            return ("not-lobby", "unready is for the lobby, before the start")
+            return ("not-lobby", _("unready is for the lobby, before the start"))
         player.ready = False
         self.announce()
         return None
@@ -473,30 +499,31 @@ class Table:
     def _cmd_start(self, player: Player, msg: dict[str, Any], conn: Connection,
                    extra: dict[str, Any]) -> tuple[str, str] | None:
         if not player.host:
-            return ("not-host", "only the host starts the race")
+            return ("not-host", _("only the host starts the race"))
         if self.state != "lobby":
-            return ("not-lobby", "the race has already started" if self.state == "racing"
-                    else "the race is over: 'again' or change the settings")
+            return ("not-lobby", _("the race has already started") if self.state == "racing"
+                    else _("the race is over: 'again' or change the settings"))
         friends = [p for p in self.players if not p.host]
         if not friends:
-            return ("no-friends", "at least one friend must be seated to start")
+            return ("no-friends", _("at least one friend must be seated to start"))
         waiting = [p.name for p in friends if not p.ready or p.conn is None]
         if waiting:
-            return ("not-ready", f"not everyone is ready: {', '.join(waiting)}")
+            return ("not-ready", _("not everyone is ready: {names}").format(names=", ".join(waiting)))
         self._deal()
         return None
 
     def _cmd_move(self, player: Player, msg: dict[str, Any], conn: Connection,
                   extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "racing" or player.status != "racing" or player.game is None:
-            return ("not-racing", "you are not racing now" if self.state == "racing"
-                    else "there is no race on: moves wait for the start")
+            return ("not-racing", _("you are not racing now") if self.state == "racing"
+                    else _("there is no race on: moves wait for the start"))
         text = msg.get("move")
         if not isinstance(text, str) or len(text) > 100:
-            return ("bad-move", 'a move is text in notation, e.g. {"type": "move", "move": "t7 t3"}')
+            return ("bad-move", _("a move is text in notation, e.g. {example}").format(
+                example='{"type": "move", "move": "t7 t3"}'))
         game = player.game
         # the command layer every front end uses: a win is final, finish; no undo, no hints
-        reply = Session(game, no_undo="no undo in a race", no_hints="no hints in a race").act(
+        reply = Session(game, no_undo=_("no undo in a race"), no_hints=_("no hints in a race")).act(
             "hint" if text.strip() == "?" else text)
         conn.send("reply", re="move", ok=reply.ok, error=reply.error, **extra, **own_state(game))
         if not reply.records:
@@ -512,9 +539,9 @@ class Table:
     def _cmd_offer_draw(self, player: Player, msg: dict[str, Any], conn: Connection,
                         extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "racing" or player.status != "racing":
-            return ("not-racing", "only a player still racing may offer a draw")
+            return ("not-racing", _("only a player still racing may offer a draw"))
         if self.offer is not None:
-            return ("offer-pending", "a draw is already offered: accept-draw or decline-draw")
+            return ("offer-pending", _("a draw is already offered: accept-draw or decline-draw"))
         self.offer = {player.id}
         self.broadcast("offer", seat=self.seat(player), name=player.name)
         self._check_offer()
@@ -523,9 +550,9 @@ class Table:
     def _cmd_accept_draw(self, player: Player, msg: dict[str, Any], conn: Connection,
                          extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.offer is None:
-            return ("no-offer", "no draw is offered")
+            return ("no-offer", _("no draw is offered"))
         if player.status != "racing":
-            return ("not-racing", "only a player still racing may accept a draw")
+            return ("not-racing", _("only a player still racing may accept a draw"))
         self.offer.add(player.id)
         self.broadcast("offer-accepted", seat=self.seat(player), name=player.name)
         self._check_offer()
@@ -534,27 +561,27 @@ class Table:
     def _cmd_decline_draw(self, player: Player, msg: dict[str, Any], conn: Connection,
                           extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.offer is None:
-            return ("no-offer", "no draw is offered")
+            return ("no-offer", _("no draw is offered"))
         if player.status != "racing":
-            return ("not-racing", "only a player still racing may decline a draw")
+            return ("not-racing", _("only a player still racing may decline a draw"))
         self._cancel_offer("declined", player)
         return None
 
     def _cmd_resign(self, player: Player, msg: dict[str, Any], conn: Connection,
                     extra: dict[str, Any]) -> tuple[str, str] | None:
         if self.state != "racing" or player.status != "racing":
-            return ("not-racing", "only a player still racing may resign")
+            return ("not-racing", _("only a player still racing may resign"))
         self._resign(player, "resigned")
         return None
 
     def _cmd_again(self, player: Player, msg: dict[str, Any], conn: Connection,
                    extra: dict[str, Any]) -> tuple[str, str] | None:
         if not player.host:
-            return ("not-host", "only the host deals again")
+            return ("not-host", _("only the host deals again"))
         if self.state != "ended":
-            return ("not-ended", "'again' is for after a race")
+            return ("not-ended", _("'again' is for after a race"))
         if len(self.players) < 2:
-            return ("no-friends", "at least one friend must be seated to race again")
+            return ("no-friends", _("at least one friend must be seated to race again"))
         self.players = self.players[-1:] + self.players[:-1]  # each moves one seat along
         self._deal()
         return None
@@ -562,9 +589,9 @@ class Table:
     def _cmd_settings(self, player: Player, msg: dict[str, Any], conn: Connection,
                       extra: dict[str, Any]) -> tuple[str, str] | None:
         if not player.host:
-            return ("not-host", "only the host changes the settings")
+            return ("not-host", _("only the host changes the settings"))
         if self.state == "racing":
-            return ("racing", "the settings change between races, not during one")
+            return ("racing", _("the settings change between races, not during one"))
         try:
             settings = Settings.parse({k: v for k, v in msg.items() if k in
                                        ("variant", "options", "race", "minutes", "seconds")},
@@ -749,14 +776,17 @@ class RaceServer:
         now = self.clock()
         for conn in list(self.connections):
             if not conn.hello and conn.closed_reason is None and now - conn.opened >= self.hello_timeout:
-                conn.send("error", re="hello", code="no-hello",
-                          error=f"say hello within {self.hello_timeout:g} seconds of connecting")
+                with speaking(conn.lang):
+                    conn.send("error", re="hello", code="no-hello",
+                              error=_("say hello within {seconds} seconds of connecting").format(
+                                  seconds=f"{self.hello_timeout:g}"))
                 conn.closed_reason = "no-hello"
                 self.kills["no-hello"] += 1
                 self.spawn(conn.flush_and_close(1008, "no hello"))
 
-    async def close(self, reason: str = "") -> None:
-        """Close every connection (1001, with ``reason``: one line for people), then the server."""
+    async def close(self, reason: str | Callable[[], str] = "") -> None:
+        """Close every connection (1001, with ``reason``: one line for people, or what makes it,
+        called in each connection's language), then the server."""
         if self._sweeper is not None:
             self._sweeper.cancel()
         for table in self.tables.values():
@@ -768,7 +798,9 @@ class RaceServer:
         if self._server is not None:
             for conn in list(self.connections):
                 conn.closed_reason = conn.closed_reason or "closing"
-                self.spawn(conn.flush_and_close(1001, reason[:120]))
+                with speaking(conn.lang):
+                    text = reason() if callable(reason) else reason
+                self.spawn(conn.flush_and_close(1001, close_reason(text)))
             self._server.close(close_connections=False)
             if self._tasks:
                 await asyncio.wait(set(self._tasks), timeout=self.close_timeout + 1)
@@ -791,10 +823,14 @@ class RaceServer:
         return make_link(host, port or self.port, table.id, table.token, tls=self.ssl is not None)
 
     async def _handler(self, ws: ServerConnection) -> None:
+        with speaking("en"):  # every text sent speaks the connection's language: English until its hello
+            await self._connection(ws)
+
+    async def _connection(self, ws: ServerConnection) -> None:
         conn = Connection(self, ws)
         if len(self.connections) >= self.max_connections or self.by_address[conn.address] >= self.per_address:
             conn.send("error", re="hello", code="too-many-connections",
-                      error="too many connections open from your address (or to this server)")
+                      error=_("too many connections open from your address (or to this server)"))
             self.kills["too-many"] += 1
             await conn.flush_and_close(1008, "too many connections")
             return
@@ -821,38 +857,50 @@ class RaceServer:
         table = self.tables.get(ws.request.path.strip("/").split("?")[0]) if ws.request else None
         try:
             hello = decode(raw)
-            if hello["type"] != "hello":
-                raise BadMessage("no-hello", 'the first message must be {"v": 1, "type": "hello", "token": ...}')
-            token = hello.get("token")
-            if table is None or not isinstance(token, str) or not hmac.compare_digest(
-                    token.encode(), table.token.encode()):
-                raise BadMessage("bad-token", "no table here has that token: check the link")
-            conn.name = clean_name(hello.get("name"))
-            resume = None
-            if hello.get("seat_token") is not None:
-                if not isinstance(hello["seat_token"], str):
-                    raise BadMessage("bad-seat-token", "seat_token is the text of a welcome's seat_token")
-                resume = table.find_seat(hello["seat_token"])
-                if resume.conn is not None and await resume.conn.alive():
-                    raise BadMessage("seat-taken", "that seat is connected and answering: "
-                                     "a seat token takes a seat back only once its connection is lost")
-                table.find_seat(hello["seat_token"])  # still valid after the wait
-            table.join(conn, hello, resume)
         except BadMessage as exc:
             conn.send("error", re="hello", code=exc.code, error=str(exc))
             return await conn.flush_and_close(1008, exc.code)
-        async for raw in ws:
-            if conn.closing():  # nothing more it sends counts (the sweeper or a send may have cut it off)
-                return
-            if not conn.allow():
-                conn.send("error", code="flood", error=f"too many messages (more than {self.rate:g} a second): "
-                          "disconnected")
-                self.kills["flood"] += 1
-                conn.closed_reason = "flood"
-                return await conn.flush_and_close(1008, "flood")
+        conn.lang = shipped(hello.get("lang")) or "en"  # a language not shipped is ignored: English
+        with speaking(conn.lang):  # from here on, every text this connection is sent
             try:
-                msg = decode(raw)
+                table = await self._hello(conn, table, hello)
             except BadMessage as exc:
-                conn.send("error", code=exc.code, error=str(exc))
-                continue
-            table.handle(conn, msg)
+                conn.send("error", re="hello", code=exc.code, error=str(exc))
+                return await conn.flush_and_close(1008, exc.code)
+            async for raw in ws:
+                if conn.closing():  # nothing more it sends counts (the sweeper or a send may have cut it off)
+                    return
+                if not conn.allow():
+                    conn.send("error", code="flood", error=_("too many messages (more than {n} a second): "
+                                                             "disconnected").format(n=f"{self.rate:g}"))
+                    self.kills["flood"] += 1
+                    conn.closed_reason = "flood"
+                    return await conn.flush_and_close(1008, "flood")
+                try:
+                    msg = decode(raw)
+                except BadMessage as exc:
+                    conn.send("error", code=exc.code, error=str(exc))
+                    continue
+                table.handle(conn, msg)
+
+    async def _hello(self, conn: Connection, table: Table | None, hello: dict[str, Any]) -> Table:
+        """Seat (or seat again, or let watch) the connection that said ``hello``; raise BadMessage."""
+        if hello["type"] != "hello":
+            raise BadMessage("no-hello", _("the first message must be {example}").format(
+                example='{"v": 1, "type": "hello", "token": ...}'))
+        token = hello.get("token")
+        if table is None or not isinstance(token, str) or not hmac.compare_digest(
+                token.encode(), table.token.encode()):
+            raise BadMessage("bad-token", _("no table here has that token: check the link"))
+        conn.name = clean_name(hello.get("name"))
+        resume = None
+        if hello.get("seat_token") is not None:
+            if not isinstance(hello["seat_token"], str):
+                raise BadMessage("bad-seat-token", _("seat_token is the text of a welcome's seat_token"))
+            resume = table.find_seat(hello["seat_token"])
+            if resume.conn is not None and await resume.conn.alive():
+                raise BadMessage("seat-taken", _("that seat is connected and answering: a seat token takes "
+                                                 "a seat back only once its connection is lost"))
+            table.find_seat(hello["seat_token"])  # still valid after the wait
+        table.join(conn, hello, resume)
+        return table

@@ -23,9 +23,11 @@ import asyncio
 import contextlib
 import shlex
 import sys
+import textwrap
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+import attrs
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -40,11 +42,21 @@ from solitaire.core import Game, Move, get_variant
 from solitaire.core.i18n import N_, _
 from solitaire.core.view import Observation
 
+from ..bidi import for_screen, for_screen_markup, reorders
 from ..common import UNCHECKED
 from ..tui.app import TABLE_BINDINGS, HandKeys, HelpScreen, TableView, replay_escape
 from ..tui.controls import Hand
 from ..tui.table import View, with_symbols
-from .client import LOOPBACK_HINT, RaceClient, RaceError, RaceRefused, hosted_table, leaving_notice, settings_command
+from .client import (
+    LOOPBACK_HINT,
+    RaceClient,
+    RaceError,
+    RaceRefused,
+    hosted_table,
+    leaving_notice,
+    remember_seat,
+    settings_command,
+)
 
 REJOIN_SECONDS = 60.0  # after a dropped connection, how long to keep trying the seat (the table keeps it 60 s)
 KEYS_LINE = N_("arrows move  space pick/put  d draw  f finish  = offer draw  x resign  ? help")
@@ -79,6 +91,74 @@ MEASURES = {"home": N_("home"), "left": N_("left")}
 # a player's state as the server names it (a machine field), as the screen says it
 STATES = {"waiting": N_("waiting"), "racing": N_("racing"), "won": N_("won"), "lost": N_("lost"),
           "resigned": N_("resigned"), "drawn": N_("drawn"), "away": N_("away")}
+
+
+class Words:
+    """Lines of text made of parts (words and a style), written in reading order and given to
+    the screen in the order it is seen (see :mod:`..bidi`): in a right-to-left language that the
+    terminal does not lay out, each line's parts come in the other order, each in visual order.
+    A ``raw`` part (a link, a column of digits) is left as it is."""
+
+    def __init__(self) -> None:
+        self.lines: list[list[tuple[str, str, bool]]] = [[]]
+
+    def add(self, text: str, style: str = "", raw: bool = False) -> Words:
+        for k, piece in enumerate(text.split("\n")):
+            if k:
+                self.lines.append([])
+            if piece:
+                self.lines[-1].append((piece, style, raw))
+        return self
+
+    def text(self) -> Text:
+        rtl = reorders()
+        out = Text()
+        for k, parts in enumerate(self.lines):
+            if k:
+                out.append("\n")
+            for words, style, raw in reversed(parts) if rtl else parts:
+                out.append(words if raw or not rtl else for_screen(words), style=style)
+        return out
+
+
+def wrap(text: str, width: int) -> str:
+    """``text`` broken into lines of at most ``width`` where its words will be reordered (the
+    screen would otherwise break the reordered line, the first line shown holding the last
+    words); as it is elsewhere, for the screen to break."""
+    if not reorders():
+        return text
+    return "\n".join(line for paragraph in text.split("\n") for line in (textwrap.wrap(paragraph, width) or [""]))
+
+
+def said(text: str, style: str = "") -> Text:
+    """One line of words (a notice, a title) as the screen is to be given it."""
+    return Text(for_screen(text), style=style)
+
+
+def right_aligned(screen: Screen[Any]) -> None:
+    """In a right-to-left language put in visual order here, the screen's words to the right."""
+    if reorders():
+        for widget in screen.query(Static):
+            if widget.id not in ("table", "end-table"):
+                widget.styles.text_align = "right"
+        for row in screen.query(".buttons"):
+            row.styles.align_horizontal = "right"
+
+
+def focus_reading_first(screen: Screen[Any]) -> None:
+    """Focus the button a reader meets first (the rightmost shown, in a right-to-left language),
+    as the first one is focused otherwise."""
+    if reorders():
+        for row in screen.query(".buttons"):
+            shown = [b for b in row.query(Button) if b.display]
+            if shown:
+                screen.set_focus(shown[-1])
+                return
+
+
+def in_reading_order(buttons: list[Button]) -> list[Button]:
+    """A row of buttons, the first where a reader starts: on the right in a right-to-left language."""
+    return buttons[::-1] if reorders() else buttons
 
 
 def race_of(screen: Screen[Any]) -> RaceApp:
@@ -147,8 +227,9 @@ class RaceHelpScreen(HelpScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help"):
-            yield Static(_(RACE_HELP), id="help-text")
-            yield Static("[dim]{}[/dim]".format(_("escape or ? closes this help; q leaves the race")), id="help-close")
+            yield Static(for_screen_markup(_(RACE_HELP)), id="help-text")
+            yield Static("[dim]{}[/dim]".format(for_screen(_("escape or ? closes this help; q leaves the race"))),
+                         id="help-close")
 
     def action_leave(self) -> None:
         self.dismiss(None)
@@ -169,10 +250,14 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="box"):
-            yield Static(self.question, id="question")
+            yield Static(Words().add(wrap(self.question, 60)).text(), id="question")
             with Horizontal(classes="buttons"):
-                yield Button(_("Yes (y)"), id="yes", variant="error")
-                yield Button(_("No (n)"), id="no")
+                yield from in_reading_order([Button(for_screen(_("Yes (y)")), id="yes", variant="error"),
+                                             Button(for_screen(_("No (n)")), id="no")])
+
+    def on_mount(self) -> None:
+        right_aligned(self)
+        focus_reading_first(self)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
@@ -192,8 +277,9 @@ class SettingsScreen(ModalScreen["str | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="box"):
-            yield Static(_("Change settings: --variant V, --race finish|timed, --minutes 5|10|15 and the "
-                           "game's options (e.g. --draw 3). Enter to apply, escape to cancel."))
+            yield Static(Words().add(wrap(_("Change settings: --variant V, --race finish|timed, --minutes 5|10|15 "
+                                            "and the game's options (e.g. --draw 3). Enter to apply, escape to "
+                                            "cancel."), 60)).text())
             yield Input(self.flags, id="flags")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -218,53 +304,57 @@ class LobbyScreen(Screen[None]):
             yield Static(id="lobby-link")
             yield Static(id="lobby-players")
             with Horizontal(classes="buttons"):
-                yield Button(_("Ready (r)"), id="ready", variant="primary")
-                yield Button(_("Start (s)"), id="start", variant="success")
-                yield Button(_("Settings (c)"), id="settings")
-                yield Button(_("Quit (q)"), id="quit")
+                yield from in_reading_order([
+                    Button(for_screen(_("Ready (r)")), id="ready", variant="primary"),
+                    Button(for_screen(_("Start (s)")), id="start", variant="success"),
+                    Button(for_screen(_("Settings (c)")), id="settings"),
+                    Button(for_screen(_("Quit (q)")), id="quit")])
         yield Static(id="status")
 
     def on_mount(self) -> None:
+        right_aligned(self)
         self.refresh_view()
+        focus_reading_first(self)
 
     def refresh_view(self) -> None:
         app = race_of(self)
         table = app.table
-        self.query_one("#lobby-title", Static).update(Text(
+        self.query_one("#lobby-title", Static).update(said(
             _("Race table — {settings}").format(settings=settings_text(table["settings"])), style="bold"))
-        link = Text(_("Send this link to up to three friends (y copies it):") + "\n", style="dim")
+        link = Words().add(wrap(_("Send this link to up to three friends (y copies it):"), 76) + "\n", style="dim")
         if not app.web_only:
-            link.append(app.link, style="bold cyan")
+            link.add(app.link, style="bold cyan", raw=True)
         if app.web is not None:
-            link.append("" if app.web_only else "\n" + _("or, to play in a web browser, this one:") + "\n", style="dim")
-            link.append(app.web, style="bold cyan")
+            link.add("" if app.web_only else "\n" + wrap(_("or, to play in a web browser, this one:"), 76) + "\n",
+                     style="dim")
+            link.add(app.web, style="bold cyan", raw=True)
         if app.is_host and app.link.startswith(("solitaire://127.0.0.1:", "solitaire://[::1]:")):
             hint = _(LOOPBACK_HINT)
-            link.append(f"\n{hint[:1].upper()}{hint[1:]}.", style="dim")
-        self.query_one("#lobby-link", Static).update(link)
-        lines = Text()
+            link.add("\n" + wrap(f"{hint[:1].upper()}{hint[1:]}.", 76), style="dim")
+        self.query_one("#lobby-link", Static).update(link.text())
+        lines = Words()
         for p in table["players"]:
             mine = p["id"] == app.my_id
             state = _("host") if p["host"] else (_("ready") if p["ready"] else _("not ready"))
             if not p["connected"]:
                 state = _("{state}, away").format(state=state)
             you = " " + _("(you)") if mine else ""
-            lines.append(f" {p['seat'] + 1}. {p['name']}{you}", style="bold" if mine else "")
-            lines.append(f"  {state}\n", style="green" if p["ready"] or p["host"] else "yellow")
+            lines.add(f" {p['seat'] + 1}. ").add(f"{p['name']}{you}", style="bold" if mine else "")
+            lines.add(f"  {state}", style="green" if p["ready"] or p["host"] else "yellow").add("\n")
         watching = table.get("spectators", 0)
-        lines.append(" " + (_("watching: {n}").format(n=watching) if watching else _("nobody is watching")) + "\n",
-                     style="dim")
+        lines.add(" " + (_("watching: {n}").format(n=watching) if watching else _("nobody is watching")) + "\n",
+                  style="dim")
         if len(table["players"]) < 2:
-            lines.append(" " + _("waiting for a friend to sit down ..."), style="dim")
-        self.query_one("#lobby-players", Static).update(lines)
+            lines.add(" " + _("waiting for a friend to sit down ..."), style="dim")
+        self.query_one("#lobby-players", Static).update(lines.text())
         ready = self.query_one("#ready", Button)
         ready.display = app.role == "player" and not app.is_host
-        ready.label = _("Not ready (r)") if app.me_ready() else _("Ready (r)")
+        ready.label = for_screen(_("Not ready (r)") if app.me_ready() else _("Ready (r)"))
         start = self.query_one("#start", Button)
         start.display = settings = app.is_host
         start.disabled = not app.can_start()
         self.query_one("#settings", Button).display = settings
-        self.query_one("#status", Static).update(Text(app.notice or app.lobby_hint(), style="bold"))
+        self.query_one("#status", Static).update(said(app.notice or app.lobby_hint(), style="bold"))
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         """A button does what its key does (run_action is a coroutine: awaited, it acts)."""
@@ -303,12 +393,13 @@ class RaceScreen(HandKeys, Screen[None]):
             if app.board is not None:
                 yield TableView(app.board, self.view, id="table")
             else:
-                yield Static(_("You are watching this race: each player's progress is on the right; "
-                               "every table shows at the end."), id="watching")
+                yield Static(Words().add(wrap(_("You are watching this race: each player's progress is on the "
+                                                "right; every table shows at the end."), 48)).text(), id="watching")
             yield Static(id="progress")
         yield Static(id="status")
 
     def on_mount(self) -> None:
+        right_aligned(self)
         game = self.game
         if game is not None:
             rules = game.rules
@@ -336,21 +427,20 @@ class RaceScreen(HandKeys, Screen[None]):
     def refresh_view(self) -> None:
         app = race_of(self)
         table = app.table
-        info = Text()
-        info.append(" " + _("Race {n}").format(n=table.get("race", 1)) + " ", style="bold")
-        info.append(settings_text(table["settings"]))
+        info = Words()
+        info.add(" " + _("Race {n}").format(n=table.get("race", 1)) + " ", style="bold")
+        info.add(settings_text(table["settings"]))
         left = app.seconds_left()
         if left is not None:
-            info.append("   " + _("{clock} left").format(clock=clock(left)), style="bold yellow")
+            info.add("   " + _("{clock} left").format(clock=clock(left)), style="bold yellow")
         if app.own is not None:
-            info.append("   " + _("moves {moves}   score {score}").format(moves=app.own["moves"],
-                                                                        score=app.own["score"]))
-        self.query_one("#race-info", Static).update(info)
+            info.add("   " + _("moves {moves}   score {score}").format(moves=app.own["moves"], score=app.own["score"]))
+        self.query_one("#race-info", Static).update(info.text())
         self.query_one("#progress", Static).update(app.progress_text())
         # a standing draw offer always shows, before any notice
-        said = [part for part in (app.offer_text(), with_symbols(app.notice)) if part]
-        status = "  ".join(said) or _(FINISH_LINE if self.finish_ready() else KEYS_LINE)
-        self.query_one("#status", Static).update(Text(status, style="bold" if said else "dim"))
+        told = [part for part in (app.offer_text(), with_symbols(app.notice)) if part]
+        status = "  ".join(told) or _(FINISH_LINE if self.finish_ready() else KEYS_LINE)
+        self.query_one("#status", Static).update(said(status, style="bold" if told else "dim"))
         if self.game is not None:
             view = self.table_view
             view.game = self.game
@@ -446,39 +536,45 @@ class EndScreen(Screen[None]):
                 yield Static(id="end-text")
                 with Horizontal(classes="buttons"):
                     # their keys are on the status line: the labels fit the side panel at 80 columns
-                    yield Button(_("Again"), id="again", variant="primary")
-                    yield Button(_("Settings"), id="settings")
-                    yield Button(_("Quit"), id="quit")
+                    yield from in_reading_order([Button(for_screen(_("Again")), id="again", variant="primary"),
+                                                 Button(for_screen(_("Settings")), id="settings"),
+                                                 Button(for_screen(_("Quit")), id="quit")])
             game = self.games[self.shown] if self.games and self.games[self.shown] else None
             if game is not None:
                 yield TableView(game, View(), id="end-table")
         yield Static(id="status")
 
     def on_mount(self) -> None:
+        right_aligned(self)
         self.refresh_view()
+        focus_reading_first(self)
 
     def refresh_view(self) -> None:
         app = race_of(self)
         end = app.end or {"tables": [], "score": [], "winners": [], "reason": "", "draw": False}
-        self.query_one("#end-title", Static).update(Text(app.headline(), style="bold yellow"))
-        text = Text()
-        text.append(app.reason_text() + "\n\n")
+        self.query_one("#end-title", Static).update(Words().add(wrap(app.headline(), 32), style="bold yellow").text())
+        text = Words()
+        text.add(wrap(app.reason_text(), 32) + "\n\n")
         label, count = app.measure()
-        text.append(_("Tables (1-4 to see one): {measure}, moves").format(measure=_(MEASURES[label])) + "\n",
-                    style="bold")
+        text.add(wrap(_("Tables (1-4 to see one): {measure}, moves").format(measure=_(MEASURES[label])), 32) + "\n",
+                 style="bold")
         for k, t in enumerate(end["tables"]):
-            mark = "▶" if k == self.shown else " "
-            text.append(f"{mark}{k + 1} {t['name'][:10]:10} {t['result']:6} {count(t):3} {t['moves']:4}\n",
-                        style="bold" if k == self.shown else "")
-        text.append("\n" + _("Match: points, won-drawn-lost") + "\n", style="bold")
+            style = "bold" if k == self.shown else ""
+            result = _(STATES[t["result"]]) if t["result"] in STATES else t["result"]
+            mark = ("◀" if reorders() else "▶") if k == self.shown else " "  # it points at the row
+            text.add(mark, style=style, raw=True).add(f"{k + 1} ", style=style)
+            text.add(f"{t['name'][:10]:10}", style=style).add(f" {result[:6]:6} ", style=style)
+            text.add(f"{count(t):3}", style=style).add(f" {t['moves']:4}", style=style).add("\n")
+        text.add("\n" + wrap(_("Match: points, won-drawn-lost"), 32) + "\n", style="bold")
         for s in end["score"]:
             points = f"{s['points']:g}"
-            text.append(f"  {s['name'][:10]:10} {points:>4}  {s['wins']}-{s['draws']}-{s['losses']}\n")
-        self.query_one("#end-text", Static).update(text)
+            text.add(f"  {s['name'][:10]:10}").add(f" {points:>4}").add(f"  {s['wins']}-{s['draws']}-{s['losses']}")
+            text.add("\n")
+        self.query_one("#end-text", Static).update(text.text())
         for bid in ("again", "settings"):
             self.query_one(f"#{bid}", Button).display = app.is_host
         hint = _("g again, c change settings, q quit") if app.is_host else _("waiting for the host ... q quits")
-        self.query_one("#status", Static).update(Text(app.notice or hint, style="bold" if app.notice else "dim"))
+        self.query_one("#status", Static).update(said(app.notice or hint, style="bold" if app.notice else "dim"))
         shown = self.games[self.shown] if self.games else None
         if shown is not None:
             for view in self.query("#end-table").results(TableView):
@@ -529,31 +625,35 @@ RaceHelpScreen { align: center middle; background: $background 40%; }
 """
 
 
+@attrs.frozen
+class Comeback:
+    """A seat this browser left at the table less than 60 s ago, to offer back before joining."""
+
+    name: str  # to join with
+    seat: int
+    ago: int  # seconds since it was left
+    token: str  # its seat token
+    connect: dict[str, Any]  # how to connect (the host's own TLS context, on loopback)
+
+
 class RaceApp(App[None]):
     """One player's (or spectator's) view of a race table, fed by its :class:`RaceClient`."""
 
     CSS = CSS
     TITLE = "solitaire race"
 
-    def __init__(self, client: RaceClient, link: str, *, tick: bool = True, web: str | None = None,
-                 web_only: bool = False) -> None:
+    def __init__(self, client: RaceClient | None, link: str, *, tick: bool = True, web: str | None = None,
+                 web_only: bool = False, comeback: Comeback | None = None) -> None:
+        """``client`` None: the app joins itself, first asking whether to take back the seat
+        ``comeback`` (a browser's session, whose questions can only be asked on its screen)."""
         super().__init__()
-        self.client = client
         self.link = link
         self.web = web  # the table's page for browsers (race host --web)
         self.web_only = web_only  # this table runs in a browser: its link is the page's
         self.tick = tick
-        welcome = client.welcome
-        self.role: str = welcome.get("role", "spectator")
-        self.is_host: bool = bool(welcome.get("host"))
-        self.table: dict[str, Any] = {k: v for k, v in welcome.items() if k not in ("v", "type", "own")}
-        seat = welcome.get("seat")
-        self.my_id: int | None = self.table["players"][seat]["id"] if seat is not None else None
-        self.own: dict[str, Any] | None = welcome.get("own")
+        self.comeback = comeback
         self.seen: Observation | None = None  # what the player sees of the own table
         self.board: Game | None = None  # the table drawn: ``seen`` with stand-ins face down
-        if self.own:
-            self.show_own(self.own["position"])
         self.end: dict[str, Any] | None = None
         self.offer: dict[str, Any] | None = None  # {"by": name, "seat": seat, "accepted": [seats]}
         self.unanswered = 0  # moves sent that the server has not answered yet
@@ -563,6 +663,24 @@ class RaceApp(App[None]):
         self.rejoining = False  # after a dropped connection, while coming back to the seat
         self._rejoined_at: float | None = None
         self.base: Screen[Any] | None = None
+        self.client: RaceClient
+        self.joined = client is not None
+        if client is not None:
+            self._sit(client)
+
+    def _sit(self, client: RaceClient) -> None:
+        """Take the table as the welcome on ``client`` tells it."""
+        self.client = client
+        self.joined = True
+        welcome = client.welcome
+        self.role: str = welcome.get("role", "spectator")
+        self.is_host: bool = bool(welcome.get("host"))
+        self.table: dict[str, Any] = {k: v for k, v in welcome.items() if k not in ("v", "type", "own")}
+        seat = welcome.get("seat")
+        self.my_id: int | None = self.table["players"][seat]["id"] if seat is not None else None
+        self.own: dict[str, Any] | None = welcome.get("own")
+        if self.own:
+            self.show_own(self.own["position"])
         self._note_clock(self.table)
 
     # -- what the screens show
@@ -607,24 +725,24 @@ class RaceApp(App[None]):
         return "home", lambda p: int(p.get("home", 0))
 
     def progress_text(self) -> Text:
-        text = Text()
-        text.append(_("Players") + "\n", style="bold")
+        text = Words()
+        text.add(_("Players") + "\n", style="bold")
         for p in self.table["players"]:
             mine = p["id"] == self.my_id
             name = _("you") if mine else p["name"]
-            text.append(f"{name[:14]:14} ", style="bold" if mine else "")
+            text.add(f"{name[:14]:14} ", style="bold" if mine else "")
             status = p["status"] if p.get("connected", True) else "away"
-            text.append(f"{_(STATES[status]) if status in STATES else status}\n",
-                        style="green" if status in ("racing", "won") else "yellow")
+            text.add(f"{_(STATES[status]) if status in STATES else status}",
+                     style="green" if status in ("racing", "won") else "yellow").add("\n")
             label, count = self.measure()
-            down = "  " + _("down {n}").format(n=f"{p.get('hidden', 0):2}") \
-                if (self.table.get("win") or {}).get("hides", True) else ""
-            text.append(f" {_(MEASURES[label])} {count(p):2}{down}\n " + _("moves {n}").format(n=p.get("moves", 0))
-                        + "\n")
+            text.add(f" {_(MEASURES[label])} {count(p):2}")
+            if (self.table.get("win") or {}).get("hides", True):
+                text.add("  " + _("down {n}").format(n=f"{p.get('hidden', 0):2}"))
+            text.add("\n " + _("moves {n}").format(n=p.get("moves", 0)) + "\n")
         watching = self.table.get("spectators", 0)
         if watching:
-            text.append("\n" + _("watching: {n}").format(n=watching) + "\n", style="dim")
-        return text
+            text.add("\n" + _("watching: {n}").format(n=watching) + "\n", style="dim")
+        return text.text()
 
     def offer_text(self) -> str:
         if self.offer is None:
@@ -658,10 +776,44 @@ class RaceApp(App[None]):
 
     # -- screens
     def on_mount(self) -> None:
+        if not self.joined and self.comeback is not None:
+            back = self.comeback
+            self.push_screen(ConfirmScreen(_("You left seat {seat} at this table {ago} s ago. Take it back?").format(
+                seat=back.seat, ago=back.ago)), self._answered)
+            return
+        self._begin()
+
+    def _begin(self) -> None:
         self.show_state()
         self.run_worker(self._listen(), exclusive=True, group="listen")
         if self.tick:
             self.set_interval(1.0, self._tick)
+
+    def _answered(self, yes: bool | None) -> None:
+        self.run_worker(self._join(bool(yes)))
+
+    async def _join(self, take_back: bool) -> None:
+        """Join the table: with the seat token of ``comeback`` if ``take_back`` (one the table
+        refuses is said, with its reason, and the app joins as a newcomer), else as a newcomer."""
+        back = self.comeback
+        assert back is not None
+        notice = ""
+        client = None
+        if take_back:
+            try:
+                client = await RaceClient.join(self.link, back.name, seat_token=back.token, **back.connect)
+            except RaceError as exc:
+                notice = _("Could not take the seat back: {reason}").format(reason=exc)
+        if client is None:
+            try:
+                client = await RaceClient.join(self.link, back.name, **back.connect)
+            except RaceError as exc:
+                self.exit(return_code=2, message=f"solitaire: {exc}")
+                return
+        self._sit(client)
+        self._begin()
+        self.notice = notice
+        self.refresh_base()
 
     def _tick(self) -> None:
         if isinstance(self.base, RaceScreen) and self.deadline is not None:
@@ -930,16 +1082,24 @@ class RaceApp(App[None]):
 
 
 async def race_ui(link: str, name: str, *, host_key: str | None = None, seat_token: str | None = None,
-                  via: str | None = None, web: str | None = None, web_only: bool = False, **connect: Any) -> int:
-    client = await RaceClient.join(via or link, name, host_key=host_key, seat_token=seat_token, **connect)
-    app = RaceApp(client, link, web=web, web_only=web_only)
+                  via: str | None = None, web: str | None = None, web_only: bool = False,
+                  comeback: Comeback | None = None, **connect: Any) -> int:
+    client = None
+    if comeback is None:
+        client = await RaceClient.join(via or link, name, host_key=host_key, seat_token=seat_token, **connect)
+    app = RaceApp(client, link, web=web, web_only=web_only, comeback=comeback)
     try:
         await app.run_async()
     finally:
-        await client.close()
-        if app.client is not client:  # came back on a new connection after a drop
+        if client is not None:
+            await client.close()
+        if app.joined and app.client is not client:  # joined by the app, or came back after a drop
             await app.client.close()
-    if web_only:  # a browser's session: its process ends with the page, nobody reads a notice
+    if app.return_code:  # could not join (a browser's session asked first): the reason, in one line
+        return app.return_code
+    if web_only:  # a browser's session: its process ends with the page, nobody reads a notice, but
+        if app.joined and not app.closed:  # its next session (its home is the browser's) offers the seat back
+            remember_seat(link, app.client)
         return 0
     notice = None if app.closed else leaving_notice(link, app.client)
     if notice is not None:  # how to take the seat back, once the screen is the terminal's again
@@ -948,15 +1108,19 @@ async def race_ui(link: str, name: str, *, host_key: str | None = None, seat_tok
 
 
 def run_join_ui(link: str, name: str, seat_token: str | None = None, cafile: str | None = None,
-                web: str | None = None) -> int:
+                web: str | None = None, comeback: dict[str, Any] | None = None) -> int:
     """``race join``'s table; ``web``: this is a browser's session of ``race host --web`` on the
-    host's machine, the page's link shown (the race's own link is the host's loopback one)."""
+    host's machine, the page's link shown (the race's own link is the host's loopback one);
+    ``comeback`` (``seat``, ``ago``, ``token``): the seat this browser left, offered back."""
     connect: dict[str, Any] = {"cafile": cafile}
     if web is not None and link.rstrip().endswith("&tls=1"):
         from .client import own_connection_context
 
         connect = {"ssl": own_connection_context()}  # the host's own server, on loopback
-    return asyncio.run(race_ui(link, name, seat_token=seat_token, web=web, web_only=web is not None, **connect))
+    back = None if comeback is None else Comeback(name, int(comeback["seat"]), int(comeback["ago"]),
+                                                  str(comeback["token"]), connect)
+    return asyncio.run(race_ui(link, name, seat_token=seat_token, web=web, web_only=web is not None,
+                               comeback=back, **connect))
 
 
 def run_host_ui(settings: Any, name: str, port: int, seconds_allowed: bool = False, network: Any = None) -> int:
