@@ -199,3 +199,17 @@ def test_a_good_block_loads_and_checks_clean(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = cli("check", "t.yaml")
     assert result.code == 0, (result.out, result.err)
+
+
+def test_the_guide_s_example_block_loads_and_speaks():
+    """docs/write-a-variant.md's ``translations:`` example, added to the example Yukon's file."""
+    root = Path(__file__).resolve().parent.parent
+    guide = (root / "docs" / "write-a-variant.md").read_text(encoding="utf-8")
+    block = guide.split("### In other languages", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    yukon_file = root / "examples" / "solitaire-yukon" / "src" / "solitaire_yukon" / "yukon.yaml"
+    yukon = yukon_file.read_text(encoding="utf-8")
+    defn = load_variant_text(yukon + "\n" + block, "yukon.yaml")
+    assert (defn.local_title("uk"), defn.local_title("el"), defn.local_title("ro")) == ("Юкон", "Γιούκον", "Yukon")
+    assert defn.local_description("uk").startswith("Сім стовпців")
+    set_language("uk")
+    assert rules_text(Rules.of(defn)).startswith("Юкон\n")
