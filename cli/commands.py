@@ -110,10 +110,11 @@ def variants(json_mode: bool = typer.Option(False, "--json", help=N_("Print JSON
             note = reg.notes.get(reg.qualified_name(d))
             if note:  # what a clash of names left it (another game has its bare name, an alias)
                 print(f"    {note}")
-            if d.description:
-                print(f"    {d.description}")
+            description = d.local_description()  # the words in the language in use, the names as typed
+            if description:
+                print(f"    {description}")
             for o in d.options:
-                print(f"    {o.describe()}")
+                print(f"    {o.describe(d.local_help(o))}")
     for b in reg.broken:
         print(f"{b.name}  [{b.provider or _('unknown')}]  " + _("BROKEN: {reason}").format(reason=b.reason))
 

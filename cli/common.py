@@ -112,7 +112,8 @@ def option_rows(defn: VariantDef) -> list[tuple[str, str]]:
             usage = f"{o.flag} N" + ("|unlimited" if o.unlimited else "")
         else:
             usage = f"{o.flag} " + "|".join(str(c) for c in o.choices)
-        text = o.help[:1].upper() + o.help[1:] if o.help else ""
+        words = defn.local_help(o)  # in the language in use, where the game gives it
+        text = words[:1].upper() + words[1:] if words else ""
         default = "[" + _("default: {default}").format(default=o.show(o.default)) + "]"
         rows.append((usage, f"{text.rstrip('.')}.  {default}" if text else default))
     return rows

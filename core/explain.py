@@ -800,8 +800,9 @@ def rules_text(rules: Rules, width: int = 78) -> str:
     options = rules.describe_options()
     if options:
         out.append(_("Options: {options}").format(options=options))
-    if defn.description:
-        out += ["", textwrap.fill(defn.description, width)]
+    description = defn.local_description()
+    if description:
+        out += ["", textwrap.fill(description, width)]
     for section in explain(rules):
         out += ["", section.title, textwrap.fill(" ".join(section.lines), width, initial_indent="  ",
                                                  subsequent_indent="  ")]

@@ -124,6 +124,13 @@ TYPES: dict[str, Schema] = {
     "titles": {"type": "object", "propertyNames": {"pattern": "^[a-z]{2,3}$",
                                                    "description": "a language code, as in LANG (uk, ar)"},
                "additionalProperties": {"type": "string", "minLength": 1}},
+    "translations": {"type": "object", "propertyNames": {"pattern": "^[a-z]{2,3}$",
+                                                         "description": "a language code, as in LANG (uk, ar)"},
+                     "additionalProperties": _ref("translation")},
+    "translated-text": {"type": "string", "minLength": 1, "pattern": "\\S", "description": "text, not empty"},
+    "option-helps": {"type": "object", "propertyNames": {"pattern": "^[a-z_][a-z0-9_]*$",
+                                                         "description": "the name of an option the game declares"},
+                     "additionalProperties": _ref("translated-text")},
     "match": {"anyOf": [{"type": "integer", "minimum": 2, "maximum": 26}, {"const": "same-rank"}],
               "description": "a total of ranks from 2 to 26 (A=1, J=11, Q=12, K=13), or same-rank"},
     "aces": {"enum": list(spec.ACES)},
@@ -148,6 +155,7 @@ MAPPINGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "deal-step": (spec.DEAL_KEYS, ("to",)),
     "scoring": (spec.SCORING_KEYS, ()),
     "score-move": (spec.SCORE_MOVE_KEYS, ("from", "to", "points")),
+    "translation": (spec.TRANSLATION_KEYS, ()),
 }
 
 FIELDS: dict[str, dict[str, tuple[str, str]]] = {
@@ -167,7 +175,16 @@ FIELDS: dict[str, dict[str, tuple[str, str]]] = {
         "numbering": ("numbering", "A public numbering of deals it also follows (microsoft: `--ms N` deals "
                       "Microsoft's numbered deal N). Default: none."),
         "titles": ("titles", "The name as the players of other languages say it: language code -> title "
-                   "(`uk: Косинка`). Shown in that language; `play` answers to it too."),
+                   "(`uk: Косинка`). Shown in that language; `play` answers to it too. The short form of "
+                   "`translations: {uk: {title: Косинка}}`."),
+        "translations": ("translations", "What the game says in words, per language: language code -> "
+                         "{title, description, options: {NAME: help}}. Shown when that language is in use; "
+                         "what is left out is shown as written above."),
+    },
+    "translation": {
+        "title": ("translated-text", "The game's name in this language (not also in `titles`)."),
+        "description": ("translated-text", "The description in this language."),
+        "options": ("option-helps", "Option name -> its `help` in this language; only options the game declares."),
     },
     "option": {
         "type": ("option-kind", "choice, flag or count. Default: choice when choices are given."),

@@ -43,8 +43,9 @@ RESERVED_OPTIONS = frozenset({
 
 TOP_KEYS = (
     "name", "title", "aliases", "family", "description", "options", "deck", "piles", "deal", "win",
-    "scoring", "layout", "numbering", "titles",
+    "scoring", "layout", "numbering", "titles", "translations",
 )
+TRANSLATION_KEYS = ("title", "description", "options")  # what a game says in words, per language
 OPTION_KEYS = ("type", "choices", "default", "help", "unlimited")
 PILE_KEYS = (
     "role", "count", "prefix", "alias", "label", "build", "run", "empty", "gives", "flip",
@@ -128,14 +129,32 @@ class OptionSpec:
             return "on" if value else "off"
         return str(value)
 
-    def describe(self) -> str:
+    def describe(self, help: str | None = None) -> str:
+        """``--draw [1 | 3] (default 1): HELP``, with ``help`` (e.g. in the language in use), else
+        the declared help."""
         if self.kind == "flag":
             kind = "switch"
         elif self.kind == "count":
             kind = "0, 1, 2 ..." + (" or unlimited" if self.unlimited else "")
         else:
             kind = " | ".join(str(c) for c in self.choices)
-        return f"{self.flag} [{kind}] (default {self.show(self.default)}): {self.help}".rstrip(": ")
+        text = self.help if help is None else help
+        return f"{self.flag} [{kind}] (default {self.show(self.default)}): {text}".rstrip(": ")
+
+
+def _language(item: Where, code: Any) -> str:
+    """A language code, checked: two or three lower-case letters, as in LANG (``uk``, ``ar``)."""
+    if not isinstance(code, str) or not (2 <= len(code) <= 3 and code.isascii() and code.isalpha()
+                                         and code.islower()):
+        raise item.error(f"a language is a code of two or three lower-case letters, e.g. uk, got {describe(code)}")
+    return code
+
+
+def _text(item: Where, what: str) -> str:
+    """A non-empty string, its runs of white space made single spaces."""
+    if not isinstance(item.value, str) or not item.value.strip():
+        raise item.error(f"expected {what}, got {describe(item.value)}")
+    return " ".join(item.value.split())
 
 
 def _open(r: Any, where: Where) -> tuple[bool, bool]:
@@ -153,20 +172,62 @@ def _open(r: Any, where: Where) -> tuple[bool, bool]:
 
 def _titles(where: Where) -> dict[str, str]:
     """``titles:``, the game's name in other languages: a language code (two or three lower-case
-    letters, as in LANG) -> the title its players say, e.g. ``{uk: Косинка}``."""
+    letters, as in LANG) -> the title its players say, e.g. ``{uk: Косинка}``. The short form of
+    ``translations: {uk: {title: Косинка}}``."""
     if where.value is None:
         return {}
     where.mapping()
     titles = {}
     for code in where.value:
         item = where.child(code)
-        if not isinstance(code, str) or not (2 <= len(code) <= 3 and code.isascii() and code.isalpha()
-                                             and code.islower()):
-            raise item.error(f"a language is a code of two or three lower-case letters, e.g. uk, got {describe(code)}")
-        if not isinstance(item.value, str) or not item.value.strip():
-            raise item.error(f"expected a title, got {describe(item.value)}")
-        titles[code] = " ".join(item.value.split())
+        titles[_language(item, code)] = _text(item, "a title")
     return titles
+
+
+@attrs.frozen
+class Translation:
+    """What a game says in words, in one language (``translations: {uk: ...}`` in its YAML):
+    each part may be left out, and is then said as the YAML's English says it."""
+
+    title: str | None = None
+    description: str | None = None
+    options: Mapping[str, str] = attrs.field(factory=dict)  # option name -> its help in this language
+
+
+def _translations(where: Where, options: tuple[OptionSpec, ...], titles: Mapping[str, str]) -> dict[str, Translation]:
+    """``translations:``, language code -> ``{title, description, options: {NAME: help}}``; a
+    title given here and in ``titles:`` too is refused (one place per language)."""
+    if where.value is None:
+        return {}
+    where.mapping()
+    declared = [o.name for o in options]
+    out = {}
+    for code in where.value:
+        entry = where.child(code)
+        language = _language(entry, code)
+        entry.mapping(TRANSLATION_KEYS)
+        title = description = None
+        if entry.has("title"):
+            title = _text(entry.child("title"), "a title")
+            if language in titles:
+                raise entry.child("title").error(f"the {language} title is given twice, here and in titles: "
+                                                 "give it in one place")
+        if entry.has("description"):
+            description = _text(entry.child("description"), "a description")
+        helps: dict[str, str] = {}
+        opts = entry.child("options")
+        if opts.value is not None:
+            opts.mapping()
+            for name in opts.value:
+                item = opts.child(name)
+                if name not in declared:
+                    shown = ", ".join(declared) or "none"
+                    named = repr(name) if isinstance(name, str) else describe(name)
+                    raise item.error(f"the game declares no option {named}; its options: {shown}"
+                                     + did_you_mean(name, declared))
+                helps[name] = _text(item, "an option's help")
+        out[language] = Translation(title, description, helps)
+    return out
 
 
 def _parse_option(where: Where) -> OptionSpec:
@@ -1181,12 +1242,25 @@ class VariantDef:
     family: str = "Other"  # the family of games it belongs to, as a title ("Klondike", "FreeCell")
     numbering: str | None = None  # a public numbering of deals it follows too (shuffle.NUMBERINGS)
     titles: dict[str, str] = attrs.field(factory=dict)  # language code -> the title its players say
+    # language code -> the game's words in it (``translations:``; its titles are in ``titles`` too)
+    translations: dict[str, Translation] = attrs.field(factory=dict)
     _cache: dict[tuple[str, Any], Any] = attrs.field(factory=dict, repr=False)
 
     def local_title(self, code: str | None = None) -> str:
         """The title in language ``code`` (default: the one in use), as its players say it:
-        the YAML's ``titles`` entry for it, else ``title``."""
+        the YAML's ``titles`` or ``translations`` entry for it, else ``title``."""
         return self.titles.get(code or language(), self.title)
+
+    def local_description(self, code: str | None = None) -> str:
+        """The description in language ``code`` (default: the one in use): the YAML's
+        ``translations`` entry for it, else ``description``."""
+        local = self.translations.get(code or language())
+        return local.description if local is not None and local.description is not None else self.description
+
+    def local_help(self, option: OptionSpec, code: str | None = None) -> str:
+        """An option's ``help`` in language ``code`` (default: the one in use), else as written."""
+        local = self.translations.get(code or language())
+        return local.options.get(option.name, option.help) if local is not None else option.help
 
     def option(self, name: str) -> OptionSpec:
         for o in self.options:
@@ -1284,6 +1358,8 @@ def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str,
             if not isinstance(key, str) or not key.isidentifier() or key != key.lower():
                 raise opts_w.child(key).error(f"an option name must be a lower-case word, got {key!r}")
             options.append(_parse_option(opts_w.child(key)))
+    translations = _translations(root.child("translations"), tuple(options), titles)
+    titles = {**titles, **{code: t.title for code, t in translations.items() if t.title is not None}}
     numbering_w = root.child("numbering")
     if numbering_w.value is not None and numbering_w.value not in NUMBERINGS:
         shown = repr(numbering_w.value) if isinstance(numbering_w.value, str) else describe(numbering_w.value)
@@ -1302,6 +1378,7 @@ def _variant_from_tree(tree: Any, source: str, path: Path | None, provider: str,
         family=" ".join((root.child("family").value or "Other").split()),
         numbering=numbering_w.value,
         titles=titles,
+        translations=translations,
     )
     sets = defn.option_sets()
     if len(sets) > limits.MAX_OPTION_SETS:
