@@ -163,7 +163,7 @@ CASES = [
      "a face-down stock gives cards only by drawing"),
     ("an open stock that is neither true, false nor top", "    draw: {count: $draw, to: waste}",
      "    draw: {count: $draw, to: waste}\n    open: half",
-     "thumb.yaml:11: piles.stock.open: expected true, false or top, got the text 'half'"),
+     "thumb.yaml:11: piles.stock.open: expected true, false or top, got 'half'"),
     ("draw on a pile that is not the stock", "    alias: w", "    alias: w\n    draw: {count: 1, to: stock}",
      "thumb.yaml:14: piles.waste.draw: only the stock draws and redeals"),
     ("a prefix without a count", "    alias: w", "    alias: w\n    prefix: x",
