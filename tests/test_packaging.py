@@ -110,7 +110,7 @@ def wheel(tmp_path_factory) -> Iterator[zipfile.ZipFile]:
     out = tmp / "dist"
     proc = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(out), str(src)],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True, text=True, timeout=1800,  # a guard against a hang: the wheel compiles the Rust core
     )
     assert proc.returncode == 0, f"pip wheel failed:\n{proc.stdout}\n{proc.stderr}"
     wheels = list(out.glob("*.whl"))
