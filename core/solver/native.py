@@ -145,6 +145,7 @@ def tables(rules: Rules) -> dict[str, Any]:
         "top_only": [p in t.top_only for p in range(rules.count)], "auto_sources": list(t.auto_sources),
         "waste_like": [r in ("waste", "reserve") for r in rules.role],
         "macro_waste": t.waste if t.macro else -1,
+        "deck_size": len(rules.deck),  # the best-first pass's distance to a win
     }
 
 

@@ -107,6 +107,7 @@ fn tables(d: &Bound<'_, PyDict>) -> PyResult<(Tables, SearchTables)> {
         waste_like: get!(d, "waste_like"),
         by_face: width > 52,
         macro_waste: opt_index(macro_waste),
+        deck_size: get!(d, "deck_size"),
     };
     check(&t, &x)?;
     Ok((t, x))
@@ -271,9 +272,9 @@ impl Position {
     }
 }
 
-/// Search the position for a win: ("win", moves, states, pass), ("unwinnable", [], states,
-/// "exact") or ("unknown", [], states, "") when a pass has stored `max_states` positions or
-/// `timeout` seconds pass. The GIL is released while searching.
+/// Search the position for a win: ("win", moves, states, pass: "greedy", "best-first" or
+/// "exact"), ("unwinnable", [], states, "exact") or ("unknown", [], states, "") when a pass
+/// has stored `max_states` positions or `timeout` seconds pass. The GIL is released while searching.
 #[pyfunction]
 #[pyo3(signature = (core, piles, down, recycles, max_states, timeout=None))]
 fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32, max_states: usize,
@@ -285,12 +286,14 @@ fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, re
         }
     }
     let deadline = timeout.map(|s| Instant::now() + Duration::from_secs_f64(s.min(1e9)));
-    // the greedy pass has a quarter of the time, as in search.py (half of the greedy share)
-    let greedy = timeout.map(|s| Instant::now() + Duration::from_secs_f64((s * 0.25).min(1e9)));
+    // as in search.py: the greedy pass has a quarter of the time (half of the greedy share),
+    // the best-first pass until half of it (the rest of the greedy share)
+    let share = |f: f64| timeout.map(|s| Instant::now() + Duration::from_secs_f64((s * f).min(1e9)));
+    let (greedy, best) = (share(0.25), share(0.5));
     let shared = core.t.clone();
     let (outcome, states, method) = py.detach(move || {
         let (t, x) = &*shared;
-        search::solve(t, x, g, &Budget { max_states, deadline }, greedy)
+        search::solve(t, x, g, &Budget { max_states, deadline }, greedy, best)
     });
     let method = method.to_string();
     Ok(match outcome {
