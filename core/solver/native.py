@@ -105,10 +105,17 @@ def unsupported(rules: Rules) -> str | None:
     return None
 
 
-def tables(rules: Rules) -> dict[str, Any]:
+def tables(rules: Rules, relaxed: bool = True) -> dict[str, Any]:
     """The compiled rules and the search's safe-move tables as plain lists and bytes: what the
-    core loads once per game (``_native.Core``)."""
+    core loads once per game (``_native.Core``). With stock macro-moves of more than one card
+    a draw or limited redeals, ``relaxed`` holds the same for the rules with draw 1 and
+    unlimited redeals, for the relaxation proof (search.py's ``_lost_with_every_stock_card_free``)."""
     t = _tables(rules)
+    free = None
+    if relaxed and t.macro and not (rules.draw_count == 1 and rules.redeals is None):
+        if t.free_stock is None:
+            t.free_stock = rules.derive(draw_count=1, redeals=None)
+        free = tables(t.free_stock, relaxed=False)
     width = rules.width
     found = rules.foundation_set
     index = {p: k for k, grp in enumerate(t.groups) for p in grp}
@@ -146,6 +153,8 @@ def tables(rules: Rules) -> dict[str, Any]:
         "waste_like": [r in ("waste", "reserve") for r in rules.role],
         "macro_waste": t.waste if t.macro else -1,
         "deck_size": len(rules.deck),  # the best-first pass's distance to a win
+        "defer": list(t.defer), "stock_defer": t.stock_defer,  # the waits (search._Tables)
+        "relaxed": free,
     }
 
 

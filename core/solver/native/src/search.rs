@@ -10,7 +10,7 @@ use std::collections::{BinaryHeap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
-use crate::core::{Move, State, Tables, PAIR};
+use crate::core::{Move, State, Tables, GIVES_NONE, GIVES_RUN, GIVES_TOP, PAIR};
 
 pub const HOME_NEVER: u8 = 0;
 pub const HOME_LONE: u8 = 1;
@@ -40,6 +40,12 @@ pub struct SearchTables {
     pub macro_waste: Option<usize>,
     /// the cards of the game (`len(rules.deck)`), for the best-first pass's distance to a win
     pub deck_size: usize,
+    /// defer[p]: a run moved off a face-up card of p may wait until that card is used
+    /// (`_Tables.defer`: plain rules, unbounded receivers, p gives runs); empty: never
+    pub defer: Vec<bool>,
+    /// a stock card played to a pile other than a foundation may wait until a card goes
+    /// onto it (`_Tables.stock_defer`: macro-moves, draw 1, unlimited redeals, alike piles)
+    pub stock_defer: bool,
 }
 
 /// What the search played: a move, or `draws` stock actions at once (a macro-move's draws,
@@ -328,6 +334,9 @@ impl<'a> Search<'a> {
             }
             seen_l[l] = true;
             for &d in &wanted[seq[l - 1] as usize] {
+                if self.x.stock_defer && !t.is_foundation[d] && !self.stock_card_used(seq[l - 1], d) {
+                    continue;
+                }
                 let pri = if t.is_foundation[d] { 100 } else { 60 };
                 out.push((pri - (draws.min(50) / 4) as i32, draws, (w, d, 1)));
             }
@@ -403,6 +412,104 @@ impl<'a> Search<'a> {
         self.seen.insert(k)
     }
 
+    /// May the face-up card at index `i` of pile `p` move now, with the cards on it
+    /// (`Solver._free`)?
+    fn free(&self, p: usize, i: usize) -> bool {
+        let t = self.t;
+        let pile = &self.g.piles[p];
+        match t.gives[p] {
+            GIVES_RUN => (i..pile.len().saturating_sub(1))
+                .all(|j| t.seq[p][pile[j] as usize * t.width + pile[j + 1] as usize] != 0),
+            GIVES_TOP => i + 1 == pile.len(),
+            _ => true,
+        }
+    }
+
+    /// May a card other than `moved` go onto `under` (the top of `src` once a run from
+    /// `moved` up leaves it) right now (`Solver._wanted_on`, which proves the wait exact: a
+    /// move of a run off a face-up card X can always be put off until just before X is used
+    /// -- X goes home, a card goes onto X, or X moves -- so when nothing can go onto X and X
+    /// cannot go home, the move may wait; only with `defer`, runs of any length moving).
+    fn wanted_on(&self, under: usize, src: usize, moved: u16) -> bool {
+        let t = self.t;
+        let g = &self.g;
+        let stock = t.stock.unwrap_or(usize::MAX);
+        for &c in &t.fits[src][under] {
+            if c == moved {
+                continue;
+            }
+            for p in 0..t.count {
+                let pile = &g.piles[p];
+                let Some(i) = pile.iter().position(|&y| y == c) else { continue };
+                if p == src {
+                    // a card of the run moved off (it could come back onto `under`)
+                    if pile.iter().position(|&y| y == moved).is_some_and(|j| i > j) {
+                        return true;
+                    }
+                    break;
+                }
+                if p == stock || Some(p) == self.x.macro_waste {
+                    return true;
+                }
+                if i < g.down[p] {
+                    break;
+                }
+                if t.is_foundation[p] {
+                    if t.gives[p] != GIVES_NONE {
+                        return true;
+                    }
+                    break;
+                }
+                if t.targets[p].contains(&src) && self.free(p, i) {
+                    return true;
+                }
+                break;
+            }
+        }
+        false
+    }
+
+    /// May a card go onto `card` (from the stock or waste) in `dst` right after it
+    /// (`Solver._stock_card_used`)? With `stock_defer` (draw 1, unlimited redeals) every
+    /// stock and waste card can be played at any time, so playing one to a pile other than
+    /// a foundation can wait until just before it is used: a card goes onto it, it moves on,
+    /// or it is carried with the cards under it; meanwhile it covers only the card it would
+    /// have gone onto. The card that goes onto it may come from the stock too, so chains of
+    /// stock cards are followed until a card that can move now from another pile.
+    fn stock_card_used(&self, card: u16, dst: usize) -> bool {
+        let t = self.t;
+        let g = &self.g;
+        let (Some(st), Some(w)) = (t.stock, self.x.macro_waste) else { return true };
+        let (stock, waste) = (&g.piles[st], &g.piles[w]);
+        let mut seen = Bits::new(t.width);
+        seen.set(card as usize);
+        let mut todo = vec![card];
+        while let Some(x) = todo.pop() {
+            for &c in &t.fits[dst][x as usize] {
+                if seen.has(c as usize) {
+                    continue;
+                }
+                seen.set(c as usize);
+                if waste.contains(&c) || stock.contains(&c) {
+                    todo.push(c);
+                    continue;
+                }
+                for &p in &t.sources {
+                    if p == dst {
+                        continue;
+                    }
+                    if let Some(i) = g.piles[p].iter().position(|&y| y == c) {
+                        if i >= g.down[p] && t.targets[p].contains(&dst) && (t.is_foundation[p] || self.free(p, i)) {
+                            return true;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        false
+    }
+
     fn fits_now(&self, card: usize, d: usize) -> bool {
         let t = self.t;
         let dest = &self.g.piles[d];
@@ -458,7 +565,10 @@ impl<'a> Search<'a> {
             }
             if left > 0 && left == down[src] {
                 out.push((90 - down[src] as i32, 0, m));
-            } else if x.waste_like[src] {
+            } else if x.waste_like[src] || Some(src) == x.macro_waste {
+                if x.stock_defer && Some(src) == x.macro_waste && !self.stock_card_used(pile[pile.len() - 1], dst) {
+                    continue; // it can wait until a card goes onto it (see stock_card_used)
+                }
                 out.push((60, 0, m));
             } else if left == 0 {
                 if !(self.prune && dest.is_empty()) {
@@ -468,8 +578,11 @@ impl<'a> Search<'a> {
                 let under = pile[left - 1] as usize;
                 if t.targets[src].iter().any(|&f| t.is_foundation[f] && self.fits_now(under, f)) {
                     out.push((30, 0, m));
-                } else if !self.prune {
-                    out.push((10, 0, m));
+                } else if !self.prune
+                    && !(x.defer.get(src) == Some(&true) && t.seq[src][under * t.width + pile[left] as usize] != 0
+                        && !self.wanted_on(under, src, pile[left]))
+                {
+                    out.push((10, 0, m)); // (else it can wait until `under` is used: see wanted_on)
                 }
             }
         }
@@ -658,14 +771,25 @@ impl<'a> Search<'a> {
     }
 }
 
-/// The portfolio of search.py without its relaxation: the greedy pass (pruned, until
-/// `greedy_deadline` or the states budget), then the best-first pass (pruned too, until
+/// The same game with draw 1 and unlimited redeals (`Rules.derive(draw_count=1,
+/// redeals=None)`, its own tables), for the relaxation proof, and the seconds it may take.
+pub struct Relaxed<'a> {
+    pub t: &'a Tables,
+    pub x: &'a SearchTables,
+    pub share: Option<f64>,
+}
+
+/// The portfolio of search.py: the greedy pass (pruned, until
+/// `greedy_deadline` or the states budget), then, with `relaxed`, the relaxation proof
+/// (the exact search of the position under draw 1 and unlimited redeals: its exhaustion
+/// answers "unwinnable", as search.py's `_lost_with_every_stock_card_free` proves), then
+/// the best-first pass (pruned too, until
 /// `best_deadline` or the budget), then, unless one of them won, the exact search with the
 /// whole budget; only the exact search's exhaustion answers "unwinnable" (a pruned pass that
 /// runs out of moves proves nothing). Each pass may store `budget.max_states` states, as in
 /// search.py. Returns the outcome, the states stored by every pass, and which pass decided.
 pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadline: Option<Instant>,
-             best_deadline: Option<Instant>) -> (Outcome, usize, &'static str) {
+             best_deadline: Option<Instant>, relaxed: Option<Relaxed<'_>>) -> (Outcome, usize, &'static str) {
     let mut greedy = Search::new(t, x, g.clone());
     greedy.prune = true;
     let first = greedy.run(&Budget { max_states: budget.max_states, deadline: greedy_deadline });
@@ -674,6 +798,22 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
         return (Outcome::Win(line), states, "greedy");
     }
     drop(greedy);
+    if let Some(r) = relaxed {
+        // lost even with every stock card free (draw 1, unlimited redeals): lost here, as
+        // every line of the real rules is a line there too, its draws left out
+        let deadline = r.share.map(|s| Instant::now() + std::time::Duration::from_secs_f64(s.clamp(0.0, 1e9)));
+        let deadline = match (deadline, budget.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let free = State::new(r.t, g.piles.clone(), g.down.clone(), 0);
+        let mut sub = Search::new(r.t, r.x, free);
+        let answer = sub.run(&Budget { max_states: budget.max_states, deadline });
+        states += sub.states;
+        if answer == Outcome::Unwinnable {
+            return (Outcome::Unwinnable, states, "relaxation");
+        }
+    }
     let mut best = Search::new(t, x, g.clone());
     let second = best.best_first(&Budget { max_states: budget.max_states, deadline: best_deadline });
     states += best.states;
@@ -708,6 +848,8 @@ mod tests {
             by_face: false,
             macro_waste: None,
             deck_size: 13,
+            defer: vec![],
+            stock_defer: false,
         }
     }
 
@@ -775,14 +917,14 @@ mod tests {
         let piles = vec![vec![12, 11, 0], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
         let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
         let budget = Budget { max_states: 100_000, deadline: None };
-        let (outcome, _, method) = solve(&t, &x, g.clone(), &budget, None, None);
+        let (outcome, _, method) = solve(&t, &x, g.clone(), &budget, None, None, None);
         assert!(matches!(outcome, Outcome::Win(ref line) if replay(&t, g, line)));
         assert_eq!(method, "greedy");
         let mut blocked = t.clone();
         blocked.redeals = Some(0);
         let piles = vec![vec![12, 11], vec![], vec![], vec![0, 2, 1], vec![3, 4, 5, 6, 7, 8, 9, 10]];
         let g = State::new(&blocked, piles, vec![2, 0, 0, 2, 7], 0);
-        let (outcome, states, method) = solve(&blocked, &x, g, &budget, None, None);
+        let (outcome, states, method) = solve(&blocked, &x, g, &budget, None, None, None);
         assert_eq!((outcome, method), (Outcome::Unwinnable, "exact"));
         assert!(states > 0);
     }
@@ -868,6 +1010,64 @@ mod tests {
         probe.g.pop(&t);
         assert!(s.seen.contains(&probe.key()));
         assert_eq!(s.seen.len(), 2);
+    }
+
+    #[test]
+    fn a_run_moved_off_a_face_up_card_waits_until_that_card_is_used() {
+        let t = little();
+        let mut x = plain(&t);
+        // 10 9 8 face up in one column, the other empty: moving 9 8 or 8 off a card that
+        // nothing else wants can wait (the exact search only); the whole column may still move
+        let piles = vec![vec![], vec![], vec![], vec![9, 8, 7], vec![]];
+        let g = State::new(&t, piles, vec![0; 5], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        let all: Vec<Move> = s.moves().into_iter().map(|e| e.1).collect();
+        assert!(all.contains(&(3, 4, 1)) && all.contains(&(3, 4, 2)) && all.contains(&(3, 4, 3)));
+        x.defer = vec![false, false, false, true, true];
+        let mut s = Search::new(&t, &x, g);
+        let waits: Vec<Move> = s.moves().into_iter().map(|e| e.1).collect();
+        assert_eq!(waits, vec![(3, 4, 3)]);
+        // (one suit: the only card that fits on a card is the one moved off it)
+    }
+
+    #[test]
+    fn a_stock_card_waits_until_a_card_can_go_onto_it() {
+        let t = little();
+        let mut x = plain(&t);
+        x.macro_waste = Some(1);
+        x.stock_defer = true;
+        // the waste's 9 could go onto the 10; the 8 that would follow it is face up on
+        // another column: the move is tried
+        let piles = vec![vec![], vec![8], vec![], vec![11, 9], vec![0, 7]];
+        let g = State::new(&t, piles, vec![0, 0, 0, 1, 1], 0);
+        let mut s = Search::new(&t, &x, g);
+        assert!(s.moves().iter().any(|e| e.1 == (1, 3, 1)));
+        // the 8 face down: nothing can follow the 9 now, so playing it can wait
+        let piles = vec![vec![], vec![8], vec![], vec![11, 9], vec![7, 0]];
+        let g = State::new(&t, piles, vec![0, 0, 0, 1, 1], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        assert!(!s.moves().iter().any(|e| e.1 == (1, 3, 1)));
+        x.stock_defer = false;
+        let mut s = Search::new(&t, &x, g);
+        assert!(s.moves().iter().any(|e| e.1 == (1, 3, 1)));
+    }
+
+    #[test]
+    fn the_exact_search_with_its_waits_still_wins_and_proves() {
+        let t = little();
+        let mut x = plain(&t);
+        x.defer = vec![false, false, false, true, true];
+        x.macro_waste = Some(1);
+        x.stock_defer = true;
+        let piles = vec![vec![0, 12, 11], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
+        let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        assert!(matches!(s.run(&Budget { max_states: 100_000, deadline: None }),
+                         Outcome::Win(ref line) if replay(&t, g, line)));
+        let piles = vec![vec![12, 11], vec![], vec![], vec![0, 2, 1], vec![3, 4, 5, 6, 7, 8, 9, 10]];
+        let g = State::new(&t, piles, vec![2, 0, 0, 2, 7], 0);
+        let mut s = Search::new(&t, &x, g);
+        assert_eq!(s.run(&Budget { max_states: 100_000, deadline: None }), Outcome::Unwinnable);
     }
 
     #[test]
