@@ -203,8 +203,8 @@ impl Core {
     fn new(py: Python<'_>, tables_: &Bound<'_, PyAny>) -> PyResult<Core> {
         let loaded = tables_.cast::<PyDict>().map_err(PyErr::from).and_then(|d| {
             let main = tables(d)?;
-            let relaxed = match d.get_item("relaxed")? {
-                Some(r) if !r.is_none() => {
+            let relaxed = match item(d, "relaxed")? {
+                r if !r.is_none() => {
                     let (rt, rx) = tables(r.cast::<PyDict>()?)?;
                     if rt.count != main.0.count || rt.width != main.0.width || rt.draw_count != 1 || rt.redeals.is_some()
                         || rx.macro_waste != main.1.macro_waste
