@@ -322,12 +322,19 @@ def test_a_rules_attribute_the_core_does_not_know_sends_the_game_to_python():
 
 
 @needs_native
-def test_games_with_one_waste_go_to_python_unless_the_core_is_asked_for():
-    """Klondike's stock macro-moves (Python's) decide it sooner than the core's plain draws:
-    "auto" picks Python there and says why; "native" runs the core."""
-    game = Game.new(rules_of("klondike", {}), 1)
-    assert native_engine.choose(game) == ("python", native_engine.STOCK_MACRO)
-    assert native_engine.choose(game, engine="native") == ("native", "")
+def test_games_with_one_waste_are_solved_by_the_core_now_that_it_runs_the_whole_portfolio():
+    """Klondike's stock deals onto one waste: the core, with the best-first pass, the waits and
+    the relaxation, decides as many deals as the Python engine within the same budget, so
+    "auto" picks it there as everywhere it speaks the game; "python" still runs Python."""
+    for options in ({"draw": 1}, {"draw": 3}):
+        game = Game.new(rules_of("klondike", options), 1)
+        assert native_engine.choose(game) == ("native", "")
+        assert native_engine.choose(game, engine="native") == ("native", "")
+        assert native_engine.choose(game, engine="python") == ("python", "asked for")
+    forty = Game.new(rules_of("forty-thieves", {}), 1)
+    assert native_engine.choose(forty) == ("native", "")
+    result = solve(Game.new(rules_of("klondike", {"draw": 3}), 645351751), timeout=None, max_states=20_000)
+    assert (result.engine, result.result, result.method) == ("native", UNWINNABLE, "relaxation")
     with pytest.raises(ValueError, match="an engine is one of"):
         native_engine.choose(game, engine="rust")
 
