@@ -263,6 +263,44 @@ def test_the_native_search_wins_a_deal():
 
 
 @needs_native
+def test_the_native_best_first_pass_wins_where_the_greedy_pass_runs_out():
+    """Klondike draw 1, a deal of the benchmark's sample: the greedy pass stores its 20,000
+    states without a win; the best-first pass then wins within a few dozen more."""
+    game = Game.new(rules_of("klondike", {"draw": 1}), 451631864)
+    result = solve(game, timeout=None, max_states=20_000, engine="native")
+    assert (result.result, result.method, result.engine) == (WIN, "best-first", "native")
+    assert 20_000 <= result.states < 40_000
+    assert replays(game, result.moves)
+
+
+@needs_native
+def test_the_native_relaxation_proves_a_draw_three_deal_lost_and_the_proof_stands():
+    """Klondike draw 3, a deal of the benchmark's sample: lost even with every stock card
+    free (draw 1, unlimited redeals), so lost. The proof's premise is checked on its own:
+    the same deal at draw 1 is proved lost by the exact search of both engines."""
+    game = Game.new(rules_of("klondike", {"draw": 3}), 645351751)
+    result = solve(game, timeout=None, max_states=20_000, engine="native")
+    assert (result.result, result.method) == (UNWINNABLE, "relaxation")
+    free = Game.new(rules_of("klondike", {"draw": 1}), 645351751)
+    assert free.piles == game.piles
+    native = solve(free, timeout=None, max_states=6_000, engine="native")
+    python = python_engine.solve(free, timeout=None, max_states=6_000)
+    assert (native.result, native.method) == (UNWINNABLE, "exact")
+    assert python.result == UNWINNABLE
+
+
+@needs_native
+def test_the_tables_carry_the_relaxed_rules_only_where_the_relaxation_applies():
+    draw3 = native_engine.tables(rules_of("klondike", {"draw": 3}))
+    assert draw3["relaxed"] is not None
+    assert (draw3["relaxed"]["draw_count"], draw3["relaxed"]["redeals"], draw3["relaxed"]["relaxed"]) == (1, -1, None)
+    assert draw3["relaxed"]["stock_defer"] and not draw3["stock_defer"]
+    draw1 = native_engine.tables(rules_of("klondike", {"draw": 1}))
+    assert draw1["relaxed"] is None and draw1["stock_defer"]
+    assert native_engine.tables(rules_of("freecell", {}))["relaxed"] is None
+
+
+@needs_native
 def test_a_game_the_core_does_not_speak_is_solved_in_python_and_says_why():
     game = Game.new(rules_of("calculation", {}), 1)  # its plugin's own search is Python
     result = solve(game, timeout=None, max_states=2_000)
@@ -284,12 +322,19 @@ def test_a_rules_attribute_the_core_does_not_know_sends_the_game_to_python():
 
 
 @needs_native
-def test_games_with_one_waste_go_to_python_unless_the_core_is_asked_for():
-    """Klondike's stock macro-moves (Python's) decide it sooner than the core's plain draws:
-    "auto" picks Python there and says why; "native" runs the core."""
-    game = Game.new(rules_of("klondike", {}), 1)
-    assert native_engine.choose(game) == ("python", native_engine.STOCK_MACRO)
-    assert native_engine.choose(game, engine="native") == ("native", "")
+def test_games_with_one_waste_are_solved_by_the_core_now_that_it_runs_the_whole_portfolio():
+    """Klondike's stock deals onto one waste: the core, with the best-first pass, the waits and
+    the relaxation, decides as many deals as the Python engine within the same budget, so
+    "auto" picks it there as everywhere it speaks the game; "python" still runs Python."""
+    for options in ({"draw": 1}, {"draw": 3}):
+        game = Game.new(rules_of("klondike", options), 1)
+        assert native_engine.choose(game) == ("native", "")
+        assert native_engine.choose(game, engine="native") == ("native", "")
+        assert native_engine.choose(game, engine="python") == ("python", "asked for")
+    forty = Game.new(rules_of("forty-thieves", {}), 1)
+    assert native_engine.choose(forty) == ("native", "")
+    result = solve(Game.new(rules_of("klondike", {"draw": 3}), 645351751), timeout=None, max_states=20_000)
+    assert (result.engine, result.result, result.method) == ("native", UNWINNABLE, "relaxation")
     with pytest.raises(ValueError, match="an engine is one of"):
         native_engine.choose(game, engine="rust")
 

@@ -106,10 +106,17 @@ def unsupported(rules: Rules) -> str | None:
     return None
 
 
-def tables(rules: Rules) -> dict[str, Any]:
+def tables(rules: Rules, relaxed: bool = True) -> dict[str, Any]:
     """The compiled rules and the search's safe-move tables as plain lists and bytes: what the
-    core loads once per game (``_native.Core``)."""
+    core loads once per game (``_native.Core``). With stock macro-moves of more than one card
+    a draw or limited redeals, ``relaxed`` holds the same for the rules with draw 1 and
+    unlimited redeals, for the relaxation proof (search.py's ``_lost_with_every_stock_card_free``)."""
     t = _tables(rules)
+    free = None
+    if relaxed and t.macro and not (rules.draw_count == 1 and rules.redeals is None):
+        if t.free_stock is None:
+            t.free_stock = rules.derive(draw_count=1, redeals=None)
+        free = tables(t.free_stock, relaxed=False)
     width = rules.width
     found = rules.foundation_set
     index = {p: k for k, grp in enumerate(t.groups) for p in grp}
@@ -146,6 +153,9 @@ def tables(rules: Rules) -> dict[str, Any]:
         "top_only": [p in t.top_only for p in range(rules.count)], "auto_sources": list(t.auto_sources),
         "waste_like": [r in ("waste", "reserve") for r in rules.role],
         "macro_waste": t.waste if t.macro else -1,
+        "deck_size": len(rules.deck),  # the best-first pass's distance to a win
+        "defer": list(t.defer), "stock_defer": t.stock_defer,  # the waits (search._Tables)
+        "relaxed": free,
     }
 
 
@@ -172,14 +182,14 @@ def position(game: Game) -> Any:
 
 
 ENGINES = ("auto", "native", "python")
-STOCK_MACRO = ("the stock deals onto one waste: the Python engine's best-first pass, waits and relaxation, "
-               "which the compiled core lacks yet, decide these games as soon or sooner")
 
 
 def choose(game: Game, knowledge: Any = None, engine: str = "auto") -> tuple[str, str]:
     """The engine that solves ``game``: ("native", "") or ("python", why). ``engine``:
-    "auto" (the compiled core where it speaks the game and is the stronger), "native" (the
-    compiled core wherever it speaks the game: benchmarks) or "python"."""
+    "auto" or "native" (the compiled core wherever it speaks the game: it runs the Python
+    engine's portfolio, best-first pass, waits and relaxation included, and decides as many
+    deals within the same budget on every game measured; see docs/performance.md) or
+    "python" (the reference)."""
     if engine not in ENGINES:
         raise ValueError(f"an engine is one of {', '.join(ENGINES)}, got {engine!r}")
     if engine == "python":
@@ -191,8 +201,6 @@ def choose(game: Game, knowledge: Any = None, engine: str = "auto") -> tuple[str
     if _module() is None:
         return "python", "the compiled core is not installed"
     reason = unsupported(game.rules)
-    if reason is None and engine == "auto" and _tables(game.rules).macro:
-        reason = STOCK_MACRO
     return ("python", reason) if reason is not None else ("native", "")
 
 

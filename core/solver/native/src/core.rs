@@ -133,6 +133,38 @@ impl State {
         State { piles, down, recycles, history: Vec::new(), chain: Vec::new(), slot: vec![u32::MAX; t.width] }
     }
 
+    /// Put the position back to `snap` (as `snapshot` wrote it), with no history: what came
+    /// before it can no longer be popped (`Game.restore`).
+    pub fn restore(&mut self, snap: &[u16]) {
+        let mut at = 0;
+        for i in 0..self.piles.len() {
+            let (down, len) = (snap[at] as usize, snap[at + 1] as usize);
+            self.down[i] = down;
+            let pile = &mut self.piles[i];
+            pile.clear();
+            pile.extend_from_slice(&snap[at + 2..at + 2 + len]);
+            at += 2 + len;
+        }
+        self.recycles = snap[at] as u32 | (snap[at + 1] as u32) << 16;
+        self.history.clear();
+        self.chain.clear();
+    }
+
+    /// The position, compactly: for each pile its face-down count, its length and its
+    /// cards, then the redeals used (`Game.snapshot`, without the history).
+    pub fn snapshot(&self) -> Box<[u16]> {
+        let cards: usize = self.piles.iter().map(Vec::len).sum();
+        let mut out = Vec::with_capacity(2 * self.piles.len() + cards + 2);
+        for (pile, &down) in self.piles.iter().zip(&self.down) {
+            out.push(down as u16);
+            out.push(pile.len() as u16);
+            out.extend_from_slice(pile);
+        }
+        out.push(self.recycles as u16);
+        out.push((self.recycles >> 16) as u16);
+        out.into_boxed_slice()
+    }
+
     pub fn depth(&self) -> usize {
         self.history.len()
     }
@@ -698,6 +730,22 @@ pub mod tests {
         };
         t.derive();
         t
+    }
+
+    #[test]
+    fn a_snapshot_restores_the_position_without_its_history() {
+        let t = little();
+        let piles = vec![vec![12, 11, 0], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
+        let mut g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 2);
+        let before = (g.piles.clone(), g.down.clone(), g.recycles);
+        let snap = g.snapshot();
+        g.push(&t, (0, 1, 0));
+        g.push(&t, (3, 4, 1));
+        assert_ne!(g.piles, before.0);
+        g.restore(&snap);
+        assert_eq!((g.piles.clone(), g.down.clone(), g.recycles), before);
+        assert_eq!(g.depth(), 0);
+        assert_eq!(g.pop(&t), None);
     }
 
     fn deal(t: &Tables) -> State {

@@ -107,6 +107,9 @@ fn tables(d: &Bound<'_, PyDict>) -> PyResult<(Tables, SearchTables)> {
         waste_like: get!(d, "waste_like"),
         by_face: width > 52,
         macro_waste: opt_index(macro_waste),
+        deck_size: get!(d, "deck_size"),
+        defer: get!(d, "defer"),
+        stock_defer: get!(d, "stock_defer"),
     };
     check(&t, &x)?;
     Ok((t, x))
@@ -122,7 +125,7 @@ fn check(t: &Tables, x: &SearchTables) -> PyResult<()> {
     let sized = [t.accept.len(), t.seq.len(), t.gives.len(), t.capacity.len(), t.max_accept.len(),
                  t.min_accept.len(), t.flip.len(), t.targets.len(), t.allowed.len(), t.fits.len(),
                  t.supermove.len(), t.is_foundation.len(), x.track.len(), x.start.len(), x.group_of.len(),
-                 x.top_only.len(), x.waste_like.len(), t.fill.len(), t.covered.len(), t.uncovers.len(),
+                 x.top_only.len(), x.waste_like.len(), x.defer.len(), t.fill.len(), t.covered.len(), t.uncovers.len(),
                  t.pair_with.len(), t.beaten_by.len()];
     if w == 0 || w % 52 != 0 || w > 52 * 8 || sized.iter().any(|&s| s != n) {
         return bad("sizes");
@@ -186,6 +189,10 @@ fn check(t: &Tables, x: &SearchTables) -> PyResult<()> {
 #[pyclass(frozen, module = "solitaire.core.solver._native")]
 struct Core {
     t: Arc<(Tables, SearchTables)>,
+    /// the same game with draw 1 and unlimited redeals, for the relaxation proof (search.py's
+    /// `_lost_with_every_stock_card_free`): only for stock macro-moves of more than one card a
+    /// draw or limited redeals (the key `relaxed` of the tables, None elsewhere)
+    relaxed: Option<Arc<(Tables, SearchTables)>>,
 }
 
 #[pymethods]
@@ -194,9 +201,24 @@ impl Core {
     /// out of range, sizes that do not agree) is a ValueError.
     #[new]
     fn new(py: Python<'_>, tables_: &Bound<'_, PyAny>) -> PyResult<Core> {
-        let loaded = tables_.cast::<PyDict>().map_err(PyErr::from).and_then(|d| tables(d));
+        let loaded = tables_.cast::<PyDict>().map_err(PyErr::from).and_then(|d| {
+            let main = tables(d)?;
+            let relaxed = match item(d, "relaxed")? {
+                r if !r.is_none() => {
+                    let (rt, rx) = tables(r.cast::<PyDict>()?)?;
+                    if rt.count != main.0.count || rt.width != main.0.width || rt.draw_count != 1 || rt.redeals.is_some()
+                        || rx.macro_waste != main.1.macro_waste
+                    {
+                        return Err(PyValueError::new_err("bad solver tables: relaxed"));
+                    }
+                    Some(Arc::new((rt, rx)))
+                }
+                _ => None,
+            };
+            Ok((main, relaxed))
+        });
         match loaded {
-            Ok(t) => Ok(Core { t: Arc::new(t) }),
+            Ok((t, relaxed)) => Ok(Core { t: Arc::new(t), relaxed }),
             Err(e) if e.is_instance_of::<PyValueError>(py) => Err(e),
             Err(e) => Err(PyValueError::new_err(format!("bad solver tables: {e}"))),
         }
@@ -271,9 +293,9 @@ impl Position {
     }
 }
 
-/// Search the position for a win: ("win", moves, states, pass), ("unwinnable", [], states,
-/// "exact") or ("unknown", [], states, "") when a pass has stored `max_states` positions or
-/// `timeout` seconds pass. The GIL is released while searching.
+/// Search the position for a win: ("win", moves, states, pass: "greedy", "best-first" or
+/// "exact"), ("unwinnable", [], states, "exact") or ("unknown", [], states, "") when a pass
+/// has stored `max_states` positions or `timeout` seconds pass. The GIL is released while searching.
 #[pyfunction]
 #[pyo3(signature = (core, piles, down, recycles, max_states, timeout=None))]
 fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32, max_states: usize,
@@ -285,12 +307,17 @@ fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, re
         }
     }
     let deadline = timeout.map(|s| Instant::now() + Duration::from_secs_f64(s.min(1e9)));
-    // the greedy pass has a quarter of the time, as in search.py (half of the greedy share)
-    let greedy = timeout.map(|s| Instant::now() + Duration::from_secs_f64((s * 0.25).min(1e9)));
+    // as in search.py: the greedy pass has a quarter of the time (half of the greedy share),
+    // the best-first pass until half of it (the rest of the greedy share)
+    let share = |f: f64| timeout.map(|s| Instant::now() + Duration::from_secs_f64((s * f).min(1e9)));
+    let (greedy, best) = (share(0.25), share(0.5));
     let shared = core.t.clone();
+    let relaxed = core.relaxed.clone();
     let (outcome, states, method) = py.detach(move || {
         let (t, x) = &*shared;
-        search::solve(t, x, g, &Budget { max_states, deadline }, greedy)
+        // the relaxation has 15 % of the time from the greedy pass's end (search.py)
+        let relax = relaxed.as_deref().map(|(rt, rx)| search::Relaxed { t: rt, x: rx, share: timeout.map(|s| s * 0.15) });
+        search::solve(t, x, g, &Budget { max_states, deadline }, greedy, best, relax)
     });
     let method = method.to_string();
     Ok(match outcome {

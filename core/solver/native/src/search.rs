@@ -6,11 +6,11 @@
 //! waits (a move that may wait until it is used) are not, and the search is sound without
 //! them (it only tries more moves). An exhausted search answers "unwinnable": a proof.
 
-use std::collections::HashSet;
+use std::collections::{BinaryHeap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
-use crate::core::{Move, State, Tables, PAIR};
+use crate::core::{Move, State, Tables, GIVES_NONE, GIVES_RUN, GIVES_TOP, PAIR};
 
 pub const HOME_NEVER: u8 = 0;
 pub const HOME_LONE: u8 = 1;
@@ -38,6 +38,14 @@ pub struct SearchTables {
     /// the waste of the stock macro-moves (`_Tables.macro`: one waste, fed only by the
     /// stock, unbounded), or None: the stock's action is a plain move
     pub macro_waste: Option<usize>,
+    /// the cards of the game (`len(rules.deck)`), for the best-first pass's distance to a win
+    pub deck_size: usize,
+    /// defer[p]: a run moved off a face-up card of p may wait until that card is used
+    /// (`_Tables.defer`: plain rules, unbounded receivers, p gives runs); empty: never
+    pub defer: Vec<bool>,
+    /// a stock card played to a pile other than a foundation may wait until a card goes
+    /// onto it (`_Tables.stock_defer`: macro-moves, draw 1, unlimited redeals, alike piles)
+    pub stock_defer: bool,
 }
 
 /// What the search played: a move, or `draws` stock actions at once (a macro-move's draws,
@@ -106,6 +114,26 @@ impl Bits {
     fn has(&self, c: usize) -> bool {
         self.words[c / 64] >> (c % 64) & 1 != 0
     }
+}
+
+/// A position the best-first pass generated: its parent, the draws and the move that led
+/// there from it, and the range of its safe moves home in the pass's list of them.
+struct Node {
+    parent: u32,
+    draws: u32,
+    mv: [u32; 3],
+    autos: (u32, u32),
+}
+
+const NO_MOVE: [u32; 3] = [u32::MAX; 3];
+
+/// A move in 12 bytes (a pair's `n`, `PAIR`, as u32::MAX - 1).
+fn pack(m: Move) -> [u32; 3] {
+    [m.0 as u32, m.1 as u32, if m.2 == PAIR { u32::MAX - 1 } else { m.2 as u32 }]
+}
+
+fn unpack(m: [u32; 3]) -> Move {
+    (m[0] as usize, m[1] as usize, if m[2] == u32::MAX - 1 { PAIR } else { m[2] as usize })
 }
 
 pub struct Search<'a> {
@@ -306,6 +334,9 @@ impl<'a> Search<'a> {
             }
             seen_l[l] = true;
             for &d in &wanted[seq[l - 1] as usize] {
+                if self.x.stock_defer && !t.is_foundation[d] && !self.stock_card_used(seq[l - 1], d) {
+                    continue;
+                }
                 let pri = if t.is_foundation[d] { 100 } else { 60 };
                 out.push((pri - (draws.min(50) / 4) as i32, draws, (w, d, 1)));
             }
@@ -381,6 +412,104 @@ impl<'a> Search<'a> {
         self.seen.insert(k)
     }
 
+    /// May the face-up card at index `i` of pile `p` move now, with the cards on it
+    /// (`Solver._free`)?
+    fn free(&self, p: usize, i: usize) -> bool {
+        let t = self.t;
+        let pile = &self.g.piles[p];
+        match t.gives[p] {
+            GIVES_RUN => (i..pile.len().saturating_sub(1))
+                .all(|j| t.seq[p][pile[j] as usize * t.width + pile[j + 1] as usize] != 0),
+            GIVES_TOP => i + 1 == pile.len(),
+            _ => true,
+        }
+    }
+
+    /// May a card other than `moved` go onto `under` (the top of `src` once a run from
+    /// `moved` up leaves it) right now (`Solver._wanted_on`, which proves the wait exact: a
+    /// move of a run off a face-up card X can always be put off until just before X is used
+    /// -- X goes home, a card goes onto X, or X moves -- so when nothing can go onto X and X
+    /// cannot go home, the move may wait; only with `defer`, runs of any length moving).
+    fn wanted_on(&self, under: usize, src: usize, moved: u16) -> bool {
+        let t = self.t;
+        let g = &self.g;
+        let stock = t.stock.unwrap_or(usize::MAX);
+        for &c in &t.fits[src][under] {
+            if c == moved {
+                continue;
+            }
+            for p in 0..t.count {
+                let pile = &g.piles[p];
+                let Some(i) = pile.iter().position(|&y| y == c) else { continue };
+                if p == src {
+                    // a card of the run moved off (it could come back onto `under`)
+                    if pile.iter().position(|&y| y == moved).is_some_and(|j| i > j) {
+                        return true;
+                    }
+                    break;
+                }
+                if p == stock || Some(p) == self.x.macro_waste {
+                    return true;
+                }
+                if i < g.down[p] {
+                    break;
+                }
+                if t.is_foundation[p] {
+                    if t.gives[p] != GIVES_NONE {
+                        return true;
+                    }
+                    break;
+                }
+                if t.targets[p].contains(&src) && self.free(p, i) {
+                    return true;
+                }
+                break;
+            }
+        }
+        false
+    }
+
+    /// May a card go onto `card` (from the stock or waste) in `dst` right after it
+    /// (`Solver._stock_card_used`)? With `stock_defer` (draw 1, unlimited redeals) every
+    /// stock and waste card can be played at any time, so playing one to a pile other than
+    /// a foundation can wait until just before it is used: a card goes onto it, it moves on,
+    /// or it is carried with the cards under it; meanwhile it covers only the card it would
+    /// have gone onto. The card that goes onto it may come from the stock too, so chains of
+    /// stock cards are followed until a card that can move now from another pile.
+    fn stock_card_used(&self, card: u16, dst: usize) -> bool {
+        let t = self.t;
+        let g = &self.g;
+        let (Some(st), Some(w)) = (t.stock, self.x.macro_waste) else { return true };
+        let (stock, waste) = (&g.piles[st], &g.piles[w]);
+        let mut seen = Bits::new(t.width);
+        seen.set(card as usize);
+        let mut todo = vec![card];
+        while let Some(x) = todo.pop() {
+            for &c in &t.fits[dst][x as usize] {
+                if seen.has(c as usize) {
+                    continue;
+                }
+                seen.set(c as usize);
+                if waste.contains(&c) || stock.contains(&c) {
+                    todo.push(c);
+                    continue;
+                }
+                for &p in &t.sources {
+                    if p == dst {
+                        continue;
+                    }
+                    if let Some(i) = g.piles[p].iter().position(|&y| y == c) {
+                        if i >= g.down[p] && t.targets[p].contains(&dst) && (t.is_foundation[p] || self.free(p, i)) {
+                            return true;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        false
+    }
+
     fn fits_now(&self, card: usize, d: usize) -> bool {
         let t = self.t;
         let dest = &self.g.piles[d];
@@ -436,7 +565,10 @@ impl<'a> Search<'a> {
             }
             if left > 0 && left == down[src] {
                 out.push((90 - down[src] as i32, 0, m));
-            } else if x.waste_like[src] {
+            } else if x.waste_like[src] || Some(src) == x.macro_waste {
+                if x.stock_defer && Some(src) == x.macro_waste && !self.stock_card_used(pile[pile.len() - 1], dst) {
+                    continue; // it can wait until a card goes onto it (see stock_card_used)
+                }
                 out.push((60, 0, m));
             } else if left == 0 {
                 if !(self.prune && dest.is_empty()) {
@@ -446,8 +578,11 @@ impl<'a> Search<'a> {
                 let under = pile[left - 1] as usize;
                 if t.targets[src].iter().any(|&f| t.is_foundation[f] && self.fits_now(under, f)) {
                     out.push((30, 0, m));
-                } else if !self.prune {
-                    out.push((10, 0, m));
+                } else if !self.prune
+                    && !(x.defer.get(src) == Some(&true) && t.seq[src][under * t.width + pile[left] as usize] != 0
+                        && !self.wanted_on(under, src, pile[left]))
+                {
+                    out.push((10, 0, m)); // (else it can wait until `under` is used: see wanted_on)
                 }
             }
         }
@@ -491,6 +626,95 @@ impl<'a> Search<'a> {
                 None => break,
             }
         }
+    }
+
+    /// The best-first pass's distance to a win (search.py's `h`): the cards not home, and
+    /// three for each face-down card outside the stock.
+    fn distance(&self) -> u64 {
+        let t = self.t;
+        let g = &self.g;
+        let home: usize = t.foundations.iter().map(|&f| g.piles[f].len()).sum();
+        let stock = t.stock.unwrap_or(usize::MAX);
+        let hidden: usize = (0..t.count).filter(|&i| i != stock).map(|i| g.down[i]).sum();
+        (self.x.deck_size.saturating_sub(home) + 3 * hidden) as u64
+    }
+
+    /// Greedy best-first (`Solver._best_first`): always expand the open position with the
+    /// fewest cards away from home and face down (of two alike, the newer). It finds many
+    /// wins a depth-first pass misses after a bad early choice. Pruned like the greedy pass
+    /// (the moves of `moves` with `prune`), so running out of positions proves nothing: it
+    /// answers `Unknown` then, never `Unwinnable`. It stops, `Unknown`, when it has stored
+    /// `max_states` positions, when more than a quarter of that wait in the open list, or at
+    /// the deadline. Each open position is kept as a snapshot; each one generated as a node
+    /// (its parent, the draws and the move that led to it, the safe moves home played on
+    /// reaching it), so a win is the line from the root, which the caller replays.
+    pub fn best_first(&mut self, budget: &Budget) -> Outcome {
+        self.prune = true;
+        let t = self.t;
+        let waste = t.draw_targets.first().copied().unwrap_or(0);
+        let stock = t.stock.unwrap_or(0);
+        let mut nodes: Vec<Node> = vec![Node { parent: u32::MAX, draws: 0, mv: NO_MOVE, autos: (0, 0) }];
+        let mut autos: Vec<[u32; 3]> = Vec::new();
+        // max-heap on (u32::MAX - distance) << 32 | node: the least distance, then the newest
+        let key = |h: u64, id: usize| ((u32::MAX as u64 - h.min(u32::MAX as u64)) << 32) | id as u64;
+        let mut open: BinaryHeap<(u64, Box<[u16]>)> = BinaryHeap::new();
+        open.push((key(self.distance(), 0), self.g.snapshot()));
+        let cap = budget.max_states / 4;
+        let outcome = loop {
+            let Some((k, snap)) = open.pop() else { break Outcome::Unknown };
+            self.count += 1;
+            if self.seen.len() >= budget.max_states || open.len() > cap
+                || (self.count & 63 == 0 && budget.deadline.is_some_and(|d| Instant::now() > d))
+            {
+                break Outcome::Unknown;
+            }
+            let idx = (k & 0xffff_ffff) as usize;
+            self.trail.clear();
+            self.g.restore(&snap);
+            self.auto();
+            let first = autos.len() as u32;
+            for step in &self.trail {
+                if let Step::Move(m) = step {
+                    autos.push(pack(*m));
+                }
+            }
+            nodes[idx].autos = (first, autos.len() as u32);
+            if self.g.won(t) {
+                // the line from the root: each node's edge, then its safe moves home
+                let mut chain = Vec::new();
+                let mut at = idx;
+                while at != u32::MAX as usize {
+                    chain.push(at);
+                    at = nodes[at].parent as usize;
+                }
+                let mut line = Vec::new();
+                for &i in chain.iter().rev() {
+                    let n = &nodes[i];
+                    line.extend(std::iter::repeat_n((stock, waste, 0), n.draws as usize));
+                    if n.mv != NO_MOVE {
+                        line.push(unpack(n.mv));
+                    }
+                    line.extend(autos[n.autos.0 as usize..n.autos.1 as usize].iter().map(|&m| unpack(m)));
+                }
+                break Outcome::Win(line);
+            }
+            if !self.visit() {
+                continue;
+            }
+            let base = self.trail.len();
+            for (draws, m) in self.moves() {
+                if draws > 0 {
+                    self.turn_stock(draws);
+                }
+                self.g.push(t, m);
+                self.trail.push(Step::Move(m));
+                nodes.push(Node { parent: idx as u32, draws: draws as u32, mv: pack(m), autos: (0, 0) });
+                open.push((key(self.distance(), nodes.len() - 1), self.g.snapshot()));
+                self.undo(base);
+            }
+        };
+        self.states = self.seen.len();
+        outcome
     }
 
     /// Depth first from the current position (`Solver._dfs`).
@@ -547,12 +771,25 @@ impl<'a> Search<'a> {
     }
 }
 
-/// The portfolio of search.py without its best-first pass and relaxation: the greedy pass
-/// (pruned, until `greedy_deadline` or the states budget), then, unless it won, the exact
-/// search with the whole budget; only the exact search's exhaustion answers "unwinnable".
-/// Returns the outcome, the states stored by both passes, and which pass decided.
-pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadline: Option<Instant>)
-    -> (Outcome, usize, &'static str) {
+/// The same game with draw 1 and unlimited redeals (`Rules.derive(draw_count=1,
+/// redeals=None)`, its own tables), for the relaxation proof, and the seconds it may take.
+pub struct Relaxed<'a> {
+    pub t: &'a Tables,
+    pub x: &'a SearchTables,
+    pub share: Option<f64>,
+}
+
+/// The portfolio of search.py: the greedy pass (pruned, until
+/// `greedy_deadline` or the states budget), then, with `relaxed`, the relaxation proof
+/// (the exact search of the position under draw 1 and unlimited redeals: its exhaustion
+/// answers "unwinnable", as search.py's `_lost_with_every_stock_card_free` proves), then
+/// the best-first pass (pruned too, until
+/// `best_deadline` or the budget), then, unless one of them won, the exact search with the
+/// whole budget; only the exact search's exhaustion answers "unwinnable" (a pruned pass that
+/// runs out of moves proves nothing). Each pass may store `budget.max_states` states, as in
+/// search.py. Returns the outcome, the states stored by every pass, and which pass decided.
+pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadline: Option<Instant>,
+             best_deadline: Option<Instant>, relaxed: Option<Relaxed<'_>>) -> (Outcome, usize, &'static str) {
     let mut greedy = Search::new(t, x, g.clone());
     greedy.prune = true;
     let first = greedy.run(&Budget { max_states: budget.max_states, deadline: greedy_deadline });
@@ -561,6 +798,29 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
         return (Outcome::Win(line), states, "greedy");
     }
     drop(greedy);
+    if let Some(r) = relaxed {
+        // lost even with every stock card free (draw 1, unlimited redeals): lost here, as
+        // every line of the real rules is a line there too, its draws left out
+        let deadline = r.share.map(|s| Instant::now() + std::time::Duration::from_secs_f64(s.clamp(0.0, 1e9)));
+        let deadline = match (deadline, budget.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let free = State::new(r.t, g.piles.clone(), g.down.clone(), 0);
+        let mut sub = Search::new(r.t, r.x, free);
+        let answer = sub.run(&Budget { max_states: budget.max_states, deadline });
+        states += sub.states;
+        if answer == Outcome::Unwinnable {
+            return (Outcome::Unwinnable, states, "relaxation");
+        }
+    }
+    let mut best = Search::new(t, x, g.clone());
+    let second = best.best_first(&Budget { max_states: budget.max_states, deadline: best_deadline });
+    states += best.states;
+    if let Outcome::Win(line) = second {
+        return (Outcome::Win(line), states, "best-first");
+    }
+    drop(best);
     let mut exact = Search::new(t, x, g);
     let outcome = exact.run(budget);
     states += exact.states;
@@ -587,6 +847,9 @@ mod tests {
             waste_like: (0..t.count).map(|p| p == 1).collect(),
             by_face: false,
             macro_waste: None,
+            deck_size: 13,
+            defer: vec![],
+            stock_defer: false,
         }
     }
 
@@ -654,16 +917,157 @@ mod tests {
         let piles = vec![vec![12, 11, 0], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
         let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
         let budget = Budget { max_states: 100_000, deadline: None };
-        let (outcome, _, method) = solve(&t, &x, g.clone(), &budget, None);
+        let (outcome, _, method) = solve(&t, &x, g.clone(), &budget, None, None, None);
         assert!(matches!(outcome, Outcome::Win(ref line) if replay(&t, g, line)));
         assert_eq!(method, "greedy");
         let mut blocked = t.clone();
         blocked.redeals = Some(0);
         let piles = vec![vec![12, 11], vec![], vec![], vec![0, 2, 1], vec![3, 4, 5, 6, 7, 8, 9, 10]];
         let g = State::new(&blocked, piles, vec![2, 0, 0, 2, 7], 0);
-        let (outcome, states, method) = solve(&blocked, &x, g, &budget, None);
+        let (outcome, states, method) = solve(&blocked, &x, g, &budget, None, None, None);
         assert_eq!((outcome, method), (Outcome::Unwinnable, "exact"));
         assert!(states > 0);
+    }
+
+    #[test]
+    fn best_first_wins_with_a_line_that_replays() {
+        let t = little();
+        let x = plain(&t);
+        let piles = vec![vec![12, 11, 0], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
+        let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        match s.best_first(&Budget { max_states: 100_000, deadline: None }) {
+            Outcome::Win(line) => assert!(replay(&t, g, &line)),
+            other => panic!("expected a win, got {other:?}"),
+        }
+        assert!(s.states > 0);
+    }
+
+    #[test]
+    fn best_first_writes_macro_draws_and_safe_moves_home_into_its_line() {
+        let t = little();
+        let mut x = plain(&t);
+        x.macro_waste = Some(1);
+        // every card home is safe as soon as it can go (one suit, built in order)
+        x.home_kind = (0..52).map(|c| if c == 0 { HOME_START } else { HOME_LONE }).collect();
+        x.track = vec![false, false, true, false, false];
+        x.auto_sources = vec![1, 3, 4];
+        let piles = vec![vec![0, 12, 11], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
+        let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        match s.best_first(&Budget { max_states: 100_000, deadline: None }) {
+            Outcome::Win(line) => {
+                assert!(line.contains(&(0, 1, 0)), "the draws are written out: {line:?}");
+                assert!(line.iter().filter(|m| m.1 == 2).count() == 13, "every card goes home: {line:?}");
+                assert!(replay(&t, g, &line));
+            }
+            other => panic!("expected a win, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn best_first_out_of_positions_proves_nothing() {
+        let mut t = little();
+        t.redeals = Some(0);
+        let x = plain(&t);
+        // the blocked deal that the exact search proves unwinnable: the pruned pass only
+        // runs out of positions, which is no proof
+        let piles = vec![vec![12, 11], vec![], vec![], vec![0, 2, 1], vec![3, 4, 5, 6, 7, 8, 9, 10]];
+        let g = State::new(&t, piles, vec![2, 0, 0, 2, 7], 0);
+        let mut s = Search::new(&t, &x, g);
+        assert_eq!(s.best_first(&Budget { max_states: 100_000, deadline: None }), Outcome::Unknown);
+        assert!(s.states > 0);
+    }
+
+    #[test]
+    fn best_first_stops_at_its_budget() {
+        let t = little();
+        let x = plain(&t);
+        let piles = vec![vec![12, 11, 0], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
+        let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
+        for max_states in [0, 1, 2] {
+            let mut s = Search::new(&t, &x, g.clone());
+            assert_eq!(s.best_first(&Budget { max_states, deadline: None }), Outcome::Unknown);
+            assert!(s.states <= max_states.max(1));
+        }
+    }
+
+    #[test]
+    fn best_first_expands_the_nearest_position_first() {
+        let t = little();
+        let x = plain(&t);
+        // two columns, the ace free on one: moving it home (one card nearer a win) is
+        // expanded before anything else, so the first position stored after the root has
+        // it home
+        let piles = vec![vec![], vec![], vec![], vec![5, 0], vec![1, 2]];
+        let g = State::new(&t, piles, vec![0, 0, 0, 1, 0], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        let _ = s.best_first(&Budget { max_states: 2, deadline: None });
+        let mut after = g.clone();
+        after.push(&t, (3, 2, 1));
+        let mut probe = Search::new(&t, &x, after);
+        assert!(s.seen.contains(&probe.key()), "the ace-home position was expanded second");
+        probe.g.pop(&t);
+        assert!(s.seen.contains(&probe.key()));
+        assert_eq!(s.seen.len(), 2);
+    }
+
+    #[test]
+    fn a_run_moved_off_a_face_up_card_waits_until_that_card_is_used() {
+        let t = little();
+        let mut x = plain(&t);
+        // 10 9 8 face up in one column, the other empty: moving 9 8 or 8 off a card that
+        // nothing else wants can wait (the exact search only); the whole column may still move
+        let piles = vec![vec![], vec![], vec![], vec![9, 8, 7], vec![]];
+        let g = State::new(&t, piles, vec![0; 5], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        let all: Vec<Move> = s.moves().into_iter().map(|e| e.1).collect();
+        assert!(all.contains(&(3, 4, 1)) && all.contains(&(3, 4, 2)) && all.contains(&(3, 4, 3)));
+        x.defer = vec![false, false, false, true, true];
+        let mut s = Search::new(&t, &x, g);
+        let waits: Vec<Move> = s.moves().into_iter().map(|e| e.1).collect();
+        assert_eq!(waits, vec![(3, 4, 3)]);
+        // (one suit: the only card that fits on a card is the one moved off it)
+    }
+
+    #[test]
+    fn a_stock_card_waits_until_a_card_can_go_onto_it() {
+        let t = little();
+        let mut x = plain(&t);
+        x.macro_waste = Some(1);
+        x.stock_defer = true;
+        // the waste's 9 could go onto the 10; the 8 that would follow it is face up on
+        // another column: the move is tried
+        let piles = vec![vec![], vec![8], vec![], vec![11, 9], vec![0, 7]];
+        let g = State::new(&t, piles, vec![0, 0, 0, 1, 1], 0);
+        let mut s = Search::new(&t, &x, g);
+        assert!(s.moves().iter().any(|e| e.1 == (1, 3, 1)));
+        // the 8 face down: nothing can follow the 9 now, so playing it can wait
+        let piles = vec![vec![], vec![8], vec![], vec![11, 9], vec![7, 0]];
+        let g = State::new(&t, piles, vec![0, 0, 0, 1, 1], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        assert!(!s.moves().iter().any(|e| e.1 == (1, 3, 1)));
+        x.stock_defer = false;
+        let mut s = Search::new(&t, &x, g);
+        assert!(s.moves().iter().any(|e| e.1 == (1, 3, 1)));
+    }
+
+    #[test]
+    fn the_exact_search_with_its_waits_still_wins_and_proves() {
+        let t = little();
+        let mut x = plain(&t);
+        x.defer = vec![false, false, false, true, true];
+        x.macro_waste = Some(1);
+        x.stock_defer = true;
+        let piles = vec![vec![0, 12, 11], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
+        let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        assert!(matches!(s.run(&Budget { max_states: 100_000, deadline: None }),
+                         Outcome::Win(ref line) if replay(&t, g, line)));
+        let piles = vec![vec![12, 11], vec![], vec![], vec![0, 2, 1], vec![3, 4, 5, 6, 7, 8, 9, 10]];
+        let g = State::new(&t, piles, vec![2, 0, 0, 2, 7], 0);
+        let mut s = Search::new(&t, &x, g);
+        assert_eq!(s.run(&Budget { max_states: 100_000, deadline: None }), Outcome::Unwinnable);
     }
 
     #[test]
