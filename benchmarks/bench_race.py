@@ -202,10 +202,10 @@ async def attack(kind: str, n: int, link: str, until: float, outcomes: Counter[s
             outcomes[f"{kind}-refused"] += 1
 
 
-def attackers(link: str, per_kind: int, seconds: float, pipe: Any) -> None:
+def attackers(link: str, per_kind: int, seconds: float, pipe: Any, niceness: int = 19) -> None:
     import os
 
-    os.nice(19)  # an attacker's CPU is its own machine's: here, it takes only what is left
+    os.nice(niceness)  # an attacker's CPU is its own machine's: here, it takes only what is left
 
     async def main() -> Counter[str]:
         outcomes: Counter[str] = Counter()
@@ -223,6 +223,8 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.1)
     parser.add_argument("--hostile", action="store_true", help="measure before and during hostile clients")
     parser.add_argument("--attackers", type=int, default=4, help="with --hostile: attackers of each kind")
+    parser.add_argument("--attackers-nice", type=int, default=19, metavar="N",
+                        help="with --hostile: the attackers' process's niceness (0: as the bots and the server)")
     args = parser.parse_args()
     tables = args.tables or (20 if args.hostile else 50)
     ours, theirs = multiprocessing.Pipe()
@@ -255,7 +257,8 @@ def main() -> None:
         (target, _key), = ours.recv()  # the attackers' table: they have its link (a rogue friend)
         a_ours, a_theirs = multiprocessing.Pipe()
         seconds = out["before"]["seconds"] * 1.5 + 15  # outlasts the bots' second run
-        attack_proc = multiprocessing.Process(target=attackers, args=(target, args.attackers, seconds, a_theirs))
+        attack_proc = multiprocessing.Process(target=attackers, args=(target, args.attackers, seconds, a_theirs,
+                                                                         args.attackers_nice))
         attack_proc.start()
         time.sleep(2)  # the attack under way before the bots start
         out["during"] = phase()
