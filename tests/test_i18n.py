@@ -202,6 +202,36 @@ def test_help_is_translated_at_run_time(cli):
     assert "Play today's deal (the same for everyone)." in english
 
 
+def test_clicks_own_words_on_a_help_page_are_translated(cli):
+    result = cli("--lang", "uk", "--help")
+    assert result.code == 0
+    assert result.out.startswith("Використання: solitaire ")
+    assert "--help                Показати цю довідку й вийти." in result.out
+    assert "Usage:" not in result.out and "Show this message" not in result.out
+    assert cli("--lang", "ar", "play", "--help").out.startswith("الاستخدام: solitaire play ")
+    english = cli("--help").out
+    assert english.startswith("Usage: solitaire ") and "Show this message and exit." in english
+
+
+@pytest.mark.parametrize(("words", "greek", "english"), [
+    (["--bogus"], "Δεν υπάρχει επιλογή --bogus", "No such option: --bogus"),
+    (["play", "klondike", "--seed", "x"],
+     "Μη έγκυρη τιμή για '--seed': χρειάζεται ακέραιος αριθμός, και αυτό δεν είναι αριθμός",
+     "Invalid value for '--seed': Input should be a valid integer, unable to parse string as an integer"),
+    (["play", "klondike", "--seed"], "Η επιλογή '--seed' χρειάζεται τιμή.", "Option '--seed' requires an argument."),
+    (["play", "klondike", "--ms", "0"], "Μη έγκυρη τιμή για '--ms': χρειάζεται αριθμός τουλάχιστον 1",
+     "Invalid value for '--ms': Input should be greater than or equal to 1"),
+    (["solve"], "Λείπει το όρισμα 'variant'.", "Missing argument 'variant'."),
+    (["stats", "a", "b", "c"], "Απρόσμενα επιπλέον ορίσματα (b c)", "Got unexpected extra argument(s) (b c)"),
+    (["playy"], "Δεν υπάρχει εντολή 'playy'. Μήπως εννοούσατε 'play';",
+     "No such command 'playy'. Did you mean 'play'?"),
+])
+def test_clicks_usage_errors_are_one_line_in_the_language(cli, words, greek, english):
+    result = cli("--lang", "el", *words)
+    assert (result.code, result.out, result.err) == (2, "", f"solitaire: {greek}\n")
+    assert cli(*words).err == f"solitaire: {english}\n"  # English as click words it
+
+
 def test_stats_speak_the_language(cli):
     assert cli("--lang", "el", "stats").out == "Δεν έχει παιχτεί κανένα παιχνίδι ακόμα.\n"
     assert cli("--lang", "ht", "stats", "klondike").out == "Pa gen jwèt klondike ki jwe ankò.\n"
