@@ -519,3 +519,17 @@ def test_the_help_screens_rules_in_arabic_are_laid_out_right_to_left(speak, monk
 
     text = asyncio.run(asyncio.wait_for(shown(), 300))
     assert bidi.visual("المهملات") in text and "المهملات" not in text  # the letters joined, right to left
+
+
+def test_the_rules_counts_take_each_languages_plural_form(cli):
+    """A count of piles or cards in the rules is a plural entry: Ukrainian says 7 стовпців and
+    104 карти, Romanian 52 de cărți but 104 cărți, Arabic 104 أوراق; English is as it was."""
+    ukrainian = " ".join(cli("--lang", "uk", "rules", "klondike").out.split())
+    assert "7 стовпців, t1–t7" in ukrainian and "стовпці: 7" not in ukrainian
+    assert "2 колоди, 104 карти" in " ".join(cli("--lang", "uk", "rules", "double-klondike").out.split())
+    assert "toate cele 52 de cărți" in " ".join(cli("--lang", "ro", "rules", "klondike").out.split()).lower()
+    assert "2 pachete, 104 cărți" in " ".join(cli("--lang", "ro", "rules", "double-klondike").out.split())
+    assert "رزمتان، 104 أوراق" in " ".join(cli("--lang", "ar", "rules", "double-klondike").out.split())
+    english = " ".join(cli("rules", "double-klondike").out.split())
+    assert "Two decks, 104 cards." in english and "Nine tableau piles, t1 to t9" in english
+    assert "Move all 104 cards to the foundations." in english
