@@ -535,3 +535,16 @@ def test_the_rules_counts_take_each_languages_plural_form(cli):
     english = " ".join(cli("rules", "double-klondike").out.split())
     assert "Two decks, 104 cards." in english and "Nine tableau piles, t1 to t9" in english
     assert "Move all 104 cards to the foundations." in english
+
+
+@pytest.mark.parametrize("code", ["ro", "ht", "ar"])
+def test_the_solo_tables_keys_line_names_redo_and_fits_the_status_bar(code, speak):
+    """The keys line of the solo table fits its status bar at 80x24 (78 columns) and names every
+    key of the English line, redo (r) too. (Ukrainian's, 72 columns, would need 82 with r; Greek's
+    has r but is 79 columns.)"""
+    from solitaire.cli.tui.app import KEYS_LINE
+
+    speak(code)
+    said = _(KEYS_LINE)
+    assert said != KEYS_LINE and len(said) <= 78
+    assert [word for word in said.split() if len(word) == 1 and word.isascii()] == ["d", "u", "r", "h", "?", "q"]
