@@ -22,7 +22,7 @@ from solitaire.core import Rules, VariantDef, registry
 from solitaire.core.i18n import N_, _
 
 from .common import _start_game, _variant, _variant_options, fail, is_game
-from .options import APP_SETTINGS, EXTRA, HELP_VARIANT, MS, SEED, GameOptionsHelp, translated
+from .options import APP_SETTINGS, EXTRA, HELP_VARIANT, MS, SEED, GameOptionsHelp, translated, usage_message
 from .playing import play_game
 from .quickargs import DEAL, PLAY, SOLVE, STATS, VARIANTS, Declared, game_first, quick_args
 
@@ -261,7 +261,7 @@ def run(words: list[str]) -> int:
         if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
             print(ctx.get_help())
             return 0
-        message = " ".join(exc.format_message().split())
+        message = " ".join(usage_message(exc).split())
         print(f"solitaire: {message}", file=sys.stderr)
         return 2 if exc.exit_code == 2 or exc.exit_code == 1 else exc.exit_code
     except Exit as exc:

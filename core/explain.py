@@ -261,9 +261,12 @@ def _count(view: GroupView) -> list[str]:
     n = len(view.piles)
     if n == 1:
         return [_("one pile, named {name}").format(name=_pile_names(view.group))]
-    role = {"foundation": _("{n} foundation piles, {names}"), "tableau": _("{n} tableau piles, {names}"),
-            "reserve": _("{n} reserve piles, {names}"), "stock": _("{n} stock piles, {names}"),
-            "waste": _("{n} waste piles, {names}")}.get(view.group.role, "{n} " + view.group.role + " piles, {names}")
+    roles = {"foundation": ngettext("{n} foundation pile, {names}", "{n} foundation piles, {names}", n),
+             "tableau": ngettext("{n} tableau pile, {names}", "{n} tableau piles, {names}", n),
+             "reserve": ngettext("{n} reserve pile, {names}", "{n} reserve piles, {names}", n),
+             "stock": ngettext("{n} stock pile, {names}", "{n} stock piles, {names}", n),
+             "waste": ngettext("{n} waste pile, {names}", "{n} waste piles, {names}", n)}
+    role = roles.get(view.group.role, "{n} " + view.group.role + " piles, {names}")
     return [role.format(n=number(n), names=_pile_names(view.group))]
 
 
@@ -661,9 +664,12 @@ def deck_words(variant: ResolvedVariant) -> str | None:
     suits = sorted({SUIT[c] for c in variant.deck})
     decks = ngettext("{n} deck", "{n} decks", variant.decks).format(n=number(variant.decks))
     if len(suits) == 4:
-        return None if variant.decks == 1 else _("{decks}, {n} cards").format(decks=decks, n=len(variant.deck))
+        n = len(variant.deck)
+        said = ngettext("{decks}, {n} card", "{decks}, {n} cards", n)
+        return None if variant.decks == 1 else said.format(decks=decks, n=n)
     copies = len(variant.deck) // (13 * len(suits))
-    return _("{decks} of {suits} only ({copies} of each card, {n} cards)").format(
+    return ngettext("{decks} of {suits} only ({copies} of each card, {n} card)",
+                    "{decks} of {suits} only ({copies} of each card, {n} cards)", len(variant.deck)).format(
         decks=decks, suits=listing(_(_SUIT_NAMES[s]) for s in suits), copies=number(copies), n=len(variant.deck))
 
 
@@ -723,7 +729,8 @@ def _win(rules: Rules) -> list[Section]:
     elif home < total:
         line = _("win with {cards} of the {total} on {where}").format(cards=cards(home), total=total, where=where)
     else:
-        line = _("move all {total} cards to {where}").format(total=total, where=where)
+        line = ngettext("move all {total} card to {where}", "move all {total} cards to {where}", total).format(
+            total=total, where=where)
     if variant.win_one_card:
         line = _("{rule}, each pile of {groups} holding exactly one card").format(
             rule=line, groups=listing(_group_name(groups[k]) for k in variant.win_one_card))

@@ -202,9 +202,39 @@ def test_help_is_translated_at_run_time(cli):
     assert "Play today's deal (the same for everyone)." in english
 
 
+def test_clicks_own_words_on_a_help_page_are_translated(cli):
+    result = cli("--lang", "uk", "--help")
+    assert result.code == 0
+    assert result.out.startswith("Використання: solitaire ")
+    assert "--help                Показати цю довідку й вийти." in result.out
+    assert "Usage:" not in result.out and "Show this message" not in result.out
+    assert cli("--lang", "ar", "play", "--help").out.startswith("الاستخدام: solitaire play ")
+    english = cli("--help").out
+    assert english.startswith("Usage: solitaire ") and "Show this message and exit." in english
+
+
+@pytest.mark.parametrize(("words", "greek", "english"), [
+    (["--bogus"], "Δεν υπάρχει επιλογή --bogus", "No such option: --bogus"),
+    (["play", "klondike", "--seed", "x"],
+     "Μη έγκυρη τιμή για '--seed': χρειάζεται ακέραιος αριθμός, και αυτό δεν είναι αριθμός",
+     "Invalid value for '--seed': Input should be a valid integer, unable to parse string as an integer"),
+    (["play", "klondike", "--seed"], "Η επιλογή '--seed' χρειάζεται τιμή.", "Option '--seed' requires an argument."),
+    (["play", "klondike", "--ms", "0"], "Μη έγκυρη τιμή για '--ms': χρειάζεται αριθμός τουλάχιστον 1",
+     "Invalid value for '--ms': Input should be greater than or equal to 1"),
+    (["solve"], "Λείπει το όρισμα 'variant'.", "Missing argument 'variant'."),
+    (["stats", "a", "b", "c"], "Απρόσμενα επιπλέον ορίσματα (b c)", "Got unexpected extra argument(s) (b c)"),
+    (["playy"], "Δεν υπάρχει εντολή 'playy'. Μήπως εννοούσατε 'play';",
+     "No such command 'playy'. Did you mean 'play'?"),
+])
+def test_clicks_usage_errors_are_one_line_in_the_language(cli, words, greek, english):
+    result = cli("--lang", "el", *words)
+    assert (result.code, result.out, result.err) == (2, "", f"solitaire: {greek}\n")
+    assert cli(*words).err == f"solitaire: {english}\n"  # English as click words it
+
+
 def test_stats_speak_the_language(cli):
     assert cli("--lang", "el", "stats").out == "Δεν έχει παιχτεί κανένα παιχνίδι ακόμα.\n"
-    assert cli("--lang", "ht", "stats", "klondike").out == "Pa gen jwèt klondike ki jwe ankò.\n"
+    assert cli("--lang", "ht", "stats", "klondike").out == "Poko gen jwèt klondike ki jwe.\n"
 
 
 def test_the_json_protocol_keeps_its_fields_and_translates_only_the_error(cli):
@@ -234,9 +264,11 @@ def test_rules_klondike_lang_uk_is_ukrainian(cli):
     out = result.out
     assert out.startswith("Косинка\n")
     for said in ("База\n", "Стовпці\n", "Скид\n", "Колода\n", "Роздача\n", "Як виграти\n",
-                 "Будується на спад з чергуванням кольорів.", "Порожня купка\n  приймає короля.",
                  "Взяття перевертає 1 карту з колоди"):
         assert said in out, said
+    words = " ".join(out.split())  # (the paragraphs wrap where the words' lengths say)
+    assert "Складається за спаданням з чергуванням кольорів. Порожня купка приймає короля." in words
+    assert "на спад" not in out and "Будується" not in out
     assert not {"Foundation", "Tableau", "builds", "face down", "How to win"} & set(out.replace(".", " ").split())
 
 
@@ -464,7 +496,7 @@ def test_the_tables_language_setting_is_kept_between_runs_and_lang_still_overrid
     set_language("el")
     press_l(1)  # Greek, then L: the next one, Haitian Creole
     assert (solitaire_home / "settings.json").exists()
-    assert cli("stats").out == "Pa gen jwèt ki jwe ankò.\n"  # kept: spoken over the locale's Greek
+    assert cli("stats").out == "Poko gen jwèt ki jwe.\n"  # kept: spoken over the locale's Greek
     assert rules_title("--lang", "uk") == "Косинка"  # --lang overrides it for one run
     assert rules_title() != "Косинка"
     set_language("ht")
@@ -489,3 +521,30 @@ def test_the_help_screens_rules_in_arabic_are_laid_out_right_to_left(speak, monk
 
     text = asyncio.run(asyncio.wait_for(shown(), 300))
     assert bidi.visual("المهملات") in text and "المهملات" not in text  # the letters joined, right to left
+
+
+def test_the_rules_counts_take_each_languages_plural_form(cli):
+    """A count of piles or cards in the rules is a plural entry: Ukrainian says 7 стовпців and
+    104 карти, Romanian 52 de cărți but 104 cărți, Arabic 104 أوراق; English is as it was."""
+    ukrainian = " ".join(cli("--lang", "uk", "rules", "klondike").out.split())
+    assert "7 стовпців, t1–t7" in ukrainian and "стовпці: 7" not in ukrainian
+    assert "2 колоди, 104 карти" in " ".join(cli("--lang", "uk", "rules", "double-klondike").out.split())
+    assert "toate cele 52 de cărți" in " ".join(cli("--lang", "ro", "rules", "klondike").out.split()).lower()
+    assert "2 pachete, 104 cărți" in " ".join(cli("--lang", "ro", "rules", "double-klondike").out.split())
+    assert "رزمتان، 104 أوراق" in " ".join(cli("--lang", "ar", "rules", "double-klondike").out.split())
+    english = " ".join(cli("rules", "double-klondike").out.split())
+    assert "Two decks, 104 cards." in english and "Nine tableau piles, t1 to t9" in english
+    assert "Move all 104 cards to the foundations." in english
+
+
+@pytest.mark.parametrize("code", ["ro", "ht", "ar"])
+def test_the_solo_tables_keys_line_names_redo_and_fits_the_status_bar(code, speak):
+    """The keys line of the solo table fits its status bar at 80x24 (78 columns) and names every
+    key of the English line, redo (r) too. (Ukrainian's, 72 columns, would need 82 with r; Greek's
+    has r but is 79 columns.)"""
+    from solitaire.cli.tui.app import KEYS_LINE
+
+    speak(code)
+    said = _(KEYS_LINE)
+    assert said != KEYS_LINE and len(said) <= 78
+    assert [word for word in said.split() if len(word) == 1 and word.isascii()] == ["d", "u", "r", "h", "?", "q"]
