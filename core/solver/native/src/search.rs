@@ -853,6 +853,19 @@ mod tests {
         }
     }
 
+    /// Two columns whose top cards turn up the next card home each (6..2 and J..7), the K
+    /// and Q above the ace in the first pile: a deal every pass wins.
+    fn open_deal(t: &Tables) -> State {
+        let piles = vec![vec![12, 11, 0], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
+        State::new(t, piles, vec![3, 0, 0, 4, 4], 0)
+    }
+
+    /// The two needs the ace, which lies under it in the same column: with no redeal, no line wins.
+    fn blocked_deal(t: &Tables) -> State {
+        let piles = vec![vec![12, 11], vec![], vec![], vec![0, 2, 1], vec![3, 4, 5, 6, 7, 8, 9, 10]];
+        State::new(t, piles, vec![2, 0, 0, 2, 7], 0)
+    }
+
     fn replay(t: &Tables, mut g: State, moves: &[Move]) -> bool {
         for &m in moves {
             let mut legal = Vec::new();
@@ -870,8 +883,7 @@ mod tests {
         let t = little();
         let x = plain(&t);
         // the columns hold 6..2 and J..7, their top cards up: each turns up the next card home
-        let piles = vec![vec![12, 11, 0], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
-        let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
+        let g = open_deal(&t);
         let mut s = Search::new(&t, &x, g.clone());
         let budget = Budget { max_states: 100_000, deadline: None };
         match s.run(&budget) {
@@ -904,8 +916,7 @@ mod tests {
         t.redeals = Some(0);
         let x = plain(&t);
         // the two needs the ace, which lies under it in the same column: no line wins
-        let piles = vec![vec![12, 11], vec![], vec![], vec![0, 2, 1], vec![3, 4, 5, 6, 7, 8, 9, 10]];
-        let g = State::new(&t, piles, vec![2, 0, 0, 2, 7], 0);
+        let g = blocked_deal(&t);
         let mut s = Search::new(&t, &x, g);
         assert_eq!(s.run(&Budget { max_states: 100_000, deadline: None }), Outcome::Unwinnable);
     }
@@ -914,16 +925,14 @@ mod tests {
     fn a_greedy_failure_is_no_proof_the_exact_search_decides() {
         let t = little();
         let x = plain(&t);
-        let piles = vec![vec![12, 11, 0], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
-        let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
+        let g = open_deal(&t);
         let budget = Budget { max_states: 100_000, deadline: None };
         let (outcome, _, method) = solve(&t, &x, g.clone(), &budget, None, None, None);
         assert!(matches!(outcome, Outcome::Win(ref line) if replay(&t, g, line)));
         assert_eq!(method, "greedy");
         let mut blocked = t.clone();
         blocked.redeals = Some(0);
-        let piles = vec![vec![12, 11], vec![], vec![], vec![0, 2, 1], vec![3, 4, 5, 6, 7, 8, 9, 10]];
-        let g = State::new(&blocked, piles, vec![2, 0, 0, 2, 7], 0);
+        let g = blocked_deal(&blocked);
         let (outcome, states, method) = solve(&blocked, &x, g, &budget, None, None, None);
         assert_eq!((outcome, method), (Outcome::Unwinnable, "exact"));
         assert!(states > 0);
@@ -933,8 +942,7 @@ mod tests {
     fn best_first_wins_with_a_line_that_replays() {
         let t = little();
         let x = plain(&t);
-        let piles = vec![vec![12, 11, 0], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
-        let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
+        let g = open_deal(&t);
         let mut s = Search::new(&t, &x, g.clone());
         match s.best_first(&Budget { max_states: 100_000, deadline: None }) {
             Outcome::Win(line) => assert!(replay(&t, g, &line)),
@@ -972,8 +980,7 @@ mod tests {
         let x = plain(&t);
         // the blocked deal that the exact search proves unwinnable: the pruned pass only
         // runs out of positions, which is no proof
-        let piles = vec![vec![12, 11], vec![], vec![], vec![0, 2, 1], vec![3, 4, 5, 6, 7, 8, 9, 10]];
-        let g = State::new(&t, piles, vec![2, 0, 0, 2, 7], 0);
+        let g = blocked_deal(&t);
         let mut s = Search::new(&t, &x, g);
         assert_eq!(s.best_first(&Budget { max_states: 100_000, deadline: None }), Outcome::Unknown);
         assert!(s.states > 0);
@@ -983,8 +990,7 @@ mod tests {
     fn best_first_stops_at_its_budget() {
         let t = little();
         let x = plain(&t);
-        let piles = vec![vec![12, 11, 0], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
-        let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
+        let g = open_deal(&t);
         for max_states in [0, 1, 2] {
             let mut s = Search::new(&t, &x, g.clone());
             assert_eq!(s.best_first(&Budget { max_states, deadline: None }), Outcome::Unknown);
@@ -1064,8 +1070,7 @@ mod tests {
         let mut s = Search::new(&t, &x, g.clone());
         assert!(matches!(s.run(&Budget { max_states: 100_000, deadline: None }),
                          Outcome::Win(ref line) if replay(&t, g, line)));
-        let piles = vec![vec![12, 11], vec![], vec![], vec![0, 2, 1], vec![3, 4, 5, 6, 7, 8, 9, 10]];
-        let g = State::new(&t, piles, vec![2, 0, 0, 2, 7], 0);
+        let g = blocked_deal(&t);
         let mut s = Search::new(&t, &x, g);
         assert_eq!(s.run(&Budget { max_states: 100_000, deadline: None }), Outcome::Unwinnable);
     }
