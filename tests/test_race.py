@@ -730,3 +730,18 @@ def test_refusals_come_in_the_language_each_hello_names_and_the_code_stays_engli
         assert language() == "uk"
     finally:
         set_language()
+
+
+def test_a_player_who_says_leave_is_told_left_and_a_dropped_one_lost():
+    async def go() -> None:
+        server, table, _link = await open_table()
+        ann, bob, cid = await seat(server, table, "ann", "bob", "cid")
+        await bob.leave()  # quit on purpose: "leave", then the close
+        gone = await ann.wait("disconnected", seat=1)
+        assert (gone["name"], gone["reason"]) == ("bob", "left")
+        cid.ws.transport.abort()  # the network drops: no word first
+        dropped = await ann.wait("disconnected", seat=2)
+        assert dropped["name"] == "cid" and "reason" not in dropped
+        await ann.close()
+        await server.close()
+    run(go())
