@@ -29,6 +29,7 @@ import contextlib
 import hashlib
 import hmac
 import logging
+import re
 import secrets
 import shlex
 import ssl
@@ -67,6 +68,9 @@ def command_line(*words: str, env: dict[str, str] | None = None) -> str:
     prefix = [f"{k}={shlex.quote(v)}" for k, v in (env or {}).items()]
     return " ".join([*prefix, shlex.join([sys.executable, "-m", "solitaire.cli", *words])])
 
+
+# a Host header the page's addresses may be built from: a name, an IPv4 or [IPv6] address, a port
+HOST_HEADER = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?")
 
 class WebTable:
     """An aiohttp server on ``host``/``port`` serving ``command`` to browsers through
@@ -136,6 +140,18 @@ class WebTable:
     def link(self) -> str:
         return f"{self.public_base()}/?token={self.token}"
 
+    def request_base(self, request: Any, websocket: bool = False) -> str:
+        """``ws(s)://HOST:PORT`` (or ``http(s)://``) as the browser reached the page: its Host
+        header, so a tunnel (``ssh -L 9000:host:8000``) or another name for this machine works;
+        the link's own base when the header is missing or not a plain host[:port]."""
+        host = request.headers.get("Host", "")
+        if not HOST_HEADER.fullmatch(host):
+            base = self.public_base()
+            return ("ws" + base[4:]) if websocket else base
+        secure = self.ssl is not None
+        scheme = ("wss" if secure else "ws") if websocket else ("https" if secure else "http")
+        return f"{scheme}://{host}"
+
     # ------------------------------------------------------------------ serving
 
     async def start(self) -> None:
@@ -177,12 +193,10 @@ class WebTable:
         if not self._token_ok(request.query.get("token", "")):
             self.refused["bad-token"] += 1
             raise web.HTTPForbidden(text="solitaire: " + _("this page needs its link's token (?token=...)") + "\n")
-        base = self.public_base()
-        scheme = "wss" if base.startswith("https") else "ws"
         context = {
             "font_size": min(max(_int(request.query.get("fontsize", "16"), 16), 8), 40),
-            "app_websocket_url": f"{scheme}:{base.split(':', 1)[1]}/ws/{self.token}",
-            "config": {"static": {"url": f"{base}/static/"}},
+            "app_websocket_url": f"{self.request_base(request, websocket=True)}/ws/{self.token}",
+            "config": {"static": {"url": "/static/"}},  # relative: under whatever address the page came by
             "application": {"name": self.title},
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)

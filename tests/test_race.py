@@ -55,19 +55,37 @@ async def start(clients: list[RaceClient]) -> list[dict[str, Any]]:
     return [await c.wait("start") for c in clients]
 
 
-def check_position(position: dict[str, Any]) -> None:
+def check_position(position: dict[str, Any], rules: Rules = RULES) -> None:
+    """A player's own position shows no seed, and no card the player may not see in this
+    game: its piles are the game's own, their face-down cards "??", and its stock (if it has
+    one) shows nothing when closed, only its top card under ``open: top`` (Pyramid)."""
     assert "seed" not in position
+    assert set(position["piles"]) == set(rules.names), sorted(position["piles"])
     for name, pile in position["piles"].items():
         assert set(pile["down"]) <= {"??"}, (name, pile)
-    assert position["piles"]["stock"]["up"] == []
+    if rules.stock is None:
+        return
+    stock = position["piles"][rules.names[rules.stock]]
+    if not rules.stock_open:
+        assert stock["up"] == [], stock
+    elif rules.stock_top_only:
+        assert len(stock["up"]) <= 1 and (stock["up"] or not stock["down"]), stock
+
+
+def rules_of(settings: dict[str, Any]) -> Rules:
+    return Rules.of(get_variant(settings["variant"]), settings["options"])
 
 
 def assert_no_leaks(client: RaceClient) -> None:
-    """Before each race's end: no seed anywhere, no face-down card, no card but one's own."""
+    """Before each race's end: no seed anywhere, no face-down card, no card but one's own.
+    Each position is checked against the piles of the game the table plays (its settings)."""
     racing = False
+    rules = RULES
     for msg in client.messages:
         text = json.dumps(msg)
         assert '"seed"' not in text, msg
+        if "settings" in msg:
+            rules = rules_of(msg["settings"])
         if msg["type"] == "start":
             racing = True
         if msg["type"] == "end":
@@ -78,7 +96,7 @@ def assert_no_leaks(client: RaceClient) -> None:
         if msg["type"] == "reply" or (msg["type"] == "ack" and "position" in msg):
             own = {"position": rest.pop("position")}
         if own is not None:
-            check_position(own["position"])
+            check_position(own["position"], rules)
         if racing or msg["type"] != "end":
             assert not CARD.search(json.dumps(rest)), f"a card outside one's own position: {msg}"
 
@@ -712,3 +730,18 @@ def test_refusals_come_in_the_language_each_hello_names_and_the_code_stays_engli
         assert language() == "uk"
     finally:
         set_language()
+
+
+def test_a_player_who_says_leave_is_told_left_and_a_dropped_one_lost():
+    async def go() -> None:
+        server, table, _link = await open_table()
+        ann, bob, cid = await seat(server, table, "ann", "bob", "cid")
+        await bob.leave()  # quit on purpose: "leave", then the close
+        gone = await ann.wait("disconnected", seat=1)
+        assert (gone["name"], gone["reason"]) == ("bob", "left")
+        cid.ws.transport.abort()  # the network drops: no word first
+        dropped = await ann.wait("disconnected", seat=2)
+        assert dropped["name"] == "cid" and "reason" not in dropped
+        await ann.close()
+        await server.close()
+    run(go())

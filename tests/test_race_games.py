@@ -6,6 +6,7 @@ Played over a real server on 127.0.0.1 with the protocol's clients, as in tests/
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,58 @@ def test_the_race_says_when_its_deal_is_unchecked(proved):
         assert state.get("unchecked", False) is (not proved)
         await server.close()
     run(go())
+
+
+# --------------------------------------------------------------------- no leaks, any family
+
+WON = Path(__file__).parent / "data" / "won"
+
+
+def won_line(name: str) -> tuple[int, list[str]]:
+    """A won deal's seed and moves, from tests/data/won/NAME.txt (``seed N``, one move a line)."""
+    lines = [ln.strip() for ln in (WON / f"{name}.txt").read_text().splitlines()]
+    lines = [ln for ln in lines if ln and not ln.startswith("#")]
+    assert lines[0].startswith("seed ")
+    return int(lines[0].split()[1]), lines[1:]
+
+
+def freecell_line() -> tuple[int, list[str]]:
+    entry = json.loads((Path(__file__).parent / "data" / "family_freecell_wins.json").read_text())["freecell"]
+    return int(entry["seed"]), list(entry["moves"])
+
+
+# (variant, options, seed and moves, whether the moves win): FreeCell has no stock, Pyramid's
+# stock shows only its top card, Spider deals face down outside the stock, Golf's stock is closed
+FAMILIES = {
+    "freecell": ("freecell", {}, freecell_line, True),
+    "pyramid": ("pyramid", {}, lambda: won_line("pyramid"), True),
+    "golf": ("golf", {}, lambda: won_line("golf"), True),
+    "spider": ("spider", {"suits": 1}, lambda: (5, SPIDER), False),
+}
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_no_message_leaks_a_card_in_any_family(family):
+    variant, options, line, wins = FAMILIES[family]
+    seed, moves = line()
+
+    async def go() -> None:
+        # a won line is played as fast as the replies come: above a person's flood limit
+        server, table, _link = await open_table(seed, settings=Settings(variant, dict(options)), burst=10_000)
+        ann, bob, cid = await seat(server, table, "ann", "bob", "cid")
+        await start([ann, bob, cid])
+        await play(cid, moves[:2])
+        last = await play(bob, moves)
+        assert last["won"] is wins
+        if wins:
+            for c in (ann, bob, cid):
+                end = await c.wait("end")
+                assert end["winners"] == [1]
+        else:
+            await ann.wait("progress", seat=1, moves=len(moves))
+        replies = [m for m in bob.messages if m["type"] == "reply"]
+        assert len(replies) == len(moves)  # every position bob saw is among those checked
+        for c in (ann, bob, cid):
+            assert_no_leaks(c)
+        await server.close()
+    run(go(), timeout=120)

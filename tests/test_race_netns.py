@@ -1,6 +1,8 @@
 """Two hosts: two network namespaces joined by a virtual cable (a veth pair), the host's
 ``race host --json`` in one, the guest's ``race join --json`` in the other, racing a whole
-race through the link. Needs root and ``ip``; skipped with the reason where namespaces cannot
+race through the link to a win: the host deals a deal with a known won line
+(tests/data/won/klondike.txt, by the tests-only ``--deal-seed``), the guest plays the line, and
+both see the race end with the guest's win. Needs root and ``ip``; skipped with the reason where namespaces cannot
 be made. Only the addresses 10.231.0.1 and 10.231.0.2, inside the namespaces made here."""
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +23,14 @@ import pytest
 from solitaire.cli.race.messages import parse_link
 
 HOST_ADDRESS, GUEST_ADDRESS = "10.231.0.1", "10.231.0.2"
+
+
+def won_klondike() -> tuple[int, list[str]]:
+    """Klondike's won deal (draw 1, its default): ``seed N``, then one move a line."""
+    lines = (Path(__file__).parent / "data" / "won" / "klondike.txt").read_text().splitlines()
+    lines = [ln.strip() for ln in lines if ln.strip() and not ln.startswith("#")]
+    assert lines[0].startswith("seed ")
+    return int(lines[0].split()[1]), lines[1:]
 
 
 def ip(*args: str) -> None:
@@ -81,10 +92,12 @@ class Lines:
         await self.proc.stdin.drain()
 
 
-def test_a_whole_race_between_two_network_namespaces() -> None:
+def test_a_whole_race_to_a_win_between_two_network_namespaces() -> None:
+    seed, line = won_klondike()
     with two_namespaces() as (host_ns, guest_ns):
         async def go() -> None:
-            host = Lines(await start(host_ns, "host", "--bind", HOST_ADDRESS, "--draw", "1", "--name", "ann"))
+            host = Lines(await start(host_ns, "host", "--bind", HOST_ADDRESS, "--draw", "1", "--name", "ann",
+                                     "--deal-seed", str(seed)))
             guest_proc = None
             try:
                 opened = await host.until(lambda o: o.get("event") == "opened")
@@ -98,15 +111,15 @@ def test_a_whole_race_between_two_network_namespaces() -> None:
                 await host.until(lambda o: o.get("event") == "table" and o["players"][-1]["ready"])
                 await host.say("start")
                 await guest.until(lambda o: o.get("event") == "start")
-                for _ in range(3):
-                    await guest.say("draw")
+                reply: dict[str, Any] = {}
+                for move in line:  # one at a time: each reply before the next move
+                    await guest.say(move)
                     reply = await guest.until(lambda o: "position" in o and "ok" in o)
-                    assert reply["ok"]
-                seen = await host.until(lambda o: o.get("event") == "progress" and o["moves"] == 3)
-                assert seen["seat"] == 1
-                await host.say("resign")
-                end = await guest.until(lambda o: o.get("event") == "end")
-                assert (end["reason"], end["winners"]) == ("last-left", [1])
+                    assert reply["ok"], (move, reply)
+                assert reply["won"] is True
+                for side in (guest, host):  # both see the race end, won by the guest (seat 1)
+                    end = await side.until(lambda o: o.get("event") == "end")
+                    assert (end["reason"], end["winners"]) == ("won", [1]), end
                 await guest.say("quit")
                 assert await asyncio.wait_for(guest_proc.wait(), 60) == 0
                 await host.say("quit")
@@ -117,4 +130,4 @@ def test_a_whole_race_between_two_network_namespaces() -> None:
                         proc.kill()
                         await proc.wait()
 
-        asyncio.run(asyncio.wait_for(go(), 180))
+        asyncio.run(asyncio.wait_for(go(), 300))

@@ -632,3 +632,52 @@ async def test_a_browsers_session_asks_before_taking_its_seat_back_and_a_stale_t
             await until(fourth, lambda: on(declined, RaceScreen), "joined as a newcomer")
             assert declined.role == "spectator" and "Could not" not in status(declined)
         await declined.client.close()
+
+
+@pilot_test
+async def test_q_leaves_says_so_to_the_table_and_prints_the_command_that_takes_the_seat_back(capsys):
+    """``race_ui`` itself, run headless: bob quits the lobby with q; ann is told bob *left* (not
+    lost the connection), and the terminal is told the command that takes the seat back, which
+    does."""
+    from solitaire.cli.race import ui
+
+    server, table, link = await open_table()
+    ann = await RaceClient.join(link, "ann", host_key=table.host_key)
+    apps: list[RaceApp] = []
+    original = RaceApp.run_async
+
+    async def quit_at_once(pilot) -> None:
+        apps.append(pilot.app)
+        await until(pilot, lambda: on(pilot.app, LobbyScreen), "the lobby")
+        await pilot.press("q")
+
+    async def headless(self, **_kw):
+        return await original(self, headless=True, size=(100, 30), auto_pilot=quit_at_once)
+
+    RaceApp.run_async = headless  # type: ignore[method-assign]
+    try:
+        code = await ui.race_ui(link, "bob")
+    finally:
+        RaceApp.run_async = original  # type: ignore[method-assign]
+    assert code == 0 and apps and apps[0].leaving
+    gone = await ann.wait("disconnected", seat=1)
+    assert (gone["name"], gone["reason"]) == ("bob", "left")
+    token = apps[0].client.seat_token
+    assert token
+    printed = capsys.readouterr().err.strip().splitlines()
+    assert printed[-1].startswith("solitaire: ") and f"solitaire race join '{link}' --resume {token}" in printed[-1]
+    back = await RaceClient.join(link, "bob", seat_token=token)  # the command's seat, taken back
+    assert back.welcome["seat"] == 1
+    await ann.wait("reconnected", seat=1)
+    await back.close()
+    await ann.close()
+    await server.close()
+
+
+def test_the_notice_says_left_or_lost_the_connection_as_the_server_tells():
+    app = RaceApp(None, "solitaire://127.0.0.1:1/T?token=x", tick=False)
+    app.refresh_base = lambda: None  # type: ignore[method-assign]
+    app.handle({"type": "disconnected", "seat": 1, "name": "bob", "seconds": 60, "reason": "left"})
+    assert app.notice == "bob left (60 s to come back)"
+    app.handle({"type": "disconnected", "seat": 1, "name": "bob", "seconds": 60})
+    assert app.notice == "bob lost the connection (60 s to come back)"

@@ -183,6 +183,28 @@ def host_web(tmp_path: Any) -> subprocess.Popen[str]:
                             text=True, env=env)
 
 
+def test_a_page_reached_by_another_address_connects_by_that_address(browser, tmp_path):
+    """The link says 127.0.0.1; the page opened as localhost (as through a tunnel or another
+    name for the machine) loads its script and opens its WebSocket by localhost, and plays."""
+    host = host_web(tmp_path)
+    assert host.stdin is not None
+    try:
+        stream = events(host)
+        opened = until(stream, event="opened")
+        assert opened["web"].startswith("http://127.0.0.1:")
+        other = opened["web"].replace("http://127.0.0.1:", "http://localhost:", 1)
+        page = Page(browser, other)
+        assert page.ws.url.startswith("ws://localhost:"), page.ws.url
+        page.wait_for("guest 1 (you)")  # the lobby, drawn: the script and the session came
+    finally:
+        host.stdin.close()
+        try:
+            host.wait(30)
+        finally:
+            if host.poll() is None:
+                host.kill()
+
+
 def test_a_browser_that_closes_or_reloads_the_tab_is_offered_its_seat_back(browser, tmp_path):
     """#15: the seat token stays on the host's machine, in that browser's home (known by our
     cookie); the same browser's next page offers the seat back, another browser's does not."""
@@ -321,6 +343,14 @@ def test_the_page_and_its_session_need_the_token_and_sessions_are_limited():
                 assert response.status == 200
                 page = await response.text()
                 assert f"ws://127.0.0.1:{table.port}/ws/{table.token}" in page
+            for sent, expected in ((f"localhost:{table.port}", f"ws://localhost:{table.port}/ws/"),
+                                   ("localhost:9000", "ws://localhost:9000/ws/"),  # ssh -L 9000:...
+                                   ("bad host\"><script>", f"ws://127.0.0.1:{table.port}/ws/")):
+                async with http.get(f"{base}/?token={table.token}", headers={"Host": sent}) as response:
+                    assert response.status == 200
+                    page = await response.text()
+                    assert expected + table.token in page and "<script>x" not in page, sent
+                    assert 'src="/static/js/textual.js"' in page  # relative: any address serves it
             async with http.get(f"{base}/static/") as response:
                 assert response.status in (403, 404)  # no directory listing
             async with http.get(f"{base}/download/x") as response:

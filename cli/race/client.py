@@ -154,6 +154,12 @@ class RaceClient:
                     return msg
         return await asyncio.wait_for(scan(), timeout)
 
+    async def leave(self) -> None:
+        """Quit on purpose: say so (the others read "left", not "lost the connection"), then close."""
+        with contextlib.suppress(ConnectionClosed):
+            await self.send("leave")
+        await self.close()
+
     async def close(self) -> None:
         await self.ws.close()
         if self._reader is not None:
@@ -418,7 +424,7 @@ async def run_bridge(link: str, name: str, stdin: IO[str], stdout: IO[str], *, h
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(answered.wait(), 5)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(client.ws.close(), 3)
+                await asyncio.wait_for(client.leave(), 3)
         await asyncio.wait({printer}, timeout=3)  # the last events (unless stdout is not read)
         printer.cancel()
     code, reason = client.ws.close_code, client.ws.close_reason

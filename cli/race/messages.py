@@ -26,7 +26,7 @@ SCHEME = "solitaire"
 # what a client may send; every other type is refused with "unknown-type"
 CLIENT_TYPES = frozenset({
     "hello", "ready", "unready", "start", "move", "state", "offer-draw", "accept-draw",
-    "decline-draw", "resign", "again", "settings",
+    "decline-draw", "resign", "again", "settings", "leave",
 })
 RACES = ("finish", "timed")
 MINUTES = (5, 10, 15)

@@ -146,6 +146,7 @@ class Connection:
         self.player: Player | None = None
         self.table: Table | None = None
         self.closed_reason: str | None = None
+        self.leaving = False  # said "leave" (quit on purpose) before closing
         self.name = "player"  # from the hello; seats a spectator when the lobby opens again
         self.lang = "en"  # the hello's language (a shipped one): the reasons sent are in it
         self.queued = 0  # messages given to send()
@@ -430,7 +431,8 @@ class Table:
         player.conn = None
         window = self.server.reconnect_window
         player.timer = asyncio.get_running_loop().call_later(window, self._gone, player)
-        self.broadcast("disconnected", seat=self.seat(player), name=player.name, seconds=window)
+        fields: dict[str, Any] = {"reason": "left"} if conn.leaving else {}
+        self.broadcast("disconnected", seat=self.seat(player), name=player.name, seconds=window, **fields)
         self.announce()
 
     def _gone(self, player: Player) -> None:
@@ -466,6 +468,9 @@ class Table:
             if player is not None and player.game is not None:
                 fields["own"] = own_state(player.game)
             return ack(**fields)
+        if kind == "leave":  # about to close on purpose: the others are told "left", not "lost"
+            conn.leaving = True
+            return ack()
         if player is None:
             return refuse("spectator", _("spectators watch: they cannot {command}").format(
                 command=kind.replace("-", " ")))

@@ -660,6 +660,7 @@ class RaceApp(App[None]):
         self.notice = ""
         self.deadline: float | None = None
         self.closed = False
+        self.leaving = False  # quit with q: the table is told "left", not "lost the connection"
         self.rejoining = False  # after a dropped connection, while coming back to the seat
         self._rejoined_at: float | None = None
         self.base: Screen[Any] | None = None
@@ -969,8 +970,9 @@ class RaceApp(App[None]):
             self.notice = (_("{name} resigned") if msg.get("reason") == "resigned" else _("{name} left the race")) \
                 .format(name=msg["name"])
         elif kind == "disconnected":
-            self.notice = _("{name} lost the connection ({seconds} s to come back)").format(
-                name=msg["name"], seconds=f"{msg.get('seconds', 60):g}")
+            text = _("{name} left ({seconds} s to come back)") if msg.get("reason") == "left" else \
+                _("{name} lost the connection ({seconds} s to come back)")
+            self.notice = text.format(name=msg["name"], seconds=f"{msg.get('seconds', 60):g}")
         elif kind == "reconnected":
             me = self.me()
             self.notice = _("Back at the table.") if me and me["seat"] == msg.get("seat") else \
@@ -1068,11 +1070,17 @@ class RaceApp(App[None]):
     def action_leave(self) -> None:
         racing = self.table.get("state") == "racing" and self.role == "player"
         if self.closed or not (self.is_host or racing):
+            self.leaving = True
             self.exit()
             return
         question = (_("Quit? This closes the table for everyone.") if self.is_host else
                     _("Leave the race? After 60 seconds away it counts as resigning."))
-        self.push_screen(ConfirmScreen(question), lambda yes: self.exit() if yes else None)
+        self.push_screen(ConfirmScreen(question), self._leave_if)
+
+    def _leave_if(self, yes: bool | None) -> None:
+        if yes:
+            self.leaving = True
+            self.exit()
 
     def on_key(self, event: events.Key) -> None:
         replay_escape(self, event)
@@ -1091,6 +1099,9 @@ async def race_ui(link: str, name: str, *, host_key: str | None = None, seat_tok
     try:
         await app.run_async()
     finally:
+        if app.joined and app.leaving:  # quit with q: the table tells the others "left"
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(app.client.leave(), 3)
         if client is not None:
             await client.close()
         if app.joined and app.client is not client:  # joined by the app, or came back after a drop
