@@ -718,15 +718,18 @@ class Game:
         if gives == GIVES_TOP and n > 1:
             return _("only the top card of {pile} moves").format(pile=name[src])
         if gives == GIVES_PILE and 1 < n < up:
-            return _("only the top card of {pile} moves, or all its {n} face-up cards together").format(
+            return ngettext("only the top card of {pile} moves, or all its {n} face-up card together",
+                            "only the top card of {pile} moves, or all its {n} face-up cards together", up).format(
                 pile=name[src], n=up)
         if gives == GIVES_RUN and n > 1:
             table = rules.seq[src]
             for i in range(len(pile) - n, len(pile) - 1):
                 if not table[pile[i] * rules.width + pile[i + 1]]:
                     spec = rules.piles[src]
-                    return _("the top {n} cards of {pile} are not a run: {card} on {under} is out of order "
-                             "({label} runs {rule})").format(
+                    return ngettext("the top {n} card of {pile} is not a run: {card} on {under} is out of order "
+                                    "({label} runs {rule})",
+                                    "the top {n} cards of {pile} are not a run: {card} on {under} is out of order "
+                                    "({label} runs {rule})", n).format(
                         n=n, pile=name[src], card=card_name(pile[i + 1]), under=card_name(pile[i]),
                         label=spec.label.lower(), rule=spec.run.how())
         return None
@@ -766,23 +769,28 @@ class Game:
                     .format(pile=name[dst], n=limit))
         if n < rules.min_accept[dst]:
             least = rules.min_accept[dst]
-            return ("dest", _("{pile} takes {n} cards at once").format(pile=name[dst], n=least))
+            return ("dest", ngettext("{pile} takes {n} card at once", "{pile} takes {n} cards at once", least)
+                    .format(pile=name[dst], n=least))
         if rules.min_accept[dst] > 1 and not self._builds_on(dst, src, n):
-            return ("fit", _("the {n} cards do not build on each other as {pile} {rule}").format(
+            return ("fit", ngettext("the {n} card does not build on each other as {pile} {rule}",
+                                     "the {n} cards do not build on each other as {pile} {rule}", n).format(
                 n=n, pile=name[dst], rule=rules.piles[dst].build.how()))
         if rules.supermove[src] is not None and n > 1:
             limits = self._run_limits()[src]
             most = limits.get(dst, limits[-1])
             if n > most:
-                return ("source", _("{n} cards cannot move together: with the free cells and empty piles "
-                        "there are now, {most} can ({src} to {dst})").format(
+                return ("source", ngettext("{n} card cannot move together: with the free cells and empty piles "
+                                           "there are now, {most} can ({src} to {dst})",
+                                           "{n} cards cannot move together: with the free cells and empty piles "
+                                           "there are now, {most} can ({src} to {dst})", n).format(
                             n=n, most=most, src=name[src], dst=name[dst]))
         if len(dest) + n > rules.capacity[dst]:
             full = rules.capacity[dst]
             if len(dest) >= full:
                 return ("dest", ngettext("{pile} is full ({n} card)", "{pile} is full ({n} cards)", full)
                         .format(pile=name[dst], n=full))
-            return ("dest", _("{pile} holds at most {n} cards").format(pile=name[dst], n=full))
+            return ("dest", ngettext("{pile} holds at most {n} card", "{pile} holds at most {n} cards", full)
+                    .format(pile=name[dst], n=full))
         if dest and self.down[dst] == len(dest):
             return ("dest", _("the top card of {pile} is face down").format(pile=name[dst]))
         card = self.piles[src][-n]
@@ -860,7 +868,8 @@ class Game:
             cap = rules.capacity[t]
             if cap == 1:
                 return _("the {pile} holds one card: play it before drawing again").format(pile=rules.names[t])
-            return _("the {pile} holds at most {n} cards: play from it before drawing").format(
+            return ngettext("the {pile} holds at most {n} card: play from it before drawing",
+                            "the {pile} holds at most {n} cards: play from it before drawing", cap).format(
                 pile=rules.names[t], n=cap)
         if len(targets) != 1 or not self.piles[targets[0]]:
             return _("the {stock} is empty").format(stock=stock_name)

@@ -255,6 +255,24 @@ def test_the_kernels_refusals_are_translated(speak):
 
 
 
+def test_a_count_in_a_refusal_takes_the_plural_form_of_its_number(speak):
+    """Issue #17: a refusal's count reads in the language's own plural form, never a fixed one."""
+    game = Game.new(Rules.of(get_variant("spider")), 1)
+    move = (game.rules.index["t1"], game.rules.index["f8"], 1)
+    assert game.refusal(move) == "f8 takes 13 cards at once"
+    speak("uk")
+    assert game.refusal(move) == "f8 приймає 13 карт одразу"
+    speak("ro")
+    assert game.refusal(move) == "f8 primește 13 cărți deodată"
+    held = [ngettext("{pile} holds at most {n} card", "{pile} holds at most {n} cards", n).format(pile="w", n=n)
+            for n in (1, 3, 5)]
+    assert held == ["w ține cel mult 1 carte", "w ține cel mult 3 cărți", "w ține cel mult 5 cărți"]
+    speak("uk")
+    held = [ngettext("{pile} holds at most {n} card", "{pile} holds at most {n} cards", n).format(pile="w", n=n)
+            for n in (1, 3, 5)]
+    assert held == ["w вміщує щонайбільше 1 карту", "w вміщує щонайбільше 3 карти", "w вміщує щонайбільше 5 карт"]
+
+
 # ------------------------------------------------------------------ the rules in words
 
 

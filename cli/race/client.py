@@ -24,7 +24,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from solitaire.core.files import atomic_write
-from solitaire.core.i18n import N_, _, language
+from solitaire.core.i18n import N_, _, language, ngettext
 
 from .messages import MAX_MESSAGE, VERSION, link_tls, parse_link
 
@@ -72,8 +72,10 @@ class RaceClient:
             hello["host_key"] = host_key
         text = json.dumps(hello)
         if len(text.encode("utf-8", "replace")) > MAX_MESSAGE:
-            raise RaceError(_("the name is too long ({n} characters): a name at the table is at most 24 characters")
-                            .format(n=len(name)))
+            raise RaceError(ngettext(
+                "the name is too long ({n} character): a name at the table is at most 24 characters",
+                "the name is too long ({n} characters): a name at the table is at most 24 characters",
+                len(name)).format(n=len(name)))
         tls = link_tls(link)
         if tls:
             cafile = cafile or cls.trusted.get((host, port))

@@ -6,7 +6,7 @@ from typing import Any
 
 import typer
 
-from solitaire.core.i18n import N_, _
+from solitaire.core.i18n import N_, _, ngettext
 
 from ..common import _variant, _variant_options, fail, on_terminal
 from ..options import APP_SETTINGS, EXTRA, GameOptionsHelp
@@ -51,7 +51,8 @@ def parse_public(text: str) -> tuple[str, int | None]:
 
 def check_name(name: str) -> None:
     if len(name) > NAME_LENGTH:
-        fail(_("--name is at most {most} characters, got {n}").format(most=NAME_LENGTH, n=len(name)))
+        fail(ngettext("--name is at most {most} character, got {n}", "--name is at most {most} characters, got {n}",
+                      NAME_LENGTH).format(most=NAME_LENGTH, n=len(name)))
 
 
 @race_app.command(context_settings=EXTRA, cls=GameOptionsHelp, help=N_(

@@ -30,7 +30,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from solitaire.core import Game, Rules, SolitaireError, get_variant
-from solitaire.core.i18n import N_, _, shipped, speaking
+from solitaire.core.i18n import N_, _, ngettext, shipped, speaking
 
 from ..session import Session
 from .messages import (
@@ -185,12 +185,14 @@ class Connection:
         if self.closed_reason is not None:
             return
         if self.behind >= self.server.max_behind:
-            self.kill("slow", N_("more than {n} messages unread"), n=self.server.max_behind)
+            most = self.server.max_behind
+            self.kill("slow", lambda: ngettext(
+                "more than {n} message unread", "more than {n} messages unread", most).format(n=most))
             return
         self.queued += 1
         self.queue.put_nowait(text)
 
-    def kill(self, reason: str, why: str = "", **params: Any) -> None:
+    def kill(self, reason: str, why: str | Callable[[], str] = "", **params: Any) -> None:
         """Drop the connection now, telling the client why in the close frame when it can:
         ``reason`` (a code), and ``why`` (an English text marked with N_, formatted with
         ``params``) in the client's language."""
@@ -204,7 +206,7 @@ class Connection:
         if self.table is not None:  # gone from the table at once; the socket closes meanwhile
             self.table.disconnect(self)
         with speaking(self.lang):
-            text = f"{reason}: {_(why).format(**params)}" if why else reason
+            text = f"{reason}: {why() if callable(why) else _(why).format(**params)}" if why else reason
         self.server.spawn(self._close(1008, close_reason(text)))
 
     async def _close(self, code: int, reason: str) -> None:
@@ -282,15 +284,15 @@ class Player:
     game: Game | None = None
     status: str = "waiting"  # waiting, racing, won, lost, drawn, resigned
     gone: bool = False  # the reconnection window ran out
-    cut_off: tuple[str, str, dict[str, Any]] | None = None  # why the server last cut this seat's connection
-    # off: the code, the English text (N_) and its fields
+    cut_off: tuple[str, str | Callable[[], str], dict[str, Any]] | None = None  # why the server last cut
+    # this seat's connection off: the code, the English text (N_, or a function saying it) and its fields
 
     def cut_off_text(self) -> str:
         """Why the server last cut this seat's connection off, in the language spoken here."""
         if self.cut_off is None:
             return ""
         reason, why, params = self.cut_off
-        return f"{reason}: {_(why).format(**params)}" if why else reason
+        return f"{reason}: {why() if callable(why) else _(why).format(**params)}" if why else reason
     timer: asyncio.TimerHandle | None = None
 
     def progress(self) -> dict[str, Any]:
@@ -783,7 +785,9 @@ class RaceServer:
             if not conn.hello and conn.closed_reason is None and now - conn.opened >= self.hello_timeout:
                 with speaking(conn.lang):
                     conn.send("error", re="hello", code="no-hello",
-                              error=_("say hello within {seconds} seconds of connecting").format(
+                              error=ngettext("say hello within {seconds} second of connecting",
+                                                 "say hello within {seconds} seconds of connecting",
+                                                 int(t) if (t := self.hello_timeout) == int(t) else 2).format(
                                   seconds=f"{self.hello_timeout:g}"))
                 conn.closed_reason = "no-hello"
                 self.kills["no-hello"] += 1
