@@ -556,8 +556,9 @@ class EndScreen(Screen[None]):
         text = Words()
         text.add(wrap(app.reason_text(), 32) + "\n\n")
         label, count = app.measure()
-        text.add(wrap(_("Tables (1-4 to see one): {measure}, moves").format(measure=_(MEASURES[label])), 32) + "\n",
-                 style="bold")
+        text.add(wrap(_("Tables (1-4 to see one):"), 32) + "\n", style="bold")
+        measure, moves = _(MEASURES[label]), _("moves")  # each over its column of the rows below
+        text.add(f"{measure[-24:]:>24}", style="bold").add(f" {moves[:6]:>4}", style="bold").add("\n")
         for k, t in enumerate(end["tables"]):
             style = "bold" if k == self.shown else ""
             result = _(STATES[t["result"]]) if t["result"] in STATES else t["result"]
