@@ -19,7 +19,7 @@ import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -167,12 +167,7 @@ def test_race_host_web_plays_in_a_browser_that_never_sees_a_hidden_card(browser,
         leaked = {c for c in hidden if c in text}
         assert not leaked, f"the page was sent face-down cards: {sorted(leaked)}"
     finally:
-        host.stdin.close()
-        try:
-            host.wait(30)
-        finally:
-            if host.poll() is None:
-                host.kill()
+        stop(host, ask=host.stdin.close)
 
 
 def host_web(tmp_path: Any) -> subprocess.Popen[str]:
@@ -197,12 +192,7 @@ def test_a_page_reached_by_another_address_connects_by_that_address(browser, tmp
         assert page.ws.url.startswith("ws://localhost:"), page.ws.url
         page.wait_for("guest 1 (you)")  # the lobby, drawn: the script and the session came
     finally:
-        host.stdin.close()
-        try:
-            host.wait(30)
-        finally:
-            if host.poll() is None:
-                host.kill()
+        stop(host, ask=host.stdin.close)
 
 
 def test_a_browser_that_closes_or_reloads_the_tab_is_offered_its_seat_back(browser, tmp_path):
@@ -260,17 +250,13 @@ def test_a_browser_that_closes_or_reloads_the_tab_is_offered_its_seat_back(brows
         other.close()
         mine.close()
     finally:
-        host.stdin.close()
-        try:
-            host.wait(30)
-        finally:
-            if host.poll() is None:
-                host.kill()
+        stop(host, ask=host.stdin.close)
 
 
-def stop(server: subprocess.Popen[str]) -> None:
-    """End a server the test started: asked first, killed if it does not go."""
-    server.terminate()
+def stop(server: subprocess.Popen[str], ask: Callable[[], None] | None = None) -> None:
+    """End a server the test started: asked first (``ask``, or a SIGTERM; a race host ends
+    when its standard input closes), killed if it does not go."""
+    (ask or server.terminate)()
     try:
         server.wait(30)
     finally:
