@@ -357,6 +357,26 @@ def test_race_host_refuses_bad_options_in_one_line(cli: Any, args: list[str], er
     assert result.err.startswith(f"solitaire: {error}") and result.err.count("\n") == 1, result.err
 
 
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command to make a certificate")
+def test_race_host_says_in_words_why_a_certificate_cannot_be_used(cli: Any, tmp_path: Path) -> None:
+    cert, _ = make_certificate(tmp_path)
+    (tmp_path / "other").mkdir()
+    _, other_key = make_certificate(tmp_path / "other")
+    text = tmp_path / "notes.txt"
+    text.write_text("not a certificate\n")
+    cases = [
+        (["--cert", str(text)], "it is not a PEM file holding the certificate and its private key"),
+        (["--cert", cert], "it is not a PEM file holding the certificate and its private key"),  # no key in it
+        (["--cert", cert, "--key", str(text)], "the key file is not a PEM private key"),
+        (["--cert", cert, "--key", other_key], "the key does not belong to the certificate"),
+    ]
+    for args, reason in cases:
+        result = cli("race", "host", "--json", *args, input="quit\n")
+        assert result.code == 2 and result.out == "", args
+        assert result.err.startswith("solitaire: cannot use the certificate ") and reason in result.err, result.err
+        assert result.err.count("\n") == 1 and "_ssl.c" not in result.err, result.err
+
+
 def test_race_join_refuses_a_long_name(cli: Any) -> None:
     result = cli("race", "join", "solitaire://127.0.0.1:9/T?token=x", "--name", "n" * 5000, "--json")
     assert (result.code, result.err) == (2, "solitaire: --name is at most 24 characters, got 5000\n")

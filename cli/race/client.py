@@ -474,11 +474,25 @@ class Network:
         try:
             context.load_cert_chain(self.cert, self.key)
         except (OSError, ssl.SSLError) as exc:
-            reason = getattr(exc, "strerror", None) or exc
+            reason = tls_reason(exc, self.key is not None)
             said = _("cannot use the certificate {cert} with the key {key}: {reason}") if self.key \
                 else _("cannot use the certificate {cert}: {reason}")
             raise RaceError(said.format(cert=self.cert, key=self.key, reason=reason)) from None
         return context
+
+
+def tls_reason(exc: OSError, keyed: bool) -> str:
+    """Why a certificate and key could not be loaded, in words (OpenSSL's own is "[SSL] PEM
+    lib (_ssl.c:3905)" for a file that is not PEM, or a certificate file with no key in it)."""
+    if isinstance(exc, ssl.SSLError):
+        if exc.reason == "KEY_VALUES_MISMATCH":
+            return _("the key does not belong to the certificate")
+        if exc.library == "SSL" and "PEM lib" in str(exc):
+            return _("the key file is not a PEM private key, or the certificate file is not a PEM "
+                     "certificate") if keyed else \
+                _("it is not a PEM file holding the certificate and its private key (give the key "
+                  "with --key if it is in a file of its own)")
+    return str(getattr(exc, "strerror", None) or exc)
 
 
 @contextlib.asynccontextmanager
