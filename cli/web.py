@@ -70,6 +70,10 @@ def command_line(*words: str, env: dict[str, str] | None = None) -> str:
 
 
 # a Host header the page's addresses may be built from: a name, an IPv4 or [IPv6] address, a port
+# a tag of textual-serve's page that loads from another site (its font, from Google's): the
+# page is served with none, so opening the link tells no third party who plays where; the
+# page's own fallback fonts (menlo, monospace) are used instead
+FOREIGN_TAG = re.compile(r"<link\b[^>]*\bhref=\"https?://[^\"]*\"[^>]*>\s*", re.IGNORECASE)
 HOST_HEADER = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?")
 
 class WebTable:
@@ -200,6 +204,7 @@ class WebTable:
             "application": {"name": self.title},
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
+        response.text = FOREIGN_TAG.sub("", response.text)
         if self.browser_of(request.cookies.get(self.cookie_name)) is None:  # a browser new to us
             response.set_cookie(self.cookie_name, self._new_browser(), path="/", httponly=True, samesite="Strict",
                                 secure=self.ssl is not None)

@@ -329,6 +329,8 @@ def test_the_page_and_its_session_need_the_token_and_sessions_are_limited():
                 assert response.status == 200
                 page = await response.text()
                 assert f"ws://127.0.0.1:{table.port}/ws/{table.token}" in page
+                assert "googleapis" not in page and "https://" not in page  # nothing from another site
+                assert 'href="/static/css/xterm.css"' in page  # its own stylesheet stays
             for sent, expected in ((f"localhost:{table.port}", f"ws://localhost:{table.port}/ws/"),
                                    ("localhost:9000", "ws://localhost:9000/ws/"),  # ssh -L 9000:...
                                    ("bad host\"><script>", f"ws://127.0.0.1:{table.port}/ws/")):
