@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from ..game import Game
 from ..view import Observation
-from .native import solve
-from .search import WIN
+from .native import choose, core, solve
+from .search import WIN, SolveResult
 
 
 def player_hint(game: Game, samples: int = 6, states: int = 2000,
@@ -46,20 +48,60 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
         rng.shuffle(unseen)  # each guess shuffles the last one on (a fixed order of guesses)
         key = tuple(unseen)
         guesses[key] = guesses.get(key, 0) + 1
+    keys = list(guesses)
+    # a guess that came up k times is solved once with k times the states (nothing hidden, as
+    # in FreeCell: one search with the whole budget, not the same one six times)
+    deals = [view.deal(list(key)) for key in keys]
+    budgets = [states * guesses[key] for key in keys]
+    results = _solved(deals, budgets, stop, engine)
+    if results is None:
+        return None, 0
     votes: dict[str, int] = {}
     wins = 0
-    for key, times in guesses.items():  # in the order they first came up
-        if stop is not None and stop():
-            return None, 0
-        # a guess that came up k times is solved once with k times the states (nothing hidden,
-        # as in FreeCell: one search with the whole budget, not the same one six times)
-        result = solve(view.deal(list(key)), timeout=None, max_states=states * times, greedy_share=1.0,
-                       engine=engine)
+    for key, result in zip(keys, results, strict=True):  # in the order the guesses first came up
         if result.result == WIN and result.moves:
-            wins += times
-            votes[result.moves[0]] = votes.get(result.moves[0], 0) + times
+            wins += guesses[key]
+            votes[result.moves[0]] = votes.get(result.moves[0], 0) + guesses[key]
     if votes:
         best = max(sorted(votes), key=lambda m: votes[m])
         return best, wins
     move = simple_hint(game)
     return (game.move_text(move) if move is not None else None), 0
+
+
+def _solved(deals: list[Game], budgets: list[int], stop: Callable[[], bool] | None,
+            engine: str) -> list[SolveResult] | None:
+    """Each deal solved within its budget in states, the answers in the deals' order; None
+    when ``stop`` (asked before each search starts, in the caller's thread) says True.
+
+    The compiled core lets go of Python's lock while it searches, so there the deals are
+    solved side by side, one thread a processor (at most one a deal): a search's answer does
+    not depend on what runs beside it, only the wait is shorter. The Python engine holds the
+    lock: its searches run one after another."""
+    def one(deal: Game, budget: int) -> SolveResult:
+        return solve(deal, timeout=None, max_states=budget, greedy_share=1.0, engine=engine)
+
+    width = min(len(deals), os.cpu_count() or 1)
+    if width < 2 or choose(deals[0], engine=engine)[0] != "native":
+        results = []
+        for deal, budget in zip(deals, budgets, strict=True):
+            if stop is not None and stop():
+                return None
+            results.append(one(deal, budget))
+        return results
+    core(deals[0].rules)  # built once here, not by two threads at once
+    pool = ThreadPoolExecutor(max_workers=width, thread_name_prefix="hint")
+    running: set[Future[SolveResult]] = set()
+    futures: list[Future[SolveResult]] = []
+    try:
+        for deal, budget in zip(deals, budgets, strict=True):
+            if stop is not None and stop():
+                return None
+            if len(running) >= width:  # a processor free before the next search starts
+                _done, running = wait(running, return_when=FIRST_COMPLETED)
+            future = pool.submit(one, deal, budget)
+            running.add(future)
+            futures.append(future)
+        return [future.result() for future in futures]
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)  # given up: the searches under way end by their budget
