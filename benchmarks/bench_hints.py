@@ -9,7 +9,9 @@ The positions are reached by random legal play from fixed seeds (deal ``s``, the
 random legal moves from a generator seeded by ``s`` and ``depth``), at several depths; a
 position already over is skipped. On each one ``player_hint`` runs once per engine, the
 engines by turns (which goes first alternates), with the same guesses and budget in states,
-so each engine's answer is the same on any run and only the seconds move. Every hint is
+so each engine's answer is the same on any run and only the seconds move; the compiled
+core's runs are repeated for each ``--threads`` (the guesses solved side by side, as many
+at a time: the same answer, a shorter wait where processors are free). Every hint is
 checked to be a legal move. Prints p50, p95 and max seconds a hint (wall clock: what the
 player waits) per game and engine, p50 and p95 CPU seconds (the process's own time, the
 fairer figure on a machine shared with other work), the won guesses a hint (of
@@ -81,14 +83,16 @@ def legal(game: Game, move: str | None) -> bool:
 
 
 def bench_game(label: str, seeds: int, depths: list[int], engines: list[str], samples: int,
-               budgets: list[int]) -> list[dict[str, Any]]:
+               budgets: list[int], threads: list[int]) -> list[dict[str, Any]]:
     variant, options = GAMES[label]
     rules = Rules.of(get_variant(variant), options)
-    runs = [(engine, states) for engine in engines for states in budgets]
-    seconds: dict[tuple[str, int], list[float]] = {run: [] for run in runs}
-    cpu: dict[tuple[str, int], list[float]] = {run: [] for run in runs}
-    wins: dict[tuple[str, int], int] = {run: 0 for run in runs}
-    moves: dict[tuple[str, int], list[str | None]] = {run: [] for run in runs}
+    # the Python engine solves one guess after another whatever ``threads`` says: one run of it
+    runs = [(engine, states, n) for engine in engines for states in budgets
+            for n in (threads if engine != "python" else threads[:1])]
+    seconds: dict[tuple[str, int, int], list[float]] = {run: [] for run in runs}
+    cpu: dict[tuple[str, int, int], list[float]] = {run: [] for run in runs}
+    wins: dict[tuple[str, int, int], int] = {run: 0 for run in runs}
+    moves: dict[tuple[str, int, int], list[str | None]] = {run: [] for run in runs}
     used = ""
     turn = 0
     for seed in range(seeds):
@@ -102,9 +106,9 @@ def bench_game(label: str, seeds: int, depths: list[int], engines: list[str], sa
             turn += 1
             answers = {}
             for run in order:
-                engine, states = run
+                engine, states, n = run
                 c0, t0 = time.process_time(), time.perf_counter()
-                move, won = player_hint(game, samples=samples, states=states, engine=engine)
+                move, won = player_hint(game, samples=samples, states=states, engine=engine, threads=n)
                 seconds[run].append(time.perf_counter() - t0)
                 cpu[run].append(time.process_time() - c0)
                 if not legal(game, move):
@@ -115,15 +119,16 @@ def bench_game(label: str, seeds: int, depths: list[int], engines: list[str], sa
                 moves[run].append(answers[run])
     rows = []
     for run in runs:
-        engine, states = run
+        engine, states, n = run
         if not seconds[run]:
             continue
         same = None
         if len(engines) > 1:
-            other = (next(e for e in engines if e != engine), states)
+            other = next(r for r in runs if r[0] != engine and r[1] == states)
             same = sum(a == b for a, b in zip(moves[run], moves[other], strict=True))
-        rows.append({"game": label, "engine": engine, "states": states, "runs_in": used if engine == "auto" else
-                     "python", "positions": len(seconds[run]), "p50": statistics.median(seconds[run]),
+        rows.append({"game": label, "engine": engine, "states": states, "threads": 1 if engine == "python" else n,
+                     "runs_in": used if engine == "auto" else "python", "positions": len(seconds[run]),
+                     "p50": statistics.median(seconds[run]),
                      "p95": quantile(seconds[run], 0.95), "max": max(seconds[run]),
                      "cpu50": statistics.median(cpu[run]), "cpu95": quantile(cpu[run], 0.95),
                      "wins": wins[run] / len(seconds[run]),
@@ -219,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
                              "or none (only --cli / --protocol)")
     parser.add_argument("--samples", type=int, default=6, help="guesses of the hidden cards a hint")
     parser.add_argument("--states", default="2000", help="states a guess may store (comma-separated to compare)")
+    parser.add_argument("--threads", default="1,2",
+                        help="threads a hint solves its guesses in, in the compiled core (comma-separated)")
     parser.add_argument("--cli", type=int, default=0, metavar="N", help="also time `solitaire solve --hint` N times")
     parser.add_argument("--protocol", type=int, default=0, metavar="N",
                         help="also time the JSON protocol's hint on N deals")
@@ -234,16 +241,17 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"unknown game {label!r}: one of {', '.join(GAMES)}")
     depths = [int(d) for d in args.depths.split(",")]
     budgets = [int(s) for s in args.states.split(",")]
+    threads = [int(n) for n in args.threads.split(",")]
     print(f"python {platform.python_version()} on {platform.machine()}, compiled core "
           f"{native.native_version() or 'not installed'}, load average {os.getloadavg()[0]:.1f}; "
           f"{args.samples} guesses a hint, seeds 0..{args.seeds - 1}, depths {args.depths}")
     if engines:
-        print(f"{'game':<11} {'engine':<7} {'states':>6} {'runs in':<14} {'hints':>5} {'p50 s':>7} {'p95 s':>7} "
-              f"{'max s':>7} {'cpu p50':>7} {'cpu p95':>7} {'won/hint':>8} {'same':>5}")
+        print(f"{'game':<11} {'engine':<7} {'states':>6} {'thr':>3} {'runs in':<14} {'hints':>5} {'p50 s':>7} "
+              f"{'p95 s':>7} {'max s':>7} {'cpu p50':>7} {'cpu p95':>7} {'won/hint':>8} {'same':>5}")
         for label in labels:
-            for r in bench_game(label, args.seeds, depths, engines, args.samples, budgets):
+            for r in bench_game(label, args.seeds, depths, engines, args.samples, budgets, threads):
                 same = "" if r["same"] is None else f"{r['same']}/{r['positions']}"
-                print(f"{r['game']:<11} {r['engine']:<7} {r['states']:>6} {r['runs_in'][:14]:<14} "
+                print(f"{r['game']:<11} {r['engine']:<7} {r['states']:>6} {r['threads']:>3} {r['runs_in'][:14]:<14} "
                       f"{r['positions']:>5} {r['p50']:>7.3f} {r['p95']:>7.3f} {r['max']:>7.3f} "
                       f"{r['cpu50']:>7.3f} {r['cpu95']:>7.3f} {r['wins']:>8.1f} {same:>5}", flush=True)
     shown = engines or ["python", "auto"]

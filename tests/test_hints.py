@@ -187,9 +187,9 @@ def test_a_new_deals_live_search_runs_in_the_compiled_core(monkeypatch: pytest.M
 def test_guesses_solved_side_by_side_give_the_answer_of_one_after_another(
         monkeypatch: pytest.MonkeyPatch, variant: str, options: dict[str, Any]) -> None:
     games = [played(variant, options, seed, depth) for seed, depth in ((1, 0), (4, 25))]
-    monkeypatch.setattr(os, "cpu_count", lambda: 4)
-    side_by_side = [player_hint(game) for game in games]
-    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    side_by_side = [player_hint(game, threads=4) for game in games]
+    assert [player_hint(game, threads=1) for game in games] == side_by_side
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)  # the default: one thread a processor
     assert [player_hint(game) for game in games] == side_by_side
 
 
@@ -197,7 +197,6 @@ def test_guesses_solved_side_by_side_give_the_answer_of_one_after_another(
 def test_stop_is_asked_before_each_search_and_ends_the_hint(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
     spy = Spy(monkeypatch, player)
     asked: list[str] = []
 
@@ -206,6 +205,6 @@ def test_stop_is_asked_before_each_search_and_ends_the_hint(monkeypatch: pytest.
         return len(asked) > 3
 
     game = Game.new(Rules.of(get_variant("klondike")), 11)
-    assert player_hint(game, stop=stop) == (None, 0)
+    assert player_hint(game, stop=stop, threads=2) == (None, 0)
     assert len(asked) == 4 and set(asked) == {threading.current_thread().name}  # in the caller's thread
     assert len(spy.calls) <= 3  # no search started once it said stop

@@ -14,7 +14,8 @@ from .search import WIN, SolveResult
 
 
 def player_hint(game: Game, samples: int = 6, states: int = 2000,
-                stop: Callable[[], bool] | None = None, engine: str = "auto") -> tuple[str | None, int]:
+                stop: Callable[[], bool] | None = None, engine: str = "auto",
+                threads: int | None = None) -> tuple[str | None, int]:
     """A next move judged only from what the player can see: ``(move text or None, wins)``.
 
     The face-down cards and the stock's order are unknown to the player, so the solver
@@ -24,9 +25,11 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
     and suggests the first move most of the won guesses share; ``wins`` is how many guesses
     it won. Each guess is solved by the solver's front door (:func:`.native.solve`, with
     ``engine``): in the compiled core wherever it is installed and speaks the game, else in
-    Python. A guess that comes up ``k`` times (nothing hidden, as in FreeCell, or too few hidden
-    cards for ``samples`` orders) is solved once, with ``k * states`` states, and counts ``k``
-    times. ``stop``, if given, is asked before each guess solved: when it says True the hint is
+    Python; in the core the guesses are solved side by side, ``threads`` at a time (None: one
+    a processor), with the same answer as one after another. A guess that comes up ``k``
+    times (nothing hidden, as in FreeCell, or too few hidden cards for ``samples`` orders) is
+    solved once, with ``k * states`` states, and counts ``k`` times. ``stop``, if given, is
+    asked (in the caller's thread) before each search starts: when it says True the hint is
     given up, ``(None, 0)``. Two positions that differ only in hidden cards give the same hint.
     With no won guess it falls back to the kernel's simple hint; when the stock has just gone
     all the way round with nothing to play (:func:`~solitaire.core.hints.stuck`), there is no
@@ -53,7 +56,7 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
     # in FreeCell: one search with the whole budget, not the same one six times)
     deals = [view.deal(list(key)) for key in keys]
     budgets = [states * guesses[key] for key in keys]
-    results = _solved(deals, budgets, stop, engine)
+    results = _solved(deals, budgets, stop, engine, threads or os.cpu_count() or 1)
     if results is None:
         return None, 0
     votes: dict[str, int] = {}
@@ -70,18 +73,18 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
 
 
 def _solved(deals: list[Game], budgets: list[int], stop: Callable[[], bool] | None,
-            engine: str) -> list[SolveResult] | None:
+            engine: str, threads: int) -> list[SolveResult] | None:
     """Each deal solved within its budget in states, the answers in the deals' order; None
     when ``stop`` (asked before each search starts, in the caller's thread) says True.
 
     The compiled core lets go of Python's lock while it searches, so there the deals are
-    solved side by side, one thread a processor (at most one a deal): a search's answer does
+    solved side by side, ``threads`` at a time (at most one a deal): a search's answer does
     not depend on what runs beside it, only the wait is shorter. The Python engine holds the
     lock: its searches run one after another."""
     def one(deal: Game, budget: int) -> SolveResult:
         return solve(deal, timeout=None, max_states=budget, greedy_share=1.0, engine=engine)
 
-    width = min(len(deals), os.cpu_count() or 1)
+    width = min(len(deals), threads)
     if width < 2 or choose(deals[0], engine=engine)[0] != "native":
         results = []
         for deal, budget in zip(deals, budgets, strict=True):
