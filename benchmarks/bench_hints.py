@@ -20,7 +20,8 @@ fairer figure on a machine shared with other work), the won guesses a hint (of
 ``--cli N`` also times the whole path a user sees, start-up included: ``solitaire solve
 klondike --seed S --hint`` for N seeds, each engine (``SOLITAIRE_ENGINE=python`` for the
 Python one), and ``solitaire --version`` (the start-up alone). ``--protocol N`` plays N
-Klondike deals through the JSON protocol (``solitaire play klondike --seed S --json``),
+Klondike deals through the JSON protocol (``solitaire play klondike --seed S --json --new``,
+with ``SOLITAIRE_HOME`` a folder of its own, removed at the end),
 following the hints: ``hint``, then the hinted move (``draw`` when there is none), ``--moves``
 times, and times each ``hint`` line's reply. Not a test: run it by hand and put the figures in
 docs/performance.md ("Hints").
@@ -37,6 +38,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Any
 
@@ -143,8 +145,11 @@ def command() -> list[str]:
     return [found]
 
 
+HOME = tempfile.mkdtemp(prefix="bench-hints-")  # the games played leave no save in the user's folder
+
+
 def environment(engine: str) -> dict[str, str]:
-    env = dict(os.environ)
+    env = dict(os.environ, SOLITAIRE_HOME=HOME)
     env.pop(native.ENGINE_VARIABLE, None)
     if engine == "python":
         env[native.ENGINE_VARIABLE] = "python"
@@ -182,7 +187,7 @@ def bench_protocol(deals: int, moves: int, engines: list[str]) -> list[dict[str,
     for engine in engines:
         times: list[float] = []
         for seed in range(1, deals + 1):
-            with subprocess.Popen([*command(), "play", "klondike", "--seed", str(seed), "--json"],
+            with subprocess.Popen([*command(), "play", "klondike", "--seed", str(seed), "--json", "--new"],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                   env=environment(engine)) as proc:
                 assert proc.stdin is not None and proc.stdout is not None
@@ -261,6 +266,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'the whole path':<52} {'runs':>4} {'p50 s':>7} {'p95 s':>7} {'max s':>7}")
         for r in rows:
             print(f"{r['what']:<52} {r['runs']:>4} {r['p50']:>7.3f} {r['p95']:>7.3f} {r['max']:>7.3f}", flush=True)
+    shutil.rmtree(HOME, ignore_errors=True)
     return 0
 
 
