@@ -19,7 +19,8 @@ fairer figure on a machine shared with other work), the won guesses a hint (of
 
 ``--cli N`` also times the whole path a user sees, start-up included: ``solitaire solve
 klondike --seed S --hint`` for N seeds, each engine (``SOLITAIRE_ENGINE=python`` for the
-Python one), and ``solitaire --version`` (the start-up alone). ``--protocol N`` plays N
+Python one), and ``solitaire --version`` (the start-up alone), with each process's CPU
+seconds (user + system). ``--protocol N`` plays N
 Klondike deals through the JSON protocol (``solitaire play klondike --seed S --json --new``,
 with ``SOLITAIRE_HOME`` a folder of its own, removed at the end),
 following the hints: ``hint``, then the hinted move (``draw`` when there is none), ``--moves``
@@ -34,6 +35,7 @@ import json
 import os
 import platform
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -164,12 +166,16 @@ def bench_cli(seeds: int, engines: list[str]) -> list[dict[str, Any]]:
     cases += [(f"solitaire solve klondike --seed S --hint ({engine})", engine, [*base, "solve", "klondike", "--seed",
                "{seed}", "--hint"]) for engine in engines]
     times: dict[str, list[float]] = {name: [] for name, _, _ in cases}
+    cpu: dict[str, list[float]] = {name: [] for name, _, _ in cases}
     for seed in range(1, seeds + 1):
         for name, engine, argv in cases:
             words = [w.format(seed=seed) for w in argv]
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.perf_counter()
             done = subprocess.run(words, env=environment(engine), capture_output=True, text=True, check=False)
             times[name].append(time.perf_counter() - t0)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
             if done.returncode != 0:
                 raise SystemExit(f"{' '.join(words)} failed: {done.stderr.strip()}")
             if "--hint" in words:
@@ -177,8 +183,8 @@ def bench_cli(seeds: int, engines: list[str]) -> list[dict[str, Any]]:
                 game = Game.new(Rules.of(get_variant("klondike"), {}), seed)
                 if move != "no useful move" and not legal(game, move):
                     raise SystemExit(f"{' '.join(words)} hinted {move!r}, not a legal move")
-    return [{"what": name, "runs": len(t), "p50": statistics.median(t), "p95": quantile(t, 0.95), "max": max(t)}
-            for name, t in times.items()]
+    return [{"what": name, "runs": len(t), "p50": statistics.median(t), "p95": quantile(t, 0.95), "max": max(t),
+             "cpu50": statistics.median(cpu[name]), "cpu95": quantile(cpu[name], 0.95)} for name, t in times.items()]
 
 
 def bench_protocol(deals: int, moves: int, engines: list[str]) -> list[dict[str, Any]]:
@@ -263,9 +269,12 @@ def main(argv: list[str] | None = None) -> int:
     rows = (bench_cli(args.cli, shown) if args.cli else []) + \
         (bench_protocol(args.protocol, args.moves, shown) if args.protocol else [])
     if rows:
-        print(f"{'the whole path':<52} {'runs':>4} {'p50 s':>7} {'p95 s':>7} {'max s':>7}")
+        print(f"{'the whole path':<52} {'runs':>4} {'p50 s':>7} {'p95 s':>7} {'max s':>7} "
+              f"{'cpu p50':>7} {'cpu p95':>7}")
         for r in rows:
-            print(f"{r['what']:<52} {r['runs']:>4} {r['p50']:>7.3f} {r['p95']:>7.3f} {r['max']:>7.3f}", flush=True)
+            cpus = f"{r['cpu50']:>7.3f} {r['cpu95']:>7.3f}" if "cpu50" in r else f"{'':>7} {'':>7}"
+            print(f"{r['what']:<52} {r['runs']:>4} {r['p50']:>7.3f} {r['p95']:>7.3f} {r['max']:>7.3f} {cpus}",
+                  flush=True)
     shutil.rmtree(HOME, ignore_errors=True)
     return 0
 

@@ -208,3 +208,38 @@ def test_stop_is_asked_before_each_search_and_ends_the_hint(monkeypatch: pytest.
     assert player_hint(game, stop=stop, threads=2) == (None, 0)
     assert len(asked) == 4 and set(asked) == {threading.current_thread().name}  # in the caller's thread
     assert len(spy.calls) <= 3  # no search started once it said stop
+
+
+@needs_native
+def test_the_compiled_core_lets_other_threads_run_while_it_searches() -> None:
+    """What keeps the table live while a hint is worked out in its thread: the core lets go
+    of Python's lock while it searches. With threads switched only when one lets go of the
+    lock itself (a switch interval of 1,000 s), the test's thread runs on from ``searching``
+    only once the search lets go, and then holds the lock, so the search cannot end before
+    it looks; a search holding the lock would end first."""
+    import sys
+    import threading
+
+    game = Game.new(Rules.of(get_variant("spider")), 3)  # not decided within the budget
+    searching = threading.Event()
+    done = threading.Event()
+    answers: list[SolveResult] = []
+
+    def search() -> None:
+        searching.set()
+        answers.append(front_door.solve(game, timeout=None, max_states=20_000))
+        done.set()
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1000)
+    try:
+        worker = threading.Thread(target=search)
+        worker.start()
+        searching.wait()
+        ran_during_the_search = not done.is_set()
+        done.wait()  # lets go of the lock: the search's thread ends
+        worker.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert answers[0].engine == "native" and answers[0].states >= 20_000
+    assert ran_during_the_search
