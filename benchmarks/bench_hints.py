@@ -24,7 +24,8 @@ seconds (user + system). ``--protocol N`` plays N
 Klondike deals through the JSON protocol (``solitaire play klondike --seed S --json --new``,
 with ``SOLITAIRE_HOME`` a folder of its own, removed at the end),
 following the hints: ``hint``, then the hinted move (``draw`` when there is none), ``--moves``
-times, and times each ``hint`` line's reply. Not a test: run it by hand and put the figures in
+times, and times each ``hint`` line's reply (and the CPU seconds the process spent on it,
+from /proc on Linux). Not a test: run it by hand and put the figures in
 docs/performance.md ("Hints").
 """
 
@@ -187,15 +188,27 @@ def bench_cli(seeds: int, engines: list[str]) -> list[dict[str, Any]]:
              "cpu50": statistics.median(cpu[name]), "cpu95": quantile(cpu[name], 0.95)} for name, t in times.items()]
 
 
+def process_cpu(pid: int) -> float | None:
+    """A running process's CPU seconds so far (user + system, all its threads), where
+    /proc tells (Linux), at its clock's resolution (1/100 s); else None."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def bench_protocol(deals: int, moves: int, engines: list[str]) -> list[dict[str, Any]]:
     """Klondike through the JSON protocol, following the hints: each ``hint`` line's reply timed."""
     rows = []
     for engine in engines:
         times: list[float] = []
+        cpu: list[float] = []
         for seed in range(1, deals + 1):
             with subprocess.Popen([*command(), "play", "klondike", "--seed", str(seed), "--json", "--new"],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                  env=environment(engine)) as proc:
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                  text=True, env=environment(engine)) as proc:
                 assert proc.stdin is not None and proc.stdout is not None
 
                 def say(line: str) -> dict[str, Any]:
@@ -209,9 +222,12 @@ def bench_protocol(deals: int, moves: int, engines: list[str]) -> list[dict[str,
                 if first.get("won"):
                     continue
                 for _ in range(moves):
-                    t0 = time.perf_counter()
+                    c0, t0 = process_cpu(proc.pid), time.perf_counter()
                     reply = say("hint")
                     times.append(time.perf_counter() - t0)
+                    c1 = process_cpu(proc.pid)
+                    if c0 is not None and c1 is not None:
+                        cpu.append(c1 - c0)
                     hinted = reply.get("hint")
                     after = say(hinted or "draw")
                     if hinted is not None and not after["ok"]:
@@ -220,8 +236,11 @@ def bench_protocol(deals: int, moves: int, engines: list[str]) -> list[dict[str,
                         break
                 proc.stdin.write("quit\n")
                 proc.stdin.flush()
-        rows.append({"what": f"JSON protocol 'hint' reply ({engine})", "runs": len(times),
-                     "p50": statistics.median(times), "p95": quantile(times, 0.95), "max": max(times)})
+        row = {"what": f"JSON protocol 'hint' reply ({engine})", "runs": len(times),
+               "p50": statistics.median(times), "p95": quantile(times, 0.95), "max": max(times)}
+        if cpu:
+            row.update(cpu50=statistics.median(cpu), cpu95=quantile(cpu, 0.95))
+        rows.append(row)
     return rows
 
 
