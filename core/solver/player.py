@@ -98,10 +98,10 @@ def _solved(deals: list[Game], budgets: list[int], stop: Callable[[], bool] | No
     futures: list[Future[SolveResult]] = []
     try:
         for deal, budget in zip(deals, budgets, strict=True):
-            if stop is not None and stop():
-                return None
             if len(running) >= width:  # a processor free before the next search starts
                 _done, running = wait(running, return_when=FIRST_COMPLETED)
+            if stop is not None and stop():
+                return None
             future = pool.submit(one, deal, budget)
             running.add(future)
             futures.append(future)
