@@ -600,9 +600,10 @@ class SolitaireApp(HandKeys, App[None]):
             self.answer(self.session.redo())
 
     def action_hint(self) -> None:
-        """The solver's hint, as the line mode and the JSON protocol give it: it takes a second
-        or more, so a thread works it out on a copy of the game while the table stays live;
-        a change of the game meanwhile makes it out of date, and it is dropped."""
+        """The solver's hint, as the line mode and the JSON protocol give it: a fraction of a
+        second in the compiled core (which lets go of Python's lock while it searches), seconds
+        in the Python engine, so a thread works it out on a copy of the game while the table
+        stays live; a change of the game meanwhile makes it out of date, and it is dropped."""
         if self.locked():
             return
         game = self.game.copy()

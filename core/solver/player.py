@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from ..game import Game
 from ..view import Observation
-from .search import WIN, solve
+from .native import choose, core, solve
+from .search import WIN, SolveResult
 
 
 def player_hint(game: Game, samples: int = 6, states: int = 2000,
-                stop: Callable[[], bool] | None = None) -> tuple[str | None, int]:
+                stop: Callable[[], bool] | None = None, engine: str = "auto",
+                threads: int | None = None) -> tuple[str | None, int]:
     """A next move judged only from what the player can see: ``(move text or None, wins)``.
 
     The face-down cards and the stock's order are unknown to the player, so the solver
@@ -19,10 +23,17 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
     drawn from a generator seeded by the visible position alone), ``states`` states each
     (a count, not a time, so the answer does not depend on the machine's speed),
     and suggests the first move most of the won guesses share; ``wins`` is how many guesses
-    it won. ``stop``, if given, is asked before each guess: when it says True the hint is
-    given up, ``(None, 0)``. Two positions that differ only in hidden cards give the same hint. With no won
-    guess it falls back to the kernel's simple hint; when the stock has just gone all the way
-    round with nothing to play (:func:`~solitaire.core.hints.stuck`), there is no hint.
+    it won. Each guess is solved by the solver's front door (:func:`.native.solve`, with
+    ``engine``): in the compiled core wherever it is installed and speaks the game, else in
+    Python; in the core the guesses are solved side by side, ``threads`` at a time (None: one
+    a processor), with the same answer as one after another. A guess that comes up ``k``
+    times (nothing hidden, as in FreeCell, or too few hidden cards for ``samples`` orders) is
+    solved once, with ``k * states`` states, and counts ``k`` times. ``stop``, if given, is
+    asked (in the caller's thread) before each search starts: when it says True the hint is
+    given up, ``(None, 0)``. Two positions that differ only in hidden cards give the same hint.
+    With no won guess it falls back to the kernel's simple hint; when the stock has just gone
+    all the way round with nothing to play (:func:`~solitaire.core.hints.stuck`), there is no
+    hint.
     """
     import hashlib
     import json
@@ -35,19 +46,65 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
     digest = hashlib.sha256(json.dumps(view.to_position(), sort_keys=True).encode()).digest()
     rng = random.Random(int.from_bytes(digest[:8], "big"))
     unseen = list(view.unseen())
+    guesses: dict[tuple[int, ...], int] = {}  # each guess's order of the unseen cards -> how often it came up
+    for _ in range(samples):
+        rng.shuffle(unseen)  # each guess shuffles the last one on (a fixed order of guesses)
+        key = tuple(unseen)
+        guesses[key] = guesses.get(key, 0) + 1
+    keys = list(guesses)
+    # a guess that came up k times is solved once with k times the states (nothing hidden, as
+    # in FreeCell: one search with the whole budget, not the same one six times)
+    deals = [view.deal(list(key)) for key in keys]
+    budgets = [states * guesses[key] for key in keys]
+    results = _solved(deals, budgets, stop, engine, threads or os.cpu_count() or 1)
+    if results is None:
+        return None, 0
     votes: dict[str, int] = {}
     wins = 0
-    for _ in range(samples):
-        if stop is not None and stop():
-            return None, 0
-        rng.shuffle(unseen)  # each guess shuffles the last one on (a fixed order of guesses)
-        guess = view.deal(unseen)
-        result = solve(guess, timeout=None, max_states=states, greedy_share=1.0)
+    for key, result in zip(keys, results, strict=True):  # in the order the guesses first came up
         if result.result == WIN and result.moves:
-            wins += 1
-            votes[result.moves[0]] = votes.get(result.moves[0], 0) + 1
+            wins += guesses[key]
+            votes[result.moves[0]] = votes.get(result.moves[0], 0) + guesses[key]
     if votes:
         best = max(sorted(votes), key=lambda m: votes[m])
         return best, wins
     move = simple_hint(game)
     return (game.move_text(move) if move is not None else None), 0
+
+
+def _solved(deals: list[Game], budgets: list[int], stop: Callable[[], bool] | None,
+            engine: str, threads: int) -> list[SolveResult] | None:
+    """Each deal solved within its budget in states, the answers in the deals' order; None
+    when ``stop`` (asked before each search starts, in the caller's thread) says True.
+
+    The compiled core lets go of Python's lock while it searches, so there the deals are
+    solved side by side, ``threads`` at a time (at most one a deal): a search's answer does
+    not depend on what runs beside it, only the wait is shorter. The Python engine holds the
+    lock: its searches run one after another."""
+    def one(deal: Game, budget: int) -> SolveResult:
+        return solve(deal, timeout=None, max_states=budget, greedy_share=1.0, engine=engine)
+
+    width = min(len(deals), threads)
+    if width < 2 or choose(deals[0], engine=engine)[0] != "native":
+        results = []
+        for deal, budget in zip(deals, budgets, strict=True):
+            if stop is not None and stop():
+                return None
+            results.append(one(deal, budget))
+        return results
+    core(deals[0].rules)  # built once here, not by two threads at once
+    pool = ThreadPoolExecutor(max_workers=width, thread_name_prefix="hint")
+    running: set[Future[SolveResult]] = set()
+    futures: list[Future[SolveResult]] = []
+    try:
+        for deal, budget in zip(deals, budgets, strict=True):
+            if len(running) >= width:  # a processor free before the next search starts
+                _done, running = wait(running, return_when=FIRST_COMPLETED)
+            if stop is not None and stop():
+                return None
+            future = pool.submit(one, deal, budget)
+            running.add(future)
+            futures.append(future)
+        return [future.result() for future in futures]
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)  # given up: the searches under way end by their budget

@@ -10,7 +10,8 @@ from typing import Any
 
 from ..game import Game
 from ..rules import Rules
-from .search import WIN, solve
+from .native import solve
+from .search import WIN
 
 
 def options_slug(defn: Any, options: dict[str, Any]) -> str:

@@ -1,0 +1,245 @@
+"""Hints from the player's view (``player_hint``) and a new deal's live search (``winnable_seed``)
+through the solver's front door: in the compiled core where it is installed and speaks the game.
+
+Every hint is a legal move of the real position, two positions that differ only in hidden
+cards get the same hint, and a won guess's line replays on that guess. Budgets in states,
+never seconds (the latency is benchmarks/bench_hints.py's, docs/performance.md "Hints").
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from typing import Any
+
+import pytest
+
+from solitaire.core import Game, Rules, get_variant
+from solitaire.core.solver import WIN, SolveResult, native_available, player, player_hint, pools, winnable_seed
+from solitaire.core.solver import native as front_door
+
+needs_native = pytest.mark.skipif(not native_available(), reason="the compiled core is not installed")
+
+#: every game family the hint serves with something hidden, and FreeCell (nothing hidden)
+GAMES = [
+    ("klondike", {"draw": 1}), ("klondike", {"draw": 3}), ("freecell", {}), ("spider", {}),
+    ("golf", {}), ("pyramid", {}), ("canfield", {}),
+]
+
+
+@pytest.fixture(autouse=True)
+def any_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine the front door picks by itself (a run with SOLITAIRE_ENGINE=python set
+    outside must not turn these into tests of the Python engine)."""
+    monkeypatch.delenv(front_door.ENGINE_VARIABLE, raising=False)
+
+
+def played(variant: str, options: dict[str, Any], seed: int, depth: int) -> Game:
+    """Deal ``seed`` after up to ``depth`` random legal moves (fewer when the game ends)."""
+    game = Game.new(Rules.of(get_variant(variant), options), seed)
+    rng = random.Random(seed * 1000 + depth)
+    for _ in range(depth):
+        moves = game.legal_moves()
+        if not moves or game.won:
+            break
+        game.push(moves[rng.randrange(len(moves))])
+    return game
+
+
+class Spy:
+    """Stands in for the front door where ``module`` calls it, keeping every guess and answer."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, module: Any) -> None:
+        self.calls: list[tuple[Game, SolveResult]] = []
+        self.budgets: list[int] = []
+        real = front_door.solve
+
+        def solve(game: Game, *args: Any, **kwargs: Any) -> SolveResult:
+            result = real(game, *args, **kwargs)
+            self.calls.append((game.copy(), result))
+            self.budgets.append(kwargs["max_states"])
+            return result
+
+        monkeypatch.setattr(module, "solve", solve)
+
+    @property
+    def engines(self) -> set[str]:
+        return {result.engine for _, result in self.calls}
+
+
+def is_legal(game: Game, move: str | None) -> bool:
+    return move is not None and game.refusal(game.parse_move(move)) is None
+
+
+@needs_native
+@pytest.mark.parametrize(("variant", "options"), GAMES)
+def test_the_hint_runs_in_the_compiled_core_and_is_a_legal_move(monkeypatch: pytest.MonkeyPatch, variant: str,
+                                                                options: dict[str, Any]) -> None:
+    native_runs: list[int] = []
+    real_native = front_door._solve_native
+
+    def counted(*args: Any) -> SolveResult:
+        native_runs.append(1)
+        return real_native(*args)
+
+    monkeypatch.setattr(front_door, "_solve_native", counted)
+    spy = Spy(monkeypatch, player)
+    for seed, depth in ((1, 0), (2, 12), (3, 30)):
+        game = played(variant, options, seed, depth)
+        if game.won or not game.legal_moves():
+            continue
+        before = game.to_position()
+        move, wins = player_hint(game)
+        assert is_legal(game, move), (variant, seed, depth, move)
+        assert game.to_position() == before  # the hint changed nothing
+        assert 0 <= wins <= 6
+    assert spy.calls and spy.engines == {"native"} and len(native_runs) == len(spy.calls)
+    for guess, result in spy.calls:  # every won guess's line replays on that guess
+        if result.result == WIN:
+            for text in result.moves:
+                guess.play(text)
+            assert guess.won
+
+
+@needs_native
+def test_the_protocol_and_the_command_line_hint_in_the_compiled_core(cli: Any, monkeypatch: pytest.MonkeyPatch,
+                                                                     solitaire_home: Any) -> None:
+    spy = Spy(monkeypatch, player)
+    out = cli("solve", "klondike", "--seed", "3", "--hint", "--json")
+    assert out.code == 0, out.err
+    hint = json.loads(out.out)["hint"]
+    assert is_legal(Game.new(Rules.of(get_variant("klondike")), 3), hint)
+    assert spy.calls and spy.engines == {"native"}
+    spy.calls.clear()
+    result = cli("play", "klondike", "--seed", "3", "--json", input="hint\n")
+    first, reply = result.json_lines()
+    assert "hint" not in first and first["moves"] == 0
+    assert reply["ok"] is True and reply["hint"] == hint  # the same position, the same hint
+    assert spy.calls and spy.engines == {"native"}
+
+
+def hidden_swapped(game: Game) -> Game:
+    """``game`` with two of its face-down cards swapped in each pile holding two or more, and
+    the first face-down cards of two piles swapped: what the player sees is the same."""
+    data = game.to_position()
+    downs = [p["down"] for p in data["piles"].values() if p.get("down")]
+    for down in downs:
+        if len(down) >= 2:
+            down[0], down[-1] = down[-1], down[0]
+    if len(downs) >= 2:
+        downs[0][0], downs[1][0] = downs[1][0], downs[0][0]
+    return Game.from_position(game.rules.variant, data)
+
+
+@pytest.mark.parametrize(("variant", "options", "seed", "depth"), [
+    ("klondike", {"draw": 1}, 3, 0), ("klondike", {"draw": 3}, 5, 20), ("spider", {}, 2, 10),
+    ("golf", {}, 4, 3), ("canfield", {}, 6, 8),
+])
+def test_hidden_cards_do_not_change_the_hint(variant: str, options: dict[str, Any], seed: int, depth: int) -> None:
+    game = played(variant, options, seed, depth)
+    other = hidden_swapped(game)
+    assert other.piles != game.piles and other.down == game.down
+    first = player_hint(game)
+    assert first == player_hint(other)
+    assert is_legal(game, first[0]) and is_legal(other, first[0])
+
+
+def test_a_guess_like_an_earlier_one_is_solved_once_with_their_states(monkeypatch: pytest.MonkeyPatch) -> None:
+    """FreeCell hides nothing: its six guesses are the one deal, solved once with six guesses'
+    states (FreeCell deal 1 is won within 12,000 states, not within 2,000)."""
+    spy = Spy(monkeypatch, player)
+    game = Game.new(Rules.of(get_variant("freecell")), 1)
+    move, wins = player_hint(game, samples=6, states=2000)
+    assert spy.budgets == [12_000] and wins == 6
+    (guess, result), = spy.calls
+    assert guess.piles == game.piles and result.result == WIN and move == result.moves[0]
+    assert is_legal(game, move)
+    assert front_door.solve(game, timeout=None, max_states=2000, greedy_share=1.0).result != WIN
+
+
+def test_the_python_engine_still_gives_a_legal_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = Spy(monkeypatch, player)
+    game = Game.new(Rules.of(get_variant("klondike")), 3)
+    move, _wins = player_hint(game, samples=2, states=300, engine="python")
+    assert spy.engines == {"python"} and is_legal(game, move)
+
+
+@needs_native
+def test_a_new_deals_live_search_runs_in_the_compiled_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    klondike = get_variant("klondike")
+    options = {"redeals": 0}  # no pool ships for it: solved live
+    spy = Spy(monkeypatch, pools)
+    seed, proved = winnable_seed(klondike, options, random.Random(4), states=2000)
+    assert spy.calls and spy.engines == {"native"}
+    assert (seed, proved) == winnable_seed(klondike, options, random.Random(4), states=2000)  # states, not time
+    last = spy.calls[-1]
+    assert last[0].seed == seed and (last[1].result == WIN) == proved
+    if proved:  # the deal it hands out is won: its line replays from the deal
+        game = Game.new(Rules.of(klondike, options), seed)
+        for text in last[1].moves:
+            game.play(text)
+        assert game.won
+
+
+@needs_native
+@pytest.mark.parametrize(("variant", "options"), [("klondike", {"draw": 3}), ("spider", {})])
+def test_guesses_solved_side_by_side_give_the_answer_of_one_after_another(
+        monkeypatch: pytest.MonkeyPatch, variant: str, options: dict[str, Any]) -> None:
+    games = [played(variant, options, seed, depth) for seed, depth in ((1, 0), (4, 25))]
+    side_by_side = [player_hint(game, threads=4) for game in games]
+    assert [player_hint(game, threads=1) for game in games] == side_by_side
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)  # the default: one thread a processor
+    assert [player_hint(game) for game in games] == side_by_side
+
+
+@needs_native
+def test_stop_is_asked_before_each_search_and_ends_the_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    spy = Spy(monkeypatch, player)
+    asked: list[str] = []
+
+    def stop() -> bool:
+        asked.append(threading.current_thread().name)
+        return len(asked) > 3
+
+    game = Game.new(Rules.of(get_variant("klondike")), 11)
+    assert player_hint(game, stop=stop, threads=2) == (None, 0)
+    assert len(asked) == 4 and set(asked) == {threading.current_thread().name}  # in the caller's thread
+    assert len(spy.calls) <= 3  # no search started once it said stop
+
+
+@needs_native
+def test_the_compiled_core_lets_other_threads_run_while_it_searches() -> None:
+    """What keeps the table live while a hint is worked out in its thread: the core lets go
+    of Python's lock while it searches. With threads switched only when one lets go of the
+    lock itself (a switch interval of 1,000 s), the test's thread runs on from ``searching``
+    only once the search lets go, and then holds the lock, so the search cannot end before
+    it looks; a search holding the lock would end first."""
+    import sys
+    import threading
+
+    game = Game.new(Rules.of(get_variant("spider")), 3)  # not decided within the budget
+    searching = threading.Event()
+    done = threading.Event()
+    answers: list[SolveResult] = []
+
+    def search() -> None:
+        searching.set()
+        answers.append(front_door.solve(game, timeout=None, max_states=20_000))
+        done.set()
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1000)
+    try:
+        worker = threading.Thread(target=search)
+        worker.start()
+        searching.wait()
+        ran_during_the_search = not done.is_set()
+        done.wait()  # lets go of the lock: the search's thread ends
+        worker.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert answers[0].engine == "native" and answers[0].states >= 20_000
+    assert ran_during_the_search
