@@ -204,7 +204,7 @@ class WebTable:
             "application": {"name": self.title},
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
-        response.text = FOREIGN_TAG.sub("", response.text)
+        response.text = FOREIGN_TAG.sub("", response.text or "")
         if self.browser_of(request.cookies.get(self.cookie_name)) is None:  # a browser new to us
             response.set_cookie(self.cookie_name, self._new_browser(), path="/", httponly=True, samesite="Strict",
                                 secure=self.ssl is not None)
