@@ -155,6 +155,8 @@ def tables(rules: Rules, relaxed: bool = True) -> dict[str, Any]:
         "macro_waste": t.waste if t.macro else -1,
         "deck_size": len(rules.deck),  # the best-first pass's distance to a win
         "defer": list(t.defer), "stock_defer": t.stock_defer,  # the waits (search._Tables)
+        "found_defer": t.found_defer,
+        "onto": [[[y for y in range(width) if mask >> y & 1] for mask in rows] for rows in t.onto_mask],
         "relaxed": free,
     }
 
