@@ -1,10 +1,13 @@
-//! The exact search of core/solver/search.py (`Solver._run(prune=False)`): iterative depth
-//! first, a transposition table of canonical keys, the safe moves home of `_Tables.home_is_safe`
-//! played automatically, the moves ordered as `Solver._moves` orders them. Only the cuts that
-//! search.py proves safe and that need nothing but the tables are ported (the safe moves home;
-//! no move of a whole pile to an empty interchangeable twin, the same canonical position); the
-//! waits (a move that may wait until it is used) are not, and the search is sound without
-//! them (it only tries more moves). An exhausted search answers "unwinnable": a proof.
+//! The searches of core/solver/search.py, move for move: the exact search (`Solver._run(prune=False)`:
+//! iterative depth first, a transposition table of canonical keys, the safe moves home of
+//! `_Tables.home_is_safe` played automatically, the moves ordered as `Solver._moves` orders
+//! them), the greedy and best-first passes, and `solve`'s portfolio. Every cut of search.py is
+//! here, from the same tables and with the same proofs: the safe moves home; no move of a
+//! whole pile to an empty interchangeable twin; the waits (a run off a face-up card, a stock
+//! card, a card taken back from a foundation: each until it is used); with limited redeals,
+//! turn positions compared by dominance (`visit`). The states budget is exact, as in search.py:
+//! a pass stores at most `max_states` positions. An exhausted exact search answers
+//! "unwinnable": a proof.
 
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -647,7 +650,7 @@ impl<'a> Search<'a> {
         t.accept[d][row + card] != 0 && dest.len() < t.capacity[d]
     }
 
-    /// The moves to try here, best first (`Solver._moves` with prune=False, no macro-moves).
+    /// The moves to try here, best first (`Solver._moves`; with `prune`, the greedy passes' cuts).
     fn moves(&mut self) -> Vec<(usize, Move)> {
         let t = self.t;
         let x = self.x;
