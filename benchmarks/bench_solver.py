@@ -9,7 +9,8 @@ checks that every win replays move by move to a won game. The deals are a fixed 
 sample of seeds (``--sample-seed``), so runs compare. ``--engines native,python`` solves
 each deal with both engines by turns (the compiled core and the Python engine, same budget),
 prints a summary for each, and counts the deals the two answer differently (a win against a
-proof would be a bug).
+proof would be a bug) and the deals they decide pass for pass (the same answer, by the same
+pass, after the same number of states stored).
 """
 
 from __future__ import annotations
@@ -125,7 +126,17 @@ def main(argv: list[str] | None = None) -> int:
             if r["result"] != "unknown":
                 answers.setdefault(r["seed"], set()).add(r["result"])
         disagree = sorted(seed for seed, got in answers.items() if len(got) > 1)
-        print(json.dumps({"disagreements": disagree}) if args.json else f"  disagreements: {disagree}")
+        # the same search: the same answer, by the same pass, after the same states stored
+        runs: dict[int, set[tuple[str, str, int]]] = {}
+        for r in rows:
+            runs.setdefault(r["seed"], set()).add((r["result"], r["method"], r["states"]))
+        differ = sorted(seed for seed, got in runs.items() if len(got) > 1)
+        same = f"{len(runs) - len(differ)}/{len(runs)}"
+        if args.json:
+            print(json.dumps({"disagreements": disagree, "pass_for_pass": same, "differ": differ}))
+        else:
+            print(f"  disagreements: {disagree}")
+            print(f"  pass for pass: {same} deals (the same answer, pass and states; differ: {differ})")
     return 1 if len(engines) > 1 and disagree else 0
 
 

@@ -153,13 +153,13 @@ def test_the_live_search_under_a_budget_in_states_is_the_same_every_time(klondik
 
 @pytest.fixture
 def starved(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The live search may store one state a pass: it wins no deal. In the Python engine, whose
-    budget counts every state it stores (the compiled core's greedy pass may still win an easy
-    deal within one stored state, so a new deal's seed could be won there).
+    """The live search may store one state a pass: it wins no deal (in the Python engine; both
+    engines now check the budget on every node, so it means the same in each).
 
-    The budget is checked every few hundred nodes, so a deal that falls out at once (about 1 in
-    300 Klondike deals with no redeal) is still won: the deals drawn are the same every run, from
-    a seeded generator whose first 64 deals were checked to stay unwon."""
+    A deal the safe moves home win from the root would still be won within one state: the
+    deals drawn are the same every run, from a seeded generator whose first 64 deals were
+    checked to stay unwon (when the budget was checked every few hundred nodes, a deal that
+    fell out at once, about 1 in 300 Klondike deals with no redeal, was won)."""
     monkeypatch.setattr(common, "LIVE_STATES", 1)
     monkeypatch.setenv("SOLITAIRE_ENGINE", "python")
     drawn = random.Random(0)

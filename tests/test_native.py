@@ -403,3 +403,51 @@ def test_native_proofs_agree_with_the_exhaustive_search_and_python(name):
             assert native.result != WIN, game.to_position()
         decided += native.result != UNKNOWN
     assert decided > 0
+
+
+# ---------------------------------------------------------------- the same search, pass for pass
+
+#: one-waste and limited-redeal games, deals of each that the engines decide in different
+#: ways within 2,000 states (wins by each pass, proofs), and some they leave unknown
+SAME_SEARCH = [
+    ("klondike", {"draw": 3, "redeals": 2}, (3, 4, 5, 6)),  # dominance; greedy, exact proof, best-first, unknown
+    ("klondike", {"draw": 1, "redeals": 0}, (4, 5)),  # dominance with no redeal: a proof, an unknown
+    ("easthaven", {}, (1, 2, 7)),  # found_defer (foundations give back): a win, an unknown, a proof
+    ("whitehead", {}, (4, 6)),  # dominance: a relaxation proof, an exact win
+    ("westcliff", {}, (1,)),
+]
+
+
+@needs_native
+@pytest.mark.parametrize(("name", "options", "seeds"), SAME_SEARCH)
+def test_the_core_searches_as_the_python_engine_pass_for_pass(name, options, seeds):
+    """With the waits (found_defer among them), the dominance of turn positions with limited
+    redeals and the same states budget, the core runs the Python engine's search: the same
+    answer, by the same pass, after the same number of stored states, with the same line."""
+    defn = get_variant(name)
+    rules = Rules.of(defn, defn.resolve_options(options))
+    answers = set()
+    for seed in seeds:
+        game = Game.new(rules, seed)
+        native = solve(game, timeout=None, max_states=2_000, engine="native")
+        python = python_engine.solve(game, timeout=None, max_states=2_000)
+        assert native.engine == "native"
+        assert (native.result, native.method, native.states) == (python.result, python.method, python.states), seed
+        assert native.moves == python.moves, seed
+        answers.add((native.result, native.method))
+    assert len(answers) == len(seeds), answers  # each deal decided (or not) in its own way
+
+
+@needs_native
+@pytest.mark.parametrize(("name", "options"), [("klondike", {"draw": 3, "redeals": 2}), ("easthaven", {}),
+                                               ("freecell", {})])
+def test_a_states_budget_means_the_same_in_both_engines(name, options):
+    """A pass stores at most ``max_states`` states in either engine (checked on every node,
+    not every few hundred), so a budget of one stores one state a pass, not hundreds."""
+    defn = get_variant(name)
+    game = Game.new(Rules.of(defn, defn.resolve_options(options)), 2)
+    for budget in (1, 5, 40):
+        native = solve(game, timeout=None, max_states=budget, engine="native")
+        python = python_engine.solve(game, timeout=None, max_states=budget)
+        assert (native.result, native.states) == (python.result, python.states) == (UNKNOWN, python.states)
+        assert 0 < python.states <= 4 * budget  # four passes at most: greedy, relaxation, best-first, exact

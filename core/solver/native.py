@@ -155,6 +155,8 @@ def tables(rules: Rules, relaxed: bool = True) -> dict[str, Any]:
         "macro_waste": t.waste if t.macro else -1,
         "deck_size": len(rules.deck),  # the best-first pass's distance to a win
         "defer": list(t.defer), "stock_defer": t.stock_defer,  # the waits (search._Tables)
+        "found_defer": t.found_defer,
+        "onto": [[[y for y in range(width) if mask >> y & 1] for mask in rows] for rows in t.onto_mask],
         "relaxed": free,
     }
 
@@ -187,9 +189,9 @@ ENGINES = ("auto", "native", "python")
 def choose(game: Game, knowledge: Any = None, engine: str = "auto") -> tuple[str, str]:
     """The engine that solves ``game``: ("native", "") or ("python", why). ``engine``:
     "auto" or "native" (the compiled core wherever it speaks the game: it runs the Python
-    engine's portfolio, best-first pass, waits and relaxation included, and decides as many
-    deals within the same budget on every game measured; see docs/performance.md) or
-    "python" (the reference)."""
+    engine's portfolio pass for pass, best-first pass, waits, dominance and relaxation
+    included, and decides the same deals within the same budget on every game measured; see
+    docs/performance.md) or "python" (the reference)."""
     if engine not in ENGINES:
         raise ValueError(f"an engine is one of {', '.join(ENGINES)}, got {engine!r}")
     if engine == "python":

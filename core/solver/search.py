@@ -397,8 +397,8 @@ class Solver:
             while heap:
                 _, _, idx, state = heapq.heappop(heap)
                 count += 1
-                if not count & 63 and (time.perf_counter() > deadline or len(self.seen) > self.max_states
-                                       or len(heap) > self.max_states // 4):
+                if len(self.seen) >= self.max_states or len(heap) > self.max_states // 4 \
+                        or (not count & 63 and time.perf_counter() > deadline):
                     return None
                 self._undo(0)  # what the last state played (its safe moves), then its position
                 g.restore(unsnap(state))
@@ -910,7 +910,8 @@ class Solver:
         frames: list[tuple[Iterator[tuple[int, int, Move]], int, int]] = []
         while True:
             self.count += 1  # entering a position
-            if not self.count & 255 and (time.perf_counter() > self.deadline or len(self.seen) > self.max_states):
+            # the states budget exactly (a pass stores at most max_states), the clock now and then
+            if len(self.seen) >= self.max_states or (not self.count & 255 and time.perf_counter() > self.deadline):
                 raise _OutOfBudget
             mark = len(trail)
             self._auto()

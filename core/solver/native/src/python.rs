@@ -110,6 +110,8 @@ fn tables(d: &Bound<'_, PyDict>) -> PyResult<(Tables, SearchTables)> {
         deck_size: get!(d, "deck_size"),
         defer: get!(d, "defer"),
         stock_defer: get!(d, "stock_defer"),
+        found_defer: get!(d, "found_defer"),
+        onto: get!(d, "onto"),
     };
     check(&t, &x)?;
     Ok((t, x))
@@ -166,6 +168,11 @@ fn check(t: &Tables, x: &SearchTables) -> PyResult<()> {
     }
     if x.group_of.iter().any(|&g| g != usize::MAX && g >= x.groups.len()) {
         return bad("groups");
+    }
+    if x.onto.len() != n || x.onto.iter().any(|rows| !rows.is_empty() && rows.len() != w)
+        || x.onto.iter().flatten().flatten().any(|&c| c as usize >= w)
+    {
+        return bad("onto");
     }
     if let Some(w) = x.macro_waste {
         if t.stock.is_none() || t.draw_targets != [w] {

@@ -1,12 +1,15 @@
-//! The exact search of core/solver/search.py (`Solver._run(prune=False)`): iterative depth
-//! first, a transposition table of canonical keys, the safe moves home of `_Tables.home_is_safe`
-//! played automatically, the moves ordered as `Solver._moves` orders them. Only the cuts that
-//! search.py proves safe and that need nothing but the tables are ported (the safe moves home;
-//! no move of a whole pile to an empty interchangeable twin, the same canonical position); the
-//! waits (a move that may wait until it is used) are not, and the search is sound without
-//! them (it only tries more moves). An exhausted search answers "unwinnable": a proof.
+//! The searches of core/solver/search.py, move for move: the exact search (`Solver._run(prune=False)`:
+//! iterative depth first, a transposition table of canonical keys, the safe moves home of
+//! `_Tables.home_is_safe` played automatically, the moves ordered as `Solver._moves` orders
+//! them), the greedy and best-first passes, and `solve`'s portfolio. Every cut of search.py is
+//! here, from the same tables and with the same proofs: the safe moves home; no move of a
+//! whole pile to an empty interchangeable twin; the waits (a run off a face-up card, a stock
+//! card, a card taken back from a foundation: each until it is used); with limited redeals,
+//! turn positions compared by dominance (`visit`). The states budget is exact, as in search.py:
+//! a pass stores at most `max_states` positions. An exhausted exact search answers
+//! "unwinnable": a proof.
 
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
@@ -46,6 +49,13 @@ pub struct SearchTables {
     /// a stock card played to a pile other than a foundation may wait until a card goes
     /// onto it (`_Tables.stock_defer`: macro-moves, draw 1, unlimited redeals, alike piles)
     pub stock_defer: bool,
+    /// a card taken back from a foundation may wait until a card can go onto it, or the
+    /// card under it can leave next (`_Tables.found_defer`: every foundation takes at most
+    /// one card on each top, and every receiver defers); false: never
+    pub found_defer: bool,
+    /// onto[f][c]: the cards c may go onto outside the foundations once taken back from
+    /// foundation f (`_Tables.onto_mask`); empty for a pile that gives nothing back
+    pub onto: Vec<Vec<Vec<u16>>>,
 }
 
 /// What the search played: a move, or `draws` stock actions at once (a macro-move's draws,
@@ -99,6 +109,9 @@ impl Fx {
 }
 
 type Seen = HashSet<Box<[u16]>, BuildHasherDefault<Fx>>;
+/// With limited redeals: a key (the stock and waste as one card sequence) and every turn
+/// position (waste length, redeals used) stored under it (`Solver._visit`'s dominance).
+type Turns = HashMap<Box<[u16]>, Vec<(u32, u32)>, BuildHasherDefault<Fx>>;
 
 struct Bits {
     words: Vec<u64>,
@@ -127,6 +140,10 @@ struct Node {
 
 const NO_MOVE: [u32; 3] = [u32::MAX; 3];
 
+/// No card: `wanted_on`'s `moved` when no run leaves the pile (a card taken back from a
+/// foundation is judged on the pile it goes to).
+const NO_CARD: u16 = u16::MAX;
+
 /// A move in 12 bytes (a pair's `n`, `PAIR`, as u32::MAX - 1).
 fn pack(m: Move) -> [u32; 3] {
     [m.0 as u32, m.1 as u32, if m.2 == PAIR { u32::MAX - 1 } else { m.2 as u32 }]
@@ -142,6 +159,10 @@ pub struct Search<'a> {
     pub g: State,
     trail: Vec<Step>,
     seen: Seen,
+    /// the positions stored with limited redeals (`dominance`), instead of `seen`
+    turns: Turns,
+    /// limited redeals with stock macro-moves: turn positions compared by dominance
+    dominance: bool,
     pub states: usize,
     count: u64,
     buf: Vec<Move>,
@@ -151,7 +172,15 @@ pub struct Search<'a> {
 
 impl<'a> Search<'a> {
     pub fn new(t: &'a Tables, x: &'a SearchTables, g: State) -> Search<'a> {
-        Search { t, x, g, trail: Vec::new(), seen: Seen::default(), states: 0, count: 0, buf: Vec::new(), prune: false }
+        let dominance = x.macro_waste.is_some() && t.redeals.is_some();
+        Search { t, x, g, trail: Vec::new(), seen: Seen::default(), turns: Turns::default(), dominance, states: 0,
+                 count: 0, buf: Vec::new(), prune: false }
+    }
+
+    /// The states stored: the keys of the transposition table (with dominance, the keys,
+    /// however many turn positions each holds, as search.py's `len(self.seen)` counts them).
+    fn stored(&self) -> usize {
+        if self.dominance { self.turns.len() } else { self.seen.len() }
     }
 
     fn home_is_safe(&self, card: usize, fits: &[usize], home: &Bits) -> bool {
@@ -383,8 +412,7 @@ impl<'a> Search<'a> {
         if let Some(w) = x.macro_waste {
             // the stock and waste by the card sequence they cycle through; with unlimited
             // redeals, where the turn has got to only off the draw count's phase (every
-            // aligned point reaches every other); with limited ones, exactly, with the
-            // redeals used (search.py compares those by dominance; equality is the safe half)
+            // aligned point reaches every other)
             let (waste, stock) = (&g.piles[w], &g.piles[stock]);
             out.push(u16::MAX - 2);
             out.push((waste.len() + stock.len()) as u16);
@@ -396,10 +424,13 @@ impl<'a> Search<'a> {
                         out.push(waste.len() as u16);
                     }
                 }
-                Some(_) => {
+                // with limited ones, where the turn has got to and the redeals used, unless
+                // `visit` compares those by dominance
+                Some(_) if !self.dominance => {
                     out.push(waste.len() as u16);
                     out.push(g.recycles as u16);
                 }
+                Some(_) => {}
             }
         } else if t.redeals.is_some() && t.stock.is_some() {
             out.push(g.recycles as u16);
@@ -407,9 +438,44 @@ impl<'a> Search<'a> {
         out.into_boxed_slice()
     }
 
+    /// Record this position; false when it (or one that dominates it) was stored before
+    /// (`Solver._visit`). With limited redeals the key holds the stock and waste as one card
+    /// sequence, and where the turn has got to (waste length L, redeals used r) is compared
+    /// by dominance: (L1, r1) reaches everything (L2, r2) does when it can draw on to L2 in
+    /// the same pass (r1 <= r2, L1 <= L2, the same phase of the draw count or L2 the end),
+    /// or redeal first to reach L2 on a later pass (r1 < r2 and L2 a multiple of the draw
+    /// count, or the end); every other move is open from both, so the stored one's lines
+    /// include the new one's.
     fn visit(&mut self) -> bool {
         let k = self.key();
-        self.seen.insert(k)
+        if !self.dominance {
+            return self.seen.insert(k);
+        }
+        let t = self.t;
+        let w = self.x.macro_waste.unwrap();
+        let l2 = self.g.piles[w].len() as u32;
+        let total = l2 + self.g.piles[t.stock.unwrap()].len() as u32;
+        let r2 = self.g.recycles;
+        let kc = t.draw_count as u32;
+        match self.turns.get_mut(&k) {
+            None => {
+                self.turns.insert(k, vec![(l2, r2)]);
+                true
+            }
+            Some(entries) => {
+                let aligned = l2 % kc == 0 || total == l2;
+                for &(l1, r1) in entries.iter() {
+                    if r1 <= r2 && l1 <= l2 && ((l2 - l1) % kc == 0 || total == l2) {
+                        return false;
+                    }
+                    if r1 < r2 && aligned {
+                        return false;
+                    }
+                }
+                entries.push((l2, r2));
+                true
+            }
+        }
     }
 
     /// May the face-up card at index `i` of pile `p` move now, with the cards on it
@@ -510,6 +576,66 @@ impl<'a> Search<'a> {
         false
     }
 
+    /// Could `card` (left on top of foundation `src` once `moved` goes to `dst`) move next
+    /// (`Solver._can_follow`)? Next, or after other moves that may wait until they are used
+    /// have made a card it fits on a top: a face-up card under a run, a foundation card, a
+    /// stock card (with `stock_defer`). Counting those keeps two such moves that wait for
+    /// each other from both being cut.
+    ///
+    /// Why the wait is exact (with `found_defer`: each foundation takes at most one card on
+    /// each top, every receiver defers): taking X back from a foundation changes nothing
+    /// but X's place, and the foundation takes nothing but X back meanwhile, so the move can
+    /// be put off until just before X is used (a card goes onto X, or X moves on) or the
+    /// card under X is (it leaves the foundation next); when none of those can come next,
+    /// the move waits or is never needed.
+    fn can_follow(&self, card: u16, src: usize, dst: usize, moved: u16) -> bool {
+        let t = self.t;
+        let x = self.x;
+        for &d in &t.targets[src] {
+            if d == dst {
+                if t.accept[d][moved as usize * t.width + card as usize] != 0 {
+                    return true;
+                }
+            } else if self.fits_now(card as usize, d) {
+                return true;
+            }
+        }
+        let onto = match x.onto.get(src) {
+            Some(rows) if !rows.is_empty() => &rows[card as usize],
+            _ => return false,
+        };
+        if onto.is_empty() {
+            return false;
+        }
+        let g = &self.g;
+        let stock = t.stock.unwrap_or(usize::MAX);
+        let mut soon = Bits::new(t.width);
+        for p in 0..t.count {
+            if p == src {
+                continue;
+            }
+            let cards: &[u16] = if t.is_foundation[p] {
+                if t.gives[p] == GIVES_NONE {
+                    continue;
+                }
+                &g.piles[p]
+            } else if p == stock || Some(p) == x.macro_waste {
+                if !x.stock_defer {
+                    continue;
+                }
+                &g.piles[p]
+            } else if x.defer.get(p) == Some(&true) {
+                &g.piles[p][g.down[p]..]
+            } else {
+                continue;
+            };
+            for &y in cards {
+                soon.set(y as usize);
+            }
+        }
+        onto.iter().any(|&y| soon.has(y as usize))
+    }
+
     fn fits_now(&self, card: usize, d: usize) -> bool {
         let t = self.t;
         let dest = &self.g.piles[d];
@@ -524,7 +650,7 @@ impl<'a> Search<'a> {
         t.accept[d][row + card] != 0 && dest.len() < t.capacity[d]
     }
 
-    /// The moves to try here, best first (`Solver._moves` with prune=False, no macro-moves).
+    /// The moves to try here, best first (`Solver._moves`; with `prune`, the greedy passes' cuts).
     fn moves(&mut self) -> Vec<(usize, Move)> {
         let t = self.t;
         let x = self.x;
@@ -552,9 +678,17 @@ impl<'a> Search<'a> {
                 continue;
             }
             if t.is_foundation[src] {
-                if !self.prune {
-                    out.push((2, 0, m));
+                // a card taken back from a foundation: only when a card can go onto it next,
+                // or the card under it can leave the foundation next (it can wait until then,
+                // as the foundation takes nothing but it meanwhile: see can_follow)
+                let top = pile[pile.len() - 1];
+                if self.prune
+                    || (x.found_defer && pile.len() > 1 && !self.wanted_on(top as usize, dst, NO_CARD)
+                        && !self.can_follow(pile[pile.len() - 2], src, dst, top))
+                {
+                    continue;
                 }
+                out.push((2, 0, m));
                 continue;
             }
             let dest = &piles[dst];
@@ -663,7 +797,7 @@ impl<'a> Search<'a> {
         let outcome = loop {
             let Some((k, snap)) = open.pop() else { break Outcome::Unknown };
             self.count += 1;
-            if self.seen.len() >= budget.max_states || open.len() > cap
+            if self.stored() >= budget.max_states || open.len() > cap
                 || (self.count & 63 == 0 && budget.deadline.is_some_and(|d| Instant::now() > d))
             {
                 break Outcome::Unknown;
@@ -713,7 +847,7 @@ impl<'a> Search<'a> {
                 self.undo(base);
             }
         };
-        self.states = self.seen.len();
+        self.states = self.stored();
         outcome
     }
 
@@ -722,7 +856,7 @@ impl<'a> Search<'a> {
         let mut frames: Vec<(Vec<(usize, Move)>, usize, usize, usize)> = Vec::new(); // moves, next, mark, inner
         let outcome = loop {
             self.count += 1;
-            if self.seen.len() >= budget.max_states
+            if self.stored() >= budget.max_states
                 || (self.count & 255 == 0 && budget.deadline.is_some_and(|d| Instant::now() > d))
             {
                 break Outcome::Unknown;
@@ -766,7 +900,7 @@ impl<'a> Search<'a> {
                 }
             }
         };
-        self.states = self.seen.len();
+        self.states = self.stored();
         outcome
     }
 }
@@ -850,6 +984,8 @@ mod tests {
             deck_size: 13,
             defer: vec![],
             stock_defer: false,
+            found_defer: false,
+            onto: vec![],
         }
     }
 
@@ -1083,6 +1219,243 @@ mod tests {
         let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
         let mut s = Search::new(&t, &x, g);
         assert_eq!(s.run(&Budget { max_states: 0, deadline: None }), Outcome::Unknown);
+    }
+
+    /// Two suits of thirteen (cards 0..13 and 13..26), built up by suit on two foundations
+    /// that give their top card back (piles 2 and 5), down in alternate suits on two
+    /// columns (3 and 4), any card on an empty column; a stock (0) and its waste (1).
+    fn two_suits() -> (Tables, SearchTables) {
+        let w = 52;
+        let (suit, rank) = (|c: usize| c / 13, |c: usize| c % 13);
+        let real = |c: usize| c < 26;
+        let mut found = [vec![0u8; w * w + w], vec![0u8; w * w + w]];
+        let mut column = vec![0u8; w * w + w];
+        let mut seq = vec![0u8; w * w];
+        for y in (0..w).filter(|&y| real(y)) {
+            for c in (0..w).filter(|&c| real(c)) {
+                if suit(c) == suit(y) && rank(c) == rank(y) + 1 {
+                    found[suit(c)][y * w + c] = 1;
+                }
+                if suit(c) != suit(y) && rank(c) + 1 == rank(y) {
+                    column[y * w + c] = 1;
+                    seq[y * w + c] = 1;
+                }
+            }
+        }
+        for c in (0..w).filter(|&c| real(c)) {
+            column[w * w + c] = 1;
+            if rank(c) == 0 {
+                found[suit(c)][w * w + c] = 1;
+            }
+        }
+        let none = vec![0u8; w * w + w];
+        let [f0, f1] = found;
+        let accept = vec![none.clone(), none, f0, column.clone(), column.clone(), f1];
+        let fits = accept
+            .iter()
+            .map(|a| (0..=w).map(|top| (0..26u16).filter(|&c| a[top * w + c as usize] != 0).collect()).collect())
+            .collect();
+        let no_seq = vec![0u8; w * w];
+        let mut t = Tables {
+            count: 6,
+            width: w,
+            accept,
+            seq: vec![no_seq.clone(), no_seq.clone(), no_seq.clone(), seq.clone(), seq, no_seq],
+            gives: vec![GIVES_NONE, GIVES_TOP, GIVES_TOP, GIVES_RUN, GIVES_RUN, GIVES_TOP],
+            capacity: vec![1 << 30; 6],
+            max_accept: vec![1 << 30; 6],
+            min_accept: vec![1; 6],
+            flip: vec![false, false, false, true, true, false],
+            targets: vec![vec![], vec![2, 3, 4, 5], vec![3, 4], vec![2, 4, 5], vec![2, 3, 5], vec![3, 4]],
+            fits,
+            supermove: vec![None; 6],
+            stock: Some(0),
+            draw_targets: vec![1],
+            draw_count: 1,
+            redeals: None,
+            foundations: vec![2, 5],
+            win_home: 26,
+            ..Default::default()
+        };
+        t.derive();
+        let mut x = plain(&t);
+        x.waste_like = (0..6).map(|p| p == 1).collect();
+        x.deck_size = 26;
+        x.defer = vec![false, false, false, true, true, false];
+        // onto[f][c]: the cards c goes onto on a column, for the two foundations
+        let onto_of = |c: usize| (0..26u16).filter(|&y| column[y as usize * w + c] != 0).collect::<Vec<u16>>();
+        let rows: Vec<Vec<u16>> = (0..w).map(onto_of).collect();
+        x.onto = (0..6).map(|p| if p == 2 || p == 5 { rows.clone() } else { vec![] }).collect();
+        (t, x)
+    }
+
+    #[test]
+    fn a_card_taken_back_from_a_foundation_waits_until_it_or_the_card_under_it_is_used() {
+        let (t, mut x) = two_suits();
+        // the first suit's A 2 3 home, the second's A; the 3 (card 2) could come back onto
+        // the second suit's 4 (16) on column 3; the only card that would go onto it there,
+        // the second suit's 2 (14), lies face down on column 4, and the 2 under it (card 1)
+        // goes nowhere but home: the move can wait
+        let piles = vec![vec![], vec![], vec![0, 1, 2], vec![16], vec![14, 25], vec![13]];
+        let g = State::new(&t, piles, vec![0, 0, 0, 0, 1, 0], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        assert!(s.moves().iter().any(|e| e.1 == (2, 3, 1)), "without found_defer it is tried");
+        x.found_defer = true;
+        let mut s = Search::new(&t, &x, g);
+        assert!(!s.moves().iter().any(|e| e.1 == (2, 3, 1)), "with found_defer it waits");
+        // the second suit's 2 face up and free to move: a card can go onto the 3 next
+        let piles = vec![vec![], vec![], vec![0, 1, 2], vec![16], vec![25, 14], vec![13]];
+        let mut s = Search::new(&t, &x, State::new(&t, piles, vec![0, 0, 0, 0, 1, 0], 0));
+        assert!(s.moves().iter().any(|e| e.1 == (2, 3, 1)));
+        // the first suit's 2 could follow onto the second suit's 3 (15), face up on column 4
+        let piles = vec![vec![], vec![], vec![0, 1, 2], vec![16], vec![25, 15], vec![13]];
+        let mut s = Search::new(&t, &x, State::new(&t, piles, vec![0, 0, 0, 0, 1, 0], 0));
+        assert!(s.moves().iter().any(|e| e.1 == (2, 3, 1)));
+    }
+
+    #[test]
+    fn with_found_defer_the_exact_search_still_takes_a_card_back_when_the_win_needs_it() {
+        let (t, mut x) = two_suits();
+        x.found_defer = true;
+        // the second suit's 2 (14) lies on its ace (13) on column 3, column 4 holds its 4
+        // (16): the ace comes free only if the first suit's 3 (card 2) comes back from its
+        // foundation onto the 4, so the 2 can go onto it; the rest waits in the stock
+        let stock: Vec<u16> = (3..13).chain([15]).chain(17..26).rev().collect();
+        let piles = vec![stock, vec![], vec![0, 1, 2], vec![13, 14], vec![16], vec![]];
+        let g = State::new(&t, piles, vec![20, 0, 0, 0, 0, 0], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        match s.run(&Budget { max_states: 100_000, deadline: None }) {
+            Outcome::Win(line) => {
+                assert!(line.contains(&(2, 4, 1)), "the 3 came back: {line:?}");
+                assert!(replay(&t, g, &line));
+            }
+            other => panic!("expected a win, got {other:?}"),
+        }
+    }
+
+    /// A deal of the two-suit game: a shuffle of its 26 cards (a fixed linear congruential
+    /// generator), three on each column, the top two up, the rest in the stock.
+    fn two_suit_deal(t: &Tables, seed: u64, recycles: u32) -> State {
+        let mut cards: Vec<u16> = (0..26).collect();
+        let mut r = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        for i in (1..cards.len()).rev() {
+            r = r.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            cards.swap(i, (r >> 33) as usize % (i + 1));
+        }
+        let (c3, rest) = cards.split_at(3);
+        let (c4, stock) = rest.split_at(3);
+        let piles = vec![stock.to_vec(), vec![], vec![], c3.to_vec(), c4.to_vec(), vec![]];
+        State::new(t, piles, vec![stock.len(), 0, 0, 1, 1, 0], recycles)
+    }
+
+    #[test]
+    fn the_ported_prunings_change_no_answer_of_an_exhausted_search() {
+        // deals of the two-suit game, two redeals, draw 1 then draw 3 with macro-moves: the
+        // exact search with found_defer and dominance answers as the one without them
+        // wherever both finish (a win against a proof would be a wrong cut), and the
+        // prunings decide some deals both ways
+        let (mut t, x) = two_suits();
+        t.redeals = Some(2);
+        let mut decided = [0; 2];
+        let mut stored = [0; 2];
+        for draw in [1, 3] {
+            t.draw_count = draw;
+            let mut cut = x.clone();
+            cut.found_defer = true;
+            cut.macro_waste = Some(1);
+            let mut full = x.clone();
+            full.macro_waste = Some(1);
+            for seed in 0..12 {
+                let g = two_suit_deal(&t, seed, 0);
+                let budget = Budget { max_states: 30_000, deadline: None };
+                let mut a = Search::new(&t, &cut, g.clone());
+                assert!(a.dominance);
+                let pruned = a.run(&budget);
+                let mut b = Search::new(&t, &full, g.clone());
+                b.dominance = false;
+                let plain = b.run(&budget);
+                for answer in [&pruned, &plain] {
+                    if let Outcome::Win(line) = answer {
+                        assert!(replay(&t, g.clone(), line), "seed {seed}");
+                    }
+                }
+                let won = |o: &Outcome| matches!(o, Outcome::Win(_));
+                if plain != Outcome::Unknown && pruned != Outcome::Unknown {
+                    assert_eq!(won(&pruned), won(&plain), "draw {draw}, seed {seed}");
+                }
+                decided[won(&pruned) as usize] += (pruned != Outcome::Unknown) as usize;
+                stored[0] += a.states;
+                stored[1] += b.states;
+            }
+        }
+        assert!(decided[0] > 0 && decided[1] > 0, "wins and proofs both: {decided:?}");
+        assert!(stored[0] < stored[1], "the prunings store fewer states: {stored:?}");
+    }
+
+    #[test]
+    fn turn_positions_with_limited_redeals_are_compared_by_dominance() {
+        let mut t = little();
+        t.redeals = Some(2);
+        let mut x = plain(&t);
+        x.macro_waste = Some(1);
+        // the same cards everywhere; the stock and waste hold 3 2 1 between them
+        let at = |waste: Vec<u16>, stock: Vec<u16>, recycles: u32| {
+            let piles = vec![stock, waste, vec![0], vec![12, 11, 10, 9, 8], vec![7, 6, 5, 4]];
+            State::new(&t, piles, vec![0, 0, 0, 4, 3], recycles)
+        };
+        let mut s = Search::new(&t, &x, at(vec![3], vec![1, 2], 0)); // (L 1, r 0)
+        assert!(s.dominance);
+        assert!(s.visit());
+        s.g = at(vec![3, 2], vec![1], 0); // drawn on in the same pass: reached from (1, 0)
+        assert!(!s.visit());
+        s.g = at(vec![], vec![1, 2, 3], 0); // (0, 0): earlier in the pass, new
+        assert!(s.visit());
+        s.g = at(vec![3], vec![1, 2], 1); // (1, 1): (0, 0) draws on to it, or redeals first
+        assert!(!s.visit());
+        assert_eq!(s.stored(), 1, "one key, however many turn positions it holds");
+        let mut s = Search::new(&t, &x, at(vec![3, 2, 1], vec![], 1)); // (3, 1): the end
+        assert!(s.visit());
+        s.g = at(vec![], vec![1, 2, 3], 0); // (0, 0) is not reached from (3, 1) ...
+        assert!(s.visit());
+        s.g = at(vec![3, 2, 1], vec![], 2); // ... but (3, 2) is, from either
+        assert!(!s.visit());
+        // without dominance the key tells the turn positions apart (equality, the safe half)
+        let mut s = Search::new(&t, &x, at(vec![3], vec![1, 2], 0));
+        s.dominance = false;
+        assert!(s.visit());
+        s.g = at(vec![3, 2], vec![1], 0);
+        assert!(s.visit());
+    }
+
+    #[test]
+    fn with_dominance_the_exact_search_still_wins_and_proves_and_stores_no_more() {
+        let mut t = little();
+        t.redeals = Some(1);
+        let mut x = plain(&t);
+        x.macro_waste = Some(1);
+        // the ace deep in the stock, the columns' runs over the cards they need
+        let piles = vec![vec![0, 12, 11, 6], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7]];
+        let g = State::new(&t, piles, vec![4, 0, 0, 4, 3], 0);
+        let mut with = Search::new(&t, &x, g.clone());
+        let mut without = Search::new(&t, &x, g.clone());
+        without.dominance = false;
+        let budget = Budget { max_states: 100_000, deadline: None };
+        for s in [&mut with, &mut without] {
+            match s.run(&budget) {
+                Outcome::Win(line) => assert!(replay(&t, g.clone(), &line)),
+                other => panic!("expected a win, got {other:?}"),
+            }
+        }
+        // the blocked deal, no redeal: both exhaust and prove it; dominance stores no more
+        let mut closed = t.clone();
+        closed.redeals = Some(0);
+        let g = blocked_deal(&closed);
+        let mut with = Search::new(&closed, &x, g.clone());
+        let mut without = Search::new(&closed, &x, g);
+        without.dominance = false;
+        assert_eq!(with.run(&budget), Outcome::Unwinnable);
+        assert_eq!(without.run(&budget), Outcome::Unwinnable);
+        assert!(with.states <= without.states, "{} > {}", with.states, without.states);
     }
 
     #[test]
