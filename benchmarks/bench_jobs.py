@@ -60,7 +60,8 @@ def jobs(args: argparse.Namespace) -> None:
             first = (seconds, _timeless(out))
         same = _timeless(out) == first[1]
         print(f"--jobs {n}: {seconds:6.2f} s wall, speed-up {first[0] / seconds:4.2f}x, "
-              f"peak RSS {peak / 1024:.0f} MiB, load before {load:.2f}, rows {'identical' if same else 'DIFFERENT'}", flush=True)
+              f"peak RSS {peak / 1024:.0f} MiB, load before {load:.2f}, "
+              f"rows {'identical' if same else 'DIFFERENT'}", flush=True)
         if not same:
             sys.exit("the rows differ from the first run's")
 
