@@ -297,10 +297,10 @@ def solve_command(
     states: int | None = typer.Option(None, "--states", help=N_("States each search pass may store before "
                                       "answering 'unknown': the same answer on any machine."), metavar="N"),
     jobs: int = typer.Option(1, "--jobs", help=N_("Deals of a batch solved at once, in threads (0: one for each "
-                             "CPU); the rows are the same for any N. Games the compiled core does not speak "
-                             "are solved in processes instead."), metavar="N"),
-    memory: int | None = typer.Option(None, "--memory", help=N_("Bound each search's memory to MB megabytes "
-                                      "(each of --jobs N deals has MB): past it the answer is 'unknown', "
+                             "CPU); the rows are the same for any N. Games solved in Python run in processes "
+                             "instead."), metavar="N"),
+    memory: int | None = typer.Option(None, "--memory", help=N_("Bound each deal's search to MB megabytes (with "
+                                      "--jobs N, up to N times MB in all); past it the answer is 'unknown', "
                                       "stopped by memory."), metavar="MB"),
     cluster: str | None = typer.Option(None, "--cluster", help=N_("Solve the batch on the Dask cluster whose "
                                        "scheduler is at this address (the 'cluster' extra)."),
