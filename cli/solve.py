@@ -3,8 +3,11 @@
 One deal (``--seed N`` or ``--position FILE``) prints the answer; ``--json`` prints one object
 ``{"result": "win"|"unwinnable"|"unknown", "moves": [...], "seconds": float, "states": int}``.
 A batch (``--seeds A..B``) prints one JSON line a deal and a summary with 95% confidence
-intervals, solving ``--jobs N`` deals at once, or on a Dask cluster with ``--cluster ADDRESS``
-(the optional ``cluster`` extra; ``distributed`` is imported only then).
+intervals, solving ``--jobs N`` deals at once (threads sharing the compiled core, which
+releases the GIL; processes for a game the Python engine solves; the same rows in seed order
+whatever N), or on a Dask cluster with ``--cluster ADDRESS`` (the optional ``cluster`` extra;
+``distributed`` is imported only then). ``--memory MB`` bounds each deal's search (the
+answer is then "unknown" with ``"stopped": "memory"``); see docs/solver.md.
 """
 
 from __future__ import annotations
@@ -214,8 +217,9 @@ def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, sta
                 report(row)
         elif jobs > 1 and len(tasks) > 1:
             rules = Rules.of(_variant(name), options)
-            _knowledge_checked(rules)  # (once, here: the threads share the rules and what they cache)
-            engine, _ = choose(Game.new(rules, seeds.start, numbering))  # the same for every deal of the rules
+            # the same engine for every deal of these rules (asked here, the plugin's solver
+            # knowledge too: once, before the threads share the rules and what they cache)
+            engine, _ = choose(Game.new(rules, seeds.start, numbering))
             if engine == "python":  # it holds the GIL: processes, not threads
                 for row in _in_processes(tasks, jobs):
                     report(row)
