@@ -82,9 +82,9 @@ def cpu_count() -> int:
 
 class _Threads:
     """A batch solved in ``jobs`` threads sharing ``rules`` (and its loaded core, which releases
-    the GIL while it searches), each taking the next deal. The threads are daemons: on Ctrl-C,
-    :meth:`stop` starts no more deals, and a search under way (the compiled core does not
-    look at Python's signals) is left behind at exit rather than waited for."""
+    the GIL while it searches), each taking the next deal. :meth:`stop` starts no more deals;
+    on Ctrl-C the caller leaves without waiting for a search under way (the compiled core
+    looks at no signal), else it waits for them (:meth:`join`)."""
 
     def __init__(self, rules: Any, tasks: list[Task], jobs: int) -> None:
         self.rules = rules
@@ -93,8 +93,10 @@ class _Threads:
         self._order = iter(range(len(tasks)))
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        for k in range(min(jobs, len(tasks))):
-            threading.Thread(target=self._work, name=f"solve-{k}", daemon=True).start()
+        self._threads = [threading.Thread(target=self._work, name=f"solve-{k}", daemon=True)
+                         for k in range(min(jobs, len(tasks)))]
+        for thread in self._threads:
+            thread.start()
 
     def _work(self) -> None:
         while not self._stop.is_set():
@@ -115,6 +117,15 @@ class _Threads:
         """The rows in the tasks' order, each as soon as it and those before it are solved."""
         for future in self.futures:
             yield future.result()
+
+    def busy(self) -> bool:
+        """A thread is still solving a deal."""
+        return any(thread.is_alive() for thread in self._threads)
+
+    def join(self) -> None:
+        """Wait for the threads to end (each after the deal it is solving, once stopped)."""
+        for thread in self._threads:
+            thread.join()
 
     def stop(self, start: int = 0) -> list[dict[str, Any]]:
         """Start no more deals; the rows from task ``start`` on already solved, in order."""
@@ -232,9 +243,19 @@ def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, sta
                 except KeyboardInterrupt:  # what was solved is printed, as the sequential path has
                     for row in pool.stop(len(times)):
                         report(row)
+                    if pool.busy():
+                        # a search under way in the compiled core looks at no signal, and a
+                        # thread that comes back to Python while the interpreter shuts down
+                        # aborts the process: leave at once, what is printed flushed
+                        if progress:
+                            print(file=sys.stderr)
+                        sys.stdout.flush()
+                        sys.stderr.flush()
+                        os._exit(130)
                     raise
-                finally:
+                finally:  # any other way out (an error, a closed pipe) waits for the deals under way
                     pool.stop()
+                    pool.join()
         else:
             for task in tasks:
                 report(_one(task))
