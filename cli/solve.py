@@ -3,17 +3,24 @@
 One deal (``--seed N`` or ``--position FILE``) prints the answer; ``--json`` prints one object
 ``{"result": "win"|"unwinnable"|"unknown", "moves": [...], "seconds": float, "states": int}``.
 A batch (``--seeds A..B``) prints one JSON line a deal and a summary with 95% confidence
-intervals, solving ``--jobs N`` deals at once, or on a Dask cluster with ``--cluster ADDRESS``
-(the optional ``cluster`` extra; ``distributed`` is imported only then).
+intervals, solving ``--jobs N`` deals at once (threads sharing the compiled core, which
+releases the GIL; processes for a game the Python engine solves; the same rows in seed order
+whatever N), or on a Dask cluster with ``--cluster ADDRESS`` (the optional ``cluster`` extra;
+``distributed`` is imported only then). ``--memory MB`` bounds each deal's search (the
+answer is then "unknown" with ``"stopped": "memory"``); see docs/solver.md.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -37,20 +44,115 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, mid - half), min(1.0, mid + half))
 
 
-Task = tuple[str, dict[str, Any], int, float, int, str | None]  # ..., the seed's numbering
+Task = tuple[str, dict[str, Any], int, float, int, str | None, float | None]  # ..., numbering, --memory
 DEFAULT_TIMEOUT = 10.0
 MAX_STATES = 3_000_000  # the solver's own default budget a pass
 CONNECT_TIMEOUT = "10s"  # how long --cluster waits for the scheduler
+#: an "unknown" answer's reason (SolveResult.stopped), and what to try then
+STOPPED = {"time": "the time ran out", "states": "the states budget ran out", "memory": "the memory bound was reached"}
+TRY = {"time": "a longer --timeout", "states": "a larger --states", "memory": "a larger --memory"}
 
 
 def _one(args: Task) -> dict[str, Any]:
-    """Solve one deal of a batch: a module-level function, so a cluster's workers can import it."""
-    from solitaire.core import Game, Rules, get_variant
+    """Solve one deal of a batch: a module-level function, so a cluster's workers (and the
+    processes of a batch the Python engine solves) can import it."""
+    from solitaire.core import Rules, get_variant
 
-    name, options, seed, timeout, states, numbering = args
+    name, options, seed, timeout, states, numbering, memory = args
     rules = Rules.of(get_variant(name), options)
-    result = solve(Game.new(rules, seed, numbering), timeout=timeout, max_states=states)
+    return _row(rules, seed, timeout, states, numbering, memory)
+
+
+def _row(rules: Any, seed: int, timeout: float, states: int, numbering: str | None,
+         memory: float | None) -> dict[str, Any]:
+    from solitaire.core import Game
+
+    result = solve(Game.new(rules, seed, numbering), timeout=timeout, max_states=states, memory_mb=memory)
     return {"seed": seed, **({"numbering": numbering} if numbering else {}), **result.as_json()}
+
+
+def cpu_count() -> int:
+    """The CPUs this process may run on (``--jobs 0``): its affinity where the system says, else
+    the machine's count."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not on every system
+        return max(1, os.cpu_count() or 1)
+
+
+class _Threads:
+    """A batch solved in ``jobs`` threads sharing ``rules`` (and its loaded core, which releases
+    the GIL while it searches), each taking the next deal. :meth:`stop` starts no more deals;
+    on Ctrl-C the caller leaves without waiting for a search under way (the compiled core
+    looks at no signal), else it waits for them (:meth:`join`)."""
+
+    def __init__(self, rules: Any, tasks: list[Task], jobs: int) -> None:
+        self.rules = rules
+        self.tasks = tasks
+        self.futures: list[Future[dict[str, Any]]] = [Future() for _ in tasks]
+        self._order = iter(range(len(tasks)))
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._work, name=f"solve-{k}", daemon=True)
+                         for k in range(min(jobs, len(tasks)))]
+        for thread in self._threads:
+            thread.start()
+
+    def _work(self) -> None:
+        while not self._stop.is_set():
+            with self._lock:
+                i = next(self._order, None)
+            if i is None:
+                return
+            future = self.futures[i]
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                _, _, seed, timeout, states, numbering, memory = self.tasks[i]
+                future.set_result(_row(self.rules, seed, timeout, states, numbering, memory))
+            except BaseException as exc:  # raised by result() in the main thread, as the sequential path would
+                future.set_exception(exc)
+
+    def rows(self) -> Iterator[dict[str, Any]]:
+        """The rows in the tasks' order, each as soon as it and those before it are solved."""
+        for future in self.futures:
+            yield future.result()
+
+    def busy(self) -> bool:
+        """A thread is still solving a deal."""
+        return any(thread.is_alive() for thread in self._threads)
+
+    def join(self) -> None:
+        """Wait for the threads to end (each after the deal it is solving, once stopped)."""
+        for thread in self._threads:
+            thread.join()
+
+    def stop(self, start: int = 0) -> list[dict[str, Any]]:
+        """Start no more deals; the rows from task ``start`` on already solved, in order."""
+        self._stop.set()
+        for future in self.futures:
+            future.cancel()
+        return [f.result() for f in self.futures[start:]
+                if f.done() and not f.cancelled() and f.exception() is None]
+
+
+def _ignore_interrupts() -> None:
+    """A worker process of a batch leaves Ctrl-C to its parent, which ends it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _in_processes(tasks: list[Task], jobs: int) -> Iterator[dict[str, Any]]:
+    """Solve the tasks in ``jobs`` processes (for the Python engine, which holds the GIL),
+    yielding the rows in the tasks' order; on Ctrl-C the workers are ended at once."""
+    import multiprocessing
+
+    pool = multiprocessing.Pool(min(jobs, len(tasks)), initializer=_ignore_interrupts)
+    try:
+        yield from pool.imap(_one, tasks, chunksize=1)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 def _on_cluster(address: str, tasks: list[Task]) -> Iterator[dict[str, Any]]:
@@ -101,8 +203,11 @@ def _on_cluster(address: str, tasks: list[Task]) -> Iterator[dict[str, Any]]:
 
 
 def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, states: int, jobs: int,
-           cluster: str | None = None, numbering: str | None = None) -> None:
-    tasks = [(name, options, s, timeout, states, numbering) for s in seeds]
+           cluster: str | None = None, numbering: str | None = None, memory: float | None = None) -> None:
+    from solitaire.core import Game, Rules
+    from solitaire.core.solver.native import choose, core
+
+    tasks = [(name, options, s, timeout, states, numbering, memory) for s in seeds]
     counts = {"win": 0, "unwinnable": 0, "unknown": 0}
     times: list[float] = []
     progress = sys.stderr.isatty()
@@ -117,20 +222,46 @@ def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, sta
             bar = "#" * (30 * done // len(tasks))
             print(f"\r[{bar:<30}] {done}/{len(tasks)}", end="", file=sys.stderr, flush=True)
 
-    if cluster is not None:
-        for row in _on_cluster(cluster, tasks):
-            report(row)
-    elif jobs > 1 and len(tasks) > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for row in pool.map(_one, tasks, chunksize=1):
+    try:
+        if cluster is not None:
+            for row in _on_cluster(cluster, tasks):
                 report(row)
-    else:
-        for task in tasks:
-            report(_one(task))
-    if progress:
-        print(file=sys.stderr)
+        elif jobs > 1 and len(tasks) > 1:
+            rules = Rules.of(_variant(name), options)
+            # the same engine for every deal of these rules (asked here, the plugin's solver
+            # knowledge too: once, before the threads share the rules and what they cache)
+            engine, _ = choose(Game.new(rules, seeds.start, numbering))
+            if engine == "python":  # it holds the GIL: processes, not threads
+                for row in _in_processes(tasks, jobs):
+                    report(row)
+            else:
+                core(rules)  # loaded once, before the threads share it
+                pool = _Threads(rules, tasks, jobs)
+                try:
+                    for row in pool.rows():
+                        report(row)
+                except KeyboardInterrupt:  # what was solved is printed, as the sequential path has
+                    for row in pool.stop(len(times)):
+                        report(row)
+                    if pool.busy():
+                        # a search under way in the compiled core looks at no signal, and a
+                        # thread that comes back to Python while the interpreter shuts down
+                        # aborts the process: leave at once, what is printed flushed
+                        if progress:
+                            print(file=sys.stderr)
+                        sys.stdout.flush()
+                        sys.stderr.flush()
+                        os._exit(130)
+                    raise
+                finally:  # any other way out (an error, a closed pipe) waits for the deals under way
+                    pool.stop()
+                    pool.join()
+        else:
+            for task in tasks:
+                report(_one(task))
+    finally:
+        if progress:
+            print(file=sys.stderr)
     n = len(tasks)
     summary: dict[str, Any] = {"summary": True, "deals": n, "seconds": round(time.perf_counter() - began, 3)}
     for key, k in counts.items():
@@ -172,8 +303,8 @@ def _show(result: SolveResult) -> None:
     elif result.result == "unwinnable":
         print(f"unwinnable: every line was searched ({result.seconds:.2f} s, {result.states} states)")
     else:
-        print(f"unknown: the budget ran out ({result.seconds:.2f} s, {result.states} states); "
-              "try a longer --timeout or a larger --states")
+        print(f"unknown: {STOPPED.get(result.stopped, STOPPED['states'])} ({result.seconds:.2f} s, "
+              f"{result.states} states); try {TRY.get(result.stopped, TRY['states'])}")
 
 
 def solve_command(
@@ -190,7 +321,12 @@ def solve_command(
                                          metavar="S"),
     states: int | None = typer.Option(None, "--states", help=N_("States each search pass may store before "
                                       "answering 'unknown': the same answer on any machine."), metavar="N"),
-    jobs: int = typer.Option(1, "--jobs", help=N_("Deals solved at once in a batch."), metavar="N"),
+    jobs: int = typer.Option(1, "--jobs", help=N_("Deals of a batch solved at once, in threads (0: one for each "
+                             "CPU); the rows are the same for any N. Games solved in Python run in processes "
+                             "instead."), metavar="N"),
+    memory: int | None = typer.Option(None, "--memory", help=N_("Bound each deal's search to MB megabytes (with "
+                                      "--jobs N, up to N times MB in all); past it the answer is 'unknown', "
+                                      "stopped by memory."), metavar="MB"),
     cluster: str | None = typer.Option(None, "--cluster", help=N_("Solve the batch on the Dask cluster whose "
                                        "scheduler is at this address (the 'cluster' extra)."),
                                        metavar="tcp://HOST:PORT"),
@@ -200,12 +336,12 @@ def solve_command(
 ) -> None:
     """Solve a deal with full information: win (with the moves), unwinnable, or unknown."""
     solve_deal(variant, seed, seeds, position, timeout, states, jobs, cluster, hint,
-               json_mode, extra=list(ctx.args), ms=ms)
+               json_mode, extra=list(ctx.args), ms=ms, memory=memory)
 
 
 def solve_deal(variant: str, seed: int | None, seeds: str | None, position: Path | None, timeout: float | None,
                states: int | None, jobs: int, cluster: str | None, hint: bool, json_mode: bool,
-               extra: list[str], ms: int | None = None) -> None:
+               extra: list[str], ms: int | None = None, memory: int | None = None) -> None:
     """``solve``'s work, free of Typer's context: ``extra`` is the variant's own options."""
     defn = _variant(variant)
     options = _variant_options(defn, extra)
@@ -216,10 +352,12 @@ def solve_deal(variant: str, seed: int | None, seeds: str | None, position: Path
     if timeout is None:
         timeout = DEFAULT_TIMEOUT if states is None else math.inf
     budget = MAX_STATES if states is None else states
-    if jobs < 1:
-        fail("--jobs must be at least 1")
+    if jobs < 0:
+        fail("--jobs must be 0 (one for each CPU) or more")
+    if memory is not None and memory < 1:
+        fail("--memory must be at least 1 (megabytes)")
     if cluster is not None:
-        if jobs > 1:
+        if jobs != 1:
             fail("give --jobs N or --cluster ADDRESS, not both (the cluster's workers set the parallelism)")
         if seeds is None:
             fail("--cluster runs a batch: give --seeds A..B")
@@ -235,7 +373,7 @@ def solve_deal(variant: str, seed: int | None, seeds: str | None, position: Path
         if numbering:
             for number in (span.start, span.stop - 1):
                 ms_deal(defn, number)
-        _batch(defn.name, options, span, timeout, budget, jobs, cluster, numbering)
+        _batch(defn.name, options, span, timeout, budget, jobs or cpu_count(), cluster, numbering, memory)
         return
     if seed is None and position is None and ms is None:
         fail("give --seed N, --ms N, --seeds A..B or --position FILE")
@@ -248,7 +386,7 @@ def solve_deal(variant: str, seed: int | None, seeds: str | None, position: Path
         else:
             print(f"hint: {move}" if move else "hint: no useful move")
         return
-    result = solve(game, timeout=timeout, max_states=budget)
+    result = solve(game, timeout=timeout, max_states=budget, memory_mb=memory)
     if json_mode:
         print(json.dumps(result.as_json()))
     else:

@@ -109,7 +109,7 @@ def test_anything_else_is_left_to_typer(words: list[str]) -> None:
 WORDS = st.sampled_from([
     "klondike", "calculation", "3", "0", "07", "-1", "x", "unlimited", "--seed", "--seed=5", "--draw",
     "--draw=1", "--redeals", "--relaxed", "--json", "--json=1", "--wild", "--wild=2", "--help", "-h", "--", "",
-    "--timeout", "--timeout=0.5", "2.25", "1e3", "inf", "nan", "5.", ".5", "--states", "--jobs", "--seeds",
+    "--timeout", "--timeout=0.5", "2.25", "1e3", "inf", "nan", "5.", ".5", "--states", "--jobs", "--memory", "--seeds",
     "1..3", "--hint", "--cluster", "--position",
 ])
 
@@ -158,7 +158,7 @@ def test_mistakes_on_the_plain_path_are_one_line_and_change_nothing(cli: Any, so
     for words, message in [(["deal", "nosuch", "--seed", "1"], "unknown variant 'nosuch'"),
                            (["deal", "klondike", "--seed", "1", "--wild", "2"], "klondike has no option --wild"),
                            (["stats", "nosuch"], "unknown variant 'nosuch'"),
-                           (["solve", "klondike", "--seed", "1", "--jobs", "0"], "--jobs must be at least 1"),
+                           (["solve", "klondike", "--seed", "1", "--memory", "0"], "--memory must be at least 1"),
                            (["solve", "klondike", "--seeds", "5..2"], "a seed range is A..B with whole numbers A <= B"),
                            (["solve", "klondike", "--seed", "1", "--seeds", "1..2"],
                             "give one of --seed, --ms, --seeds or --position")]:

@@ -16,15 +16,18 @@ from __future__ import annotations
 import importlib
 import math
 import os
+import threading
 import time
 from functools import cache
 from types import ModuleType
 from typing import Any
 
+import attrs
+
 from ..game import Game, Move
 from ..rules import GIVES_PILE, NO_LIMIT, Rules
 from .knowledge import variant_knowledge
-from .search import UNWINNABLE, WIN, Solver, SolveResult, _tables
+from .search import UNKNOWN, UNWINNABLE, WIN, Solver, SolveResult, _tables
 from .search import solve as python_solve
 
 ENGINE_VARIABLE = "SOLITAIRE_ENGINE"  # "python": never the compiled core
@@ -114,9 +117,7 @@ def tables(rules: Rules, relaxed: bool = True) -> dict[str, Any]:
     t = _tables(rules)
     free = None
     if relaxed and t.macro and not (rules.draw_count == 1 and rules.redeals is None):
-        if t.free_stock is None:
-            t.free_stock = rules.derive(draw_count=1, redeals=None)
-        free = tables(t.free_stock, relaxed=False)
+        free = tables(t.free_stock_rules(), relaxed=False)
     width = rules.width
     found = rules.foundation_set
     index = {p: k for k, grp in enumerate(t.groups) for p in grp}
@@ -162,17 +163,22 @@ def tables(rules: Rules, relaxed: bool = True) -> dict[str, Any]:
 
 
 _CORES: dict[int, tuple[Rules, Any]] = {}
+_CORES_LOCK = threading.Lock()  # solves in several threads (solitaire solve --jobs N) load each once
 
 
 def core(rules: Rules) -> Any:
-    """The loaded ``_native.Core`` of these rules (built once per Rules); raise RuntimeError
-    when the compiled core is not installed."""
+    """The loaded ``_native.Core`` of these rules (built once per Rules, also when threads
+    ask at once; a Core is immutable, so they share it); raise RuntimeError when the
+    compiled core is not installed."""
     module = _module()
     if module is None:
         raise RuntimeError("the compiled solver core is not installed")
     hit = _CORES.get(id(rules))
     if hit is None or hit[0] is not rules:
-        hit = _CORES[id(rules)] = (rules, module.Core(tables(rules)))
+        with _CORES_LOCK:
+            hit = _CORES.get(id(rules))
+            if hit is None or hit[0] is not rules:
+                hit = _CORES[id(rules)] = (rules, module.Core(tables(rules)))
     return hit[1]
 
 
@@ -206,18 +212,54 @@ def choose(game: Game, knowledge: Any = None, engine: str = "auto") -> tuple[str
     return ("python", reason) if reason is not None else ("native", "")
 
 
+#: what one stored state costs a search, in bytes: a fixed part and a part a card of the
+#: deck (a state's key holds every card), for each engine; measured as peak resident memory
+#: over states stored on hard deals of Klondike (52 cards) and Spider (104), the best-first
+#: pass's open list and nodes included (benchmarks/bench_memory.py, docs/performance.md)
+BYTES_A_STATE = {"native": (320, 1), "python": (1100, 4)}
+MEGABYTE = 1 << 20
+
+
+def states_for_memory(memory_mb: float, rules: Rules, engine: str) -> int:
+    """The states a search pass of ``engine`` ("native" or "python") may store within
+    ``memory_mb`` megabytes (MiB) of search memory for a game under ``rules`` (at least 1):
+    the cap :func:`solve` applies for ``memory_mb``. Raise ValueError unless ``memory_mb``
+    is a positive finite number."""
+    if not (isinstance(memory_mb, (int, float)) and memory_mb > 0 and math.isfinite(memory_mb)):
+        raise ValueError(f"a memory bound is a positive number of megabytes, got {memory_mb!r}")
+    fixed, per_card = BYTES_A_STATE[engine]
+    return max(1, int(memory_mb * MEGABYTE // (fixed + per_card * len(rules.deck))))
+
+
 def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000, greedy_share: float = 0.5,
-          knowledge: Any = None, engine: str = "auto") -> SolveResult:
+          knowledge: Any = None, engine: str = "auto", memory_mb: float | None = None) -> SolveResult:
     """Solve ``game`` with full information, in the compiled core where it can (see
     :func:`choose`), else in Python (:func:`solitaire.core.solver.search.solve`); the
-    answer names the engine. ``timeout`` in seconds (None: the states budget alone)."""
+    answer names the engine. ``timeout`` in seconds (None: the states budget alone).
+
+    ``memory_mb`` bounds the search's own memory (its transposition table, the best-first
+    pass's open list), in MiB: it caps the states a pass may store at what fits
+    (:func:`states_for_memory`), below ``max_states`` when that is smaller. An answer
+    "unknown" says why it stopped (``SolveResult.stopped``: "time", "states" or "memory");
+    a bound never makes a proof. Safe to call from several threads at once: the compiled
+    core releases the GIL while it searches (the Python engine holds it)."""
     engine, reason = choose(game, knowledge, engine)
+    bound = "states"
+    if memory_mb is not None:
+        cap = states_for_memory(memory_mb, game.rules, engine)
+        if cap < max_states:
+            max_states, bound = cap, "memory"
     if engine == "python":
         result = python_solve(game, timeout=timeout, max_states=max_states, greedy_share=greedy_share,
                               knowledge=knowledge)
-        return SolveResult(result.result, result.moves, result.seconds, result.states, result.method,
-                           "python", reason)
-    return _solve_native(game, timeout, max_states)
+        result = SolveResult(result.result, result.moves, result.seconds, result.states, result.method,
+                             "python", reason)
+    else:
+        result = _solve_native(game, timeout, max_states)
+    if result.result != UNKNOWN:
+        return result
+    timed_out = timeout is not None and math.isfinite(timeout) and result.seconds >= timeout
+    return attrs.evolve(result, stopped="time" if timed_out else bound)
 
 
 def _solve_native(game: Game, timeout: float | None, max_states: int) -> SolveResult:

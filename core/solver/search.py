@@ -30,6 +30,7 @@ See docs/solver.md.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -55,12 +56,17 @@ class SolveResult:
     method: str = ""  # which pass decided: "greedy" or "exact"
     engine: str = "python"  # "native": the compiled core (solitaire.core.solver.native)
     engine_reason: str = ""  # why Python solved, when the compiled core is installed
+    #: why an "unknown" answer stopped: "time" (the timeout), "states" (a pass stored its
+    #: states budget) or "memory" (the states cap derived from ``memory_mb``); "" otherwise
+    stopped: str = ""
 
     def as_json(self) -> dict[str, Any]:
         out = {"result": self.result, "moves": list(self.moves), "seconds": round(self.seconds, 4),
                "states": self.states, "method": self.method, "engine": self.engine}
         if self.engine_reason:
             out["engine_reason"] = self.engine_reason
+        if self.stopped:
+            out["stopped"] = self.stopped
         return out
 
 
@@ -204,6 +210,14 @@ class _Tables:
                 rules.accept[d] == rules.accept[fed_piles[0]] and self.defer[d] and set(rules.targets[d]) <= reach
                 for d in fed_piles)
 
+    def free_stock_rules(self) -> Rules:
+        """These rules with draw 1 and unlimited redeals (the relaxation proof's), derived
+        once: under a lock, as solves in several threads share these tables."""
+        if self.free_stock is None:
+            with _TABLES_LOCK:
+                if self.free_stock is None:
+                    self.free_stock = self.rules.derive(draw_count=1, redeals=None)
+        return self.free_stock
 
     def home_is_safe(self, piles: list[list[int]], card: int, fits: list[int], home: int) -> bool:
         """May ``card`` go home at once, onto ``fits[0]``, with no loss of a win? ``fits``: every
@@ -232,12 +246,16 @@ class _Tables:
 
 HOME_NEVER, HOME_LONE, HOME_START = 0, 1, 2
 _TABLES: dict[int, _Tables] = {}
+_TABLES_LOCK = threading.RLock()  # solves in several threads (solitaire solve --jobs N) build each once
 
 
 def _tables(rules: Rules) -> _Tables:
     t = _TABLES.get(id(rules))
     if t is None or t.rules is not rules:
-        t = _TABLES[id(rules)] = _Tables(rules)
+        with _TABLES_LOCK:
+            t = _TABLES.get(id(rules))
+            if t is None or t.rules is not rules:
+                t = _TABLES[id(rules)] = _Tables(rules)
     return t
 
 
@@ -442,9 +460,7 @@ class Solver:
         rules = self.rules
         if not t.macro or (rules.draw_count == 1 and rules.redeals is None) or self.know.given:
             return False
-        if t.free_stock is None:
-            t.free_stock = rules.derive(draw_count=1, redeals=None)
-        game = self.start.without_history(rules=t.free_stock)
+        game = self.start.without_history(rules=t.free_stock_rules())
         game.restore(game.snapshot()._replace(recycles=0))
         sub = Solver(game, timeout=max(0.0, deadline - time.perf_counter()), max_states=self.max_states,
                      greedy_share=0, knowledge=object())
