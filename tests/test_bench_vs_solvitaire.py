@@ -89,6 +89,11 @@ def test_the_answer_line() -> None:
     assert bench.parse_classify(", solved, 12, 142, 88, 54, 39, 0, 49, 53, 88, 88, solved\n") == ("win", 12, 142)
     assert bench.parse_classify("[info] x\n, unsolvable, 3, 9, 9, 0, 0, 0, 1, 1, 2, 0, unsolvable")[0] == "unwinnable"
     assert bench.parse_classify(", timed-out, 10000, 5, 5, 0, 0, 0, 1, 1, 2, 0, timed-out")[0] == "unknown"
+    # smart-solvability: the streamlined run timed out, the exact run proved it; summed
+    smart = ", timed-out, 1000, 500, 1, 1, 1, 1, 1, 1, 1, 1, unsolvable, 20, 70, 1, 1, 1, 1, 1, 1, 1, 1, unsolvable"
+    assert bench.parse_classify(smart) == ("unwinnable", 1020, 570)
+    smart_won = ", solved, 12, 40, 1, 1, 1, 1, 1, 1, 1, 1, , , , , , , , , , , , solved"
+    assert bench.parse_classify(smart_won) == ("win", 12, 40)
     with pytest.raises(ValueError, match="no answer"):
         bench.parse_classify("Error parsing deal file: Incorrect number of tableau piles")
 
