@@ -232,6 +232,25 @@ def _solve_native(game: Game, timeout: float | None, max_states: int) -> SolveRe
     return SolveResult(answer, (), time.perf_counter() - began, states, method, "native")
 
 
+def guided(game: Game, max_states: int, width: int | None = None, timeout: float | None = None) -> SolveResult:
+    """The compiled core's guided pass alone (a beam search on an evaluation read off the
+    tables; docs/solver.md): "win" with its line replayed through the kernel, else "unknown"
+    (it never proves a deal lost). ``width``: one round of that many positions a level (None:
+    rounds ever wider until ``max_states`` positions are stored). Raise RuntimeError when the
+    compiled core is not installed or does not speak the game."""
+    module = _module()
+    if module is None:
+        raise RuntimeError("the compiled solver core is not installed")
+    reason = unsupported(game.rules)
+    if reason is not None:
+        raise RuntimeError(reason)
+    began = time.perf_counter()
+    answer, line, states = module.guided(core(game.rules), game.piles, game.down, game.recycles, max_states,
+                                         width, timeout)
+    moves = replayed(game, [tuple(m) for m in line]) if answer == WIN else []
+    return SolveResult(answer, tuple(moves), time.perf_counter() - began, states, "guided" if moves else "", "native")
+
+
 def replayed(game: Game, moves: list[Move]) -> list[str]:
     """The compiled core's winning line in notation, played through the kernel's checks on a
     copy of ``game``; raise AssertionError unless every move is legal and the game ends won."""

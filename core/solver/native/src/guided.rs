@@ -18,7 +18,7 @@
 //! moves home (`Search::auto`). A round ends when the beam empties, when its best evaluation
 //! has not improved for `PATIENCE` levels, or at a depth cap; the next round starts again from
 //! the root with a beam four times wider (`guided` with no width), until the states budget or
-//! the deadline. Pruned and bounded, it proves nothing: it answers `Win` (a line from the
+//! the deadline. Bounded, it proves nothing: it answers `Win` (a line from the
 //! root, which the caller replays through the kernel) or `Unknown`, never `Unwinnable`.
 
 use std::collections::HashSet;
@@ -86,12 +86,24 @@ impl<'a> Search<'a> {
         cost
     }
 
+    /// Play `draws` stock actions (a macro-move's), the move, then the safe moves home.
+    fn play(&mut self, draws: usize, m: Move) {
+        if draws > 0 {
+            self.turn_stock(draws);
+        }
+        self.g.push(self.t, m);
+        self.trail.push(Step::Move(m));
+        self.auto();
+    }
+
     /// One round of the beam, `width` positions a level, from the current position (see the
     /// module): `Win` with the line from here, or `Unknown`.
     /// `cut` is set when a level had more new positions than the beam kept (a wider beam
     /// would see more).
     pub fn beam(&mut self, budget: &Budget, width: usize, cut: &mut bool) -> Outcome {
-        self.prune = true;
+        // every move of the exact search (its waits included): the greedy cuts leave out the
+        // moves of a run onto another pile that turn nothing up, which Spider lives by
+        self.prune = false;
         let t = self.t;
         let width = width.max(1);
         let max_depth = 6 * self.x.deck_size.max(52) + 100;
@@ -122,10 +134,11 @@ impl<'a> Search<'a> {
             if beam.is_empty() || since > PATIENCE || kept.len() > max_depth * width {
                 break Outcome::Unknown;
             }
-            // (evaluation, order, parent, steps, snapshot, key)
-            let mut children: Vec<(i64, usize, u32, Vec<Move>, Box<[u16]>, Box<[u16]>)> = Vec::new();
+            // (evaluation, order, the beam entry it comes from, its move there, key): the
+            // positions themselves are made again for the few kept
+            let mut children: Vec<(i64, usize, usize, (usize, Move), Box<[u16]>)> = Vec::new();
             level.clear();
-            for (parent, snap) in &beam {
+            for (b, (parent, snap)) in beam.iter().enumerate() {
                 self.count += 1;
                 if self.count & 15 == 0 && budget.deadline.is_some_and(|d| Instant::now() > d) {
                     break 'search Outcome::Unknown;
@@ -133,20 +146,14 @@ impl<'a> Search<'a> {
                 self.g.restore(snap);
                 self.trail.clear();
                 for (draws, m) in self.moves() {
-                    if draws > 0 {
-                        self.turn_stock(draws);
-                    }
-                    self.g.push(t, m);
-                    self.trail.push(Step::Move(m));
-                    self.auto();
+                    self.play(draws, m);
                     if self.g.won(t) {
                         let last = self.line();
                         break 'search Outcome::Win(line_to(&kept, *parent as usize, last));
                     }
                     let k = self.key();
                     if !self.seen.contains(&k) && level.insert(k.clone()) {
-                        let order = children.len();
-                        children.push((self.disorder(), order, *parent, self.line(), self.g.snapshot(), k));
+                        children.push((self.disorder(), children.len(), b, (draws, m), k));
                     }
                     self.undo(0);
                 }
@@ -157,6 +164,10 @@ impl<'a> Search<'a> {
                 children.truncate(width);
             }
             children.sort_unstable_by_key(|c| (c.0, c.1));
+            if std::env::var_os("BEAMDEBUG").is_some() {
+                let st = t.stock.map_or(0, |s| self.g.piles[s].len());
+                eprintln!("level {} kept {} children {} best {:?} worst {:?} stock(last) {} record {}", kept.len() / width.max(1), kept.len(), children.len(), children.first().map(|c| c.0), children.last().map(|c| c.0), st, best);
+            }
             match children.first() {
                 Some(c) if c.0 < best => {
                     best = c.0;
@@ -164,15 +175,20 @@ impl<'a> Search<'a> {
                 }
                 _ => since += 1,
             }
-            beam.clear();
-            for (_, _, parent, steps, snap, k) in children {
+            let mut next = Vec::with_capacity(children.len());
+            for (_, _, b, (draws, m), k) in children {
                 if self.seen.len() >= budget.max_states {
                     break 'search Outcome::Unknown;
                 }
                 self.seen.insert(k);
-                beam.push((kept.len() as u32, snap));
-                kept.push(Kept { parent, steps });
+                let (parent, snap) = &beam[b];
+                self.g.restore(snap);
+                self.trail.clear();
+                self.play(draws, m);
+                next.push((kept.len() as u32, self.g.snapshot()));
+                kept.push(Kept { parent: *parent, steps: self.line() });
             }
+            beam = next;
         };
         self.states = self.seen.len();
         outcome
