@@ -18,6 +18,7 @@ def deal(name: str, seed: int, **options: object) -> Game:
 
 
 def plays_to_a_win(game: Game, moves: tuple[str, ...]) -> bool:
+    assert game.seed is not None
     fresh = Game.new(game.rules, game.seed)
     for move in moves:
         fresh.play(move)
