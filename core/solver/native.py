@@ -205,27 +205,29 @@ def choose(game: Game, knowledge: Any = None, engine: str = "auto") -> tuple[str
 
 
 def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000, greedy_share: float = 0.5,
-          knowledge: Any = None, engine: str = "auto") -> SolveResult:
+          knowledge: Any = None, engine: str = "auto", guided: bool = True) -> SolveResult:
     """Solve ``game`` with full information, in the compiled core where it can (see
     :func:`choose`), else in Python (:func:`solitaire.core.solver.search.solve`); the
-    answer names the engine. ``timeout`` in seconds (None: the states budget alone)."""
+    answer names the engine. ``timeout`` in seconds (None: the states budget alone);
+    ``guided=False`` leaves the compiled core's guided pass out of its portfolio (the Python
+    engine has none)."""
     engine, reason = choose(game, knowledge, engine)
     if engine == "python":
         result = python_solve(game, timeout=timeout, max_states=max_states, greedy_share=greedy_share,
                               knowledge=knowledge)
         return SolveResult(result.result, result.moves, result.seconds, result.states, result.method,
                            "python", reason)
-    return _solve_native(game, timeout, max_states)
+    return _solve_native(game, timeout, max_states, guided)
 
 
-def _solve_native(game: Game, timeout: float | None, max_states: int) -> SolveResult:
+def _solve_native(game: Game, timeout: float | None, max_states: int, guided: bool = True) -> SolveResult:
     began = time.perf_counter()
     checker = Solver(game, timeout=timeout, max_states=max_states)
     if checker._blocked():  # a card that can never move: the Python engine's proof, made once
         return SolveResult(UNWINNABLE, (), time.perf_counter() - began, 0, "blocked", "native")
     left = None if timeout is None or math.isinf(timeout) else max(0.0, timeout - (time.perf_counter() - began))
     answer, line, states, method = _module().solve(  # type: ignore[union-attr]
-        core(game.rules), game.piles, game.down, game.recycles, max_states, left)
+        core(game.rules), game.piles, game.down, game.recycles, max_states, left, guided)
     if answer == WIN:
         moves = replayed(game, [tuple(m) for m in line])
         return SolveResult(WIN, tuple(moves), time.perf_counter() - began, states, method, "native")

@@ -29,16 +29,26 @@ use super::{Budget, Fx, Outcome, Search, SearchTables, Step};
 use crate::core::{Move, State, Tables};
 
 /// The evaluation's weights (see the module's comment), in tenths of a card.
-const W_CARD: i64 = 2; // a card not home
-const W_BREAK: i64 = 10; // a card not on a card it moves with (or a face-down one)
-const W_BUILT: i64 = 5; // back from W_BREAK: on a card it was built on, not movable with it
-const W_DOWN: i64 = 6; // a face-down card, beyond its break
-const W_COLUMN: i64 = 8; // an empty pile taking several cards
-const W_CELL: i64 = 4; // an empty pile taking one card
+struct Weights {
+    card: i64,   // a card not home
+    brk: i64,    // a card not on a card it moves with (or a face-down one)
+    built: i64,  // back from brk: on a card it was built on, not movable with it
+    down: i64,   // a face-down card, beyond its break
+    column: i64, // an empty pile taking several cards
+    cell: i64,   // an empty pile taking one card
+    stock: i64,  // a card in the stock (or a pile nothing moves to or from)
+}
+
+const WEIGHTS: Weights = Weights { card: 2, brk: 10, built: 5, down: 6, column: 8, cell: 4, stock: 12 };
+
 /// levels without a better best evaluation before a round gives up
 const PATIENCE: usize = 80;
 /// the first round's width when widening (`guided` with no width)
 pub const FIRST_WIDTH: usize = 32;
+
+/// A child of the beam's level: (evaluation, order, the beam entry it comes from, the draws
+/// and move from there, its key).
+type Child = (i64, usize, usize, (usize, Move), Box<[u16]>);
 
 /// A position the beam kept: its parent and the moves that led to it from there (the draws
 /// written out, the move, the safe moves home after it).
@@ -50,6 +60,10 @@ struct Kept {
 impl<'a> Search<'a> {
     /// The guided pass's evaluation of the position: lower is nearer a win (see the module).
     pub fn disorder(&self) -> i64 {
+        self.disorder_by(&WEIGHTS)
+    }
+
+    fn disorder_by(&self, wt: &Weights) -> i64 {
         let t = self.t;
         let g = &self.g;
         let w = t.width;
@@ -62,24 +76,24 @@ impl<'a> Search<'a> {
             let p = &g.piles[i];
             let n = p.len();
             if i == stock || !t.receivers.contains(&i) && !t.sources.contains(&i) {
-                cost += (W_CARD + W_BREAK) * n as i64;
+                cost += wt.stock * n as i64;
                 continue;
             }
             if n == 0 {
                 if t.allowed[i].iter().any(|&a| a) {
-                    cost -= if t.capacity[i] > 1 { W_COLUMN } else { W_CELL };
+                    cost -= if t.capacity[i] > 1 { wt.column } else { wt.cell };
                 }
                 continue;
             }
             let down = g.down[i].min(n);
-            cost += (W_CARD + W_BREAK) * n as i64 + W_DOWN * down as i64;
+            cost += (wt.card + wt.brk) * n as i64 + wt.down * down as i64;
             let (seq, accept) = (&t.seq[i], &t.accept[i]);
             for j in down..n - 1 {
                 let (lower, upper) = (p[j] as usize, p[j + 1] as usize);
                 if seq[lower * w + upper] != 0 {
-                    cost -= W_BREAK;
+                    cost -= wt.brk;
                 } else if accept[lower * w + upper] != 0 {
-                    cost -= W_BUILT;
+                    cost -= wt.built;
                 }
             }
         }
@@ -107,6 +121,7 @@ impl<'a> Search<'a> {
         let t = self.t;
         let width = width.max(1);
         let max_depth = 6 * self.x.deck_size.max(52) + 100;
+        let wt = WEIGHTS;
         let mut kept: Vec<Kept> = Vec::new();
         self.trail.clear();
         self.auto();
@@ -127,7 +142,7 @@ impl<'a> Search<'a> {
         }
         self.visit();
         let mut beam: Vec<(u32, Box<[u16]>)> = vec![(0, self.g.snapshot())];
-        let mut best = self.disorder();
+        let mut best = self.disorder_by(&wt);
         let mut since = 0usize;
         let mut level: HashSet<Box<[u16]>, BuildHasherDefault<Fx>> = HashSet::default();
         let outcome = 'search: loop {
@@ -136,7 +151,7 @@ impl<'a> Search<'a> {
             }
             // (evaluation, order, the beam entry it comes from, its move there, key): the
             // positions themselves are made again for the few kept
-            let mut children: Vec<(i64, usize, usize, (usize, Move), Box<[u16]>)> = Vec::new();
+            let mut children: Vec<Child> = Vec::new();
             level.clear();
             for (b, (parent, snap)) in beam.iter().enumerate() {
                 self.count += 1;
@@ -153,7 +168,7 @@ impl<'a> Search<'a> {
                     }
                     let k = self.key();
                     if !self.seen.contains(&k) && level.insert(k.clone()) {
-                        children.push((self.disorder(), children.len(), b, (draws, m), k));
+                        children.push((self.disorder_by(&wt), children.len(), b, (draws, m), k));
                     }
                     self.undo(0);
                 }
@@ -164,10 +179,6 @@ impl<'a> Search<'a> {
                 children.truncate(width);
             }
             children.sort_unstable_by_key(|c| (c.0, c.1));
-            if std::env::var_os("BEAMDEBUG").is_some() {
-                let st = t.stock.map_or(0, |s| self.g.piles[s].len());
-                eprintln!("level {} kept {} children {} best {:?} worst {:?} stock(last) {} record {}", kept.len() / width.max(1), kept.len(), children.len(), children.first().map(|c| c.0), children.last().map(|c| c.0), st, best);
-            }
             match children.first() {
                 Some(c) if c.0 < best => {
                     best = c.0;
