@@ -25,8 +25,10 @@ def plays_to_a_win(game: Game, moves: tuple[str, ...]) -> bool:
     return fresh.won
 
 
-def test_the_guided_pass_wins_a_simple_simon_deal_with_a_line_that_replays() -> None:
-    game = deal("simple-simon", 1)
+@pytest.mark.parametrize(("name", "seed", "options"), [("simple-simon", 1, {}), ("spider", 5, {"suits": 1})])
+def test_the_guided_pass_wins_a_spider_family_deal_with_a_line_that_replays(
+        name: str, seed: int, options: dict[str, object]) -> None:
+    game = deal(name, seed, **options)
     result = native.guided(game, max_states=20_000)
     assert (result.result, result.method, result.engine) == ("win", "guided", "native")
     assert 0 < result.states <= 20_000
