@@ -101,8 +101,11 @@ def find(name: str, options: dict[str, Any], seeds: range, states: int, command:
         tries += [(seed, late(defn, rules, seed, keep)) for seed in seeds]
     for seed, start in tries:
         game = start_game(defn, rules, seed, start)
-        result = (guided(game, states, width) if beam
-                  else solve(game, timeout=None, max_states=states, engine=engine))
+        try:
+            result = (guided(game, states, width) if beam
+                      else solve(game, timeout=None, max_states=states, engine=engine))
+        except RuntimeError as error:  # --guided: no compiled core, or one that does not speak the game
+            raise SystemExit(f"{name}: {error}") from None
         if result.result != "win":
             continue
         game = start_game(defn, rules, seed, start)
