@@ -187,8 +187,9 @@ ENGINES = ("auto", "native", "python")
 def choose(game: Game, knowledge: Any = None, engine: str = "auto") -> tuple[str, str]:
     """The engine that solves ``game``: ("native", "") or ("python", why). ``engine``:
     "auto" or "native" (the compiled core wherever it speaks the game: it runs the Python
-    engine's portfolio, best-first pass, waits and relaxation included, and decides as many
-    deals within the same budget on every game measured; see docs/performance.md) or
+    engine's portfolio, best-first pass, waits and relaxation included, plus a guided pass of
+    its own that only adds wins, and decides at least as many deals within the same budget on
+    every game measured; see docs/performance.md) or
     "python" (the reference)."""
     if engine not in ENGINES:
         raise ValueError(f"an engine is one of {', '.join(ENGINES)}, got {engine!r}")
