@@ -29,15 +29,15 @@ from typing import Any
 from solitaire.cli.solve import wilson
 
 
-def run_one(task: tuple[str, dict[str, Any], int, float, int | None, str]) -> dict[str, Any]:
+def run_one(task: tuple[str, dict[str, Any], int, float, int | None, str, bool]) -> dict[str, Any]:
     from solitaire.core import Game, Rules, get_variant
     from solitaire.core.solver import native, search
 
-    variant, options, seed, timeout, states, engine = task
+    variant, options, seed, timeout, states, engine, guided = task
     def solve(game: Game, timeout: float | None, max_states: int = 3_000_000) -> search.SolveResult:
         if engine == "python":
             return search.solve(game, timeout=timeout, max_states=max_states)
-        return native.solve(game, timeout=timeout, max_states=max_states, engine=engine)
+        return native.solve(game, timeout=timeout, max_states=max_states, engine=engine, guided=guided)
 
     rules = Rules.of(get_variant(variant), options)
     cpu = time.process_time()
@@ -77,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--engines", default="auto",
                     help="'auto' (the compiled core where it speaks the game), 'python', 'native', or "
                          "'native,python': both by turns on each deal")
+    ap.add_argument("--no-guided", action="store_true",
+                    help="the compiled core without its guided pass (the portfolio before it)")
     args = ap.parse_args(argv)
     engines = args.engines.split(",")
     if not set(engines) <= {"auto", "native", "python"}:
@@ -89,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         options = {}
     seeds = random.Random(args.sample_seed).sample(range(1_000_000_000), args.deals)
     # both engines by turns: deal i runs them in turn order i (so neither always runs first)
-    tasks = [(args.variant, options, s, args.timeout, args.states, e)
+    tasks = [(args.variant, options, s, args.timeout, args.states, e, not args.no_guided)
              for i, s in enumerate(seeds) for e in (engines if i % 2 == 0 else engines[::-1])]
     began = time.perf_counter()
     rows = []

@@ -4,6 +4,10 @@ a whole won game through the JSON protocol (tests/test_won_games.py).
     python benchmarks/find_won_lines.py golf canfield --seeds 1..40 --states 200000
     python benchmarks/find_won_lines.py freecell --option cells=2 --seeds 1..20
     nice python benchmarks/find_won_lines.py gypsy --engine native --seeds 1..10 --states 5000000
+    nice python benchmarks/find_won_lines.py spiderette --guided --seeds 1..10 --states 1000000
+
+With ``--guided`` the compiled core's guided pass runs alone (a beam search, ``--width`` positions a
+level, or ever wider rounds; docs/solver.md): what wins whole deals of the Spider family.
 
 With ``--keep SUITS`` (for the games the solver wins no whole deal of within a budget, e.g.
 Spider of four suits) each deal is first taken to a late position: every card not of ``SUITS``
@@ -29,7 +33,7 @@ from typing import Any
 
 from solitaire.core import Game, Rules, get_variant
 from solitaire.core.solver import options_slug, parse_range, solve
-from solitaire.core.solver.native import ENGINES
+from solitaire.core.solver.native import ENGINES, guided
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "won"
 
@@ -83,10 +87,11 @@ def start_game(defn: Any, rules: Rules, seed: int, position: dict[str, Any] | No
 
 
 def find(name: str, options: dict[str, Any], seeds: range, states: int, command: str, keep: str = "",
-         engine: str = "auto") -> bool:
+         engine: str = "auto", beam: bool = False, width: int | None = None) -> bool:
     """Write the first seed of ``seeds`` the solver wins; False when it wins none. With
     ``keep``, when no seed is won whole, the first whose late position the solver wins. ``engine``
-    is passed to :func:`solve` (a native win's line is replayed by the tests through the kernel)."""
+    is passed to :func:`solve` (a native win's line is replayed by the tests through the kernel);
+    ``beam``: the compiled core's guided pass alone, ``width`` positions a level (None: widening)."""
     defn = get_variant(name)
     values = defn.resolve_options(options)
     rules = Rules.of(defn, values)
@@ -95,7 +100,12 @@ def find(name: str, options: dict[str, Any], seeds: range, states: int, command:
     if keep:
         tries += [(seed, late(defn, rules, seed, keep)) for seed in seeds]
     for seed, start in tries:
-        result = solve(start_game(defn, rules, seed, start), timeout=None, max_states=states, engine=engine)
+        game = start_game(defn, rules, seed, start)
+        try:
+            result = (guided(game, states, width) if beam
+                      else solve(game, timeout=None, max_states=states, engine=engine))
+        except RuntimeError as error:  # --guided: no compiled core, or one that does not speak the game
+            raise SystemExit(f"{name}: {error}") from None
         if result.result != "win":
             continue
         game = start_game(defn, rules, seed, start)
@@ -105,7 +115,7 @@ def find(name: str, options: dict[str, Any], seeds: range, states: int, command:
         given = {o.name: o.show(values[o.name]) for o in defn.options if values[o.name] != o.default}
         won = f"seed {seed}" if start is None else f"deal {seed}'s late position"
         head = [f"# {command} ({datetime.date.today().isoformat()}): the solver won {won}"
-                f" in {result.states} states ({result.engine} engine)"]
+                f" in {result.states} states ({result.engine} engine{', guided pass' if beam else ''})"]
         path = won_file(defn.name, slug)
         path.with_suffix(".json").unlink(missing_ok=True)
         if start:
@@ -137,12 +147,18 @@ def main() -> None:
                         help="start from a late position: only the cards of these suits (e.g. S) left to play")
     parser.add_argument("--engine", default="auto", choices=ENGINES,
                         help="the solver's engine (auto: the compiled core where it speaks the game)")
+    parser.add_argument("--guided", action="store_true",
+                        help="the compiled core's guided pass alone (a beam search: the Spider family)")
+    parser.add_argument("--width", type=int, default=None,
+                        help="with --guided: the beam's width (default: rounds ever wider)")
     args = parser.parse_args()
+    if args.width is not None and (not args.guided or args.width < 1):
+        parser.error("--width is a whole number from 1, with --guided")
     OUT.mkdir(parents=True, exist_ok=True)
     command = "python benchmarks/find_won_lines.py " + " ".join(sys.argv[1:])
     for name in args.games:
         find(name, parse_options(args.option), parse_range(args.seeds), args.states, command, args.keep,
-             args.engine)
+             args.engine, args.guided, args.width)
 
 
 if __name__ == "__main__":

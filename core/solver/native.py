@@ -196,7 +196,8 @@ def choose(game: Game, knowledge: Any = None, engine: str = "auto") -> tuple[str
     """The engine that solves ``game``: ("native", "") or ("python", why). ``engine``:
     "auto" or "native" (the compiled core wherever it speaks the game: it runs the Python
     engine's portfolio pass for pass, best-first pass, waits, dominance and relaxation
-    included, and decides the same deals within the same budget on every game measured; see
+    included, plus a guided pass of its own that only adds wins, and decides at least the
+    deals the Python engine decides within the same budget on every game measured; see
     docs/performance.md) or "python" (the reference)."""
     if engine not in ENGINES:
         raise ValueError(f"an engine is one of {', '.join(ENGINES)}, got {engine!r}")
@@ -232,10 +233,13 @@ def states_for_memory(memory_mb: float, rules: Rules, engine: str) -> int:
 
 
 def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000, greedy_share: float = 0.5,
-          knowledge: Any = None, engine: str = "auto", memory_mb: float | None = None) -> SolveResult:
+          knowledge: Any = None, engine: str = "auto", memory_mb: float | None = None,
+          guided: bool = True) -> SolveResult:
     """Solve ``game`` with full information, in the compiled core where it can (see
     :func:`choose`), else in Python (:func:`solitaire.core.solver.search.solve`); the
-    answer names the engine. ``timeout`` in seconds (None: the states budget alone).
+    answer names the engine. ``timeout`` in seconds (None: the states budget alone);
+    ``guided=False`` leaves the compiled core's guided pass out of its portfolio (the Python
+    engine has none).
 
     ``memory_mb`` bounds the search's own memory (its transposition table, the best-first
     pass's open list), in MiB: it caps the states a pass may store at what fits
@@ -255,25 +259,44 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
         result = SolveResult(result.result, result.moves, result.seconds, result.states, result.method,
                              "python", reason)
     else:
-        result = _solve_native(game, timeout, max_states)
+        result = _solve_native(game, timeout, max_states, guided)
     if result.result != UNKNOWN:
         return result
     timed_out = timeout is not None and math.isfinite(timeout) and result.seconds >= timeout
     return attrs.evolve(result, stopped="time" if timed_out else bound)
 
 
-def _solve_native(game: Game, timeout: float | None, max_states: int) -> SolveResult:
+def _solve_native(game: Game, timeout: float | None, max_states: int, guided: bool = True) -> SolveResult:
     began = time.perf_counter()
     checker = Solver(game, timeout=timeout, max_states=max_states)
     if checker._blocked():  # a card that can never move: the Python engine's proof, made once
         return SolveResult(UNWINNABLE, (), time.perf_counter() - began, 0, "blocked", "native")
     left = None if timeout is None or math.isinf(timeout) else max(0.0, timeout - (time.perf_counter() - began))
     answer, line, states, method = _module().solve(  # type: ignore[union-attr]
-        core(game.rules), game.piles, game.down, game.recycles, max_states, left)
+        core(game.rules), game.piles, game.down, game.recycles, max_states, left, guided)
     if answer == WIN:
         moves = replayed(game, [tuple(m) for m in line])
         return SolveResult(WIN, tuple(moves), time.perf_counter() - began, states, method, "native")
     return SolveResult(answer, (), time.perf_counter() - began, states, method, "native")
+
+
+def guided(game: Game, max_states: int, width: int | None = None, timeout: float | None = None) -> SolveResult:
+    """The compiled core's guided pass alone (a beam search on an evaluation read off the
+    tables; docs/solver.md): "win" with its line replayed through the kernel, else "unknown"
+    (it never proves a deal lost). ``width``: one round of that many positions a level (None:
+    rounds ever wider until ``max_states`` positions are stored). Raise RuntimeError when the
+    compiled core is not installed or does not speak the game."""
+    module = _module()
+    if module is None:
+        raise RuntimeError("the compiled solver core is not installed")
+    reason = unsupported(game.rules)
+    if reason is not None:
+        raise RuntimeError(reason)
+    began = time.perf_counter()
+    answer, line, states = module.guided(core(game.rules), game.piles, game.down, game.recycles, max_states,
+                                         width, timeout)
+    moves = replayed(game, [tuple(m) for m in line]) if answer == WIN else []
+    return SolveResult(answer, tuple(moves), time.perf_counter() - began, states, "guided" if moves else "", "native")
 
 
 def replayed(game: Game, moves: list[Move]) -> list[str]:

@@ -300,13 +300,15 @@ impl Position {
     }
 }
 
-/// Search the position for a win: ("win", moves, states, pass: "greedy", "best-first" or
-/// "exact"), ("unwinnable", [], states, "exact") or ("unknown", [], states, "") when a pass
-/// has stored `max_states` positions or `timeout` seconds pass. The GIL is released while searching.
+/// Search the position for a win: ("win", moves, states, pass: "greedy", "best-first",
+/// "guided" or "exact"), ("unwinnable", [], states, "exact") or ("unknown", [], states, "")
+/// when a pass has stored `max_states` positions or `timeout` seconds pass; `guided=False`
+/// leaves the guided pass out. The GIL is released while searching.
 #[pyfunction]
-#[pyo3(signature = (core, piles, down, recycles, max_states, timeout=None))]
+#[pyo3(signature = (core, piles, down, recycles, max_states, timeout=None, guided=true))]
+#[allow(clippy::too_many_arguments)]
 fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32, max_states: usize,
-         timeout: Option<f64>) -> PyResult<(String, Vec<PyMove>, usize, String)> {
+         timeout: Option<f64>, guided: bool) -> PyResult<(String, Vec<PyMove>, usize, String)> {
     let g = state(core, piles, down, recycles)?;
     if let Some(s) = timeout {
         if !(s.is_finite() && s >= 0.0) {
@@ -317,14 +319,16 @@ fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, re
     // as in search.py: the greedy pass has a quarter of the time (half of the greedy share),
     // the best-first pass until half of it (the rest of the greedy share)
     let share = |f: f64| timeout.map(|s| Instant::now() + Duration::from_secs_f64((s * f).min(1e9)));
-    let (greedy, best) = (share(0.25), share(0.5));
+    // and the guided pass until three quarters, the exact search the rest
+    let (greedy, best, beam) = (share(0.25), share(0.5), share(0.75));
     let shared = core.t.clone();
     let relaxed = core.relaxed.clone();
     let (outcome, states, method) = py.detach(move || {
         let (t, x) = &*shared;
         // the relaxation has 15 % of the time from the greedy pass's end (search.py)
         let relax = relaxed.as_deref().map(|(rt, rx)| search::Relaxed { t: rt, x: rx, share: timeout.map(|s| s * 0.15) });
-        search::solve(t, x, g, &Budget { max_states, deadline }, greedy, best, relax)
+        let beam = guided.then_some(Budget { max_states, deadline: beam });
+        search::solve(t, x, g, &Budget { max_states, deadline }, greedy, best, relax, beam.as_ref())
     });
     let method = method.to_string();
     Ok(match outcome {
@@ -334,11 +338,42 @@ fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, re
     })
 }
 
+/// The guided pass alone (`search::guided`): ("win", moves, states) or ("unknown", [],
+/// states) once it has stored `max_states` positions (every round's), `timeout` seconds
+/// pass, or (with `width`, one round of that many positions a level) its round ends. It never
+/// proves a deal lost. The GIL is released while searching.
+#[pyfunction]
+#[pyo3(signature = (core, piles, down, recycles, max_states, width=None, timeout=None))]
+#[allow(clippy::too_many_arguments)]
+fn guided(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32, max_states: usize,
+          width: Option<usize>, timeout: Option<f64>) -> PyResult<(String, Vec<PyMove>, usize)> {
+    let g = state(core, piles, down, recycles)?;
+    if let Some(s) = timeout {
+        if !(s.is_finite() && s >= 0.0) {
+            return Err(PyValueError::new_err("a timeout is a finite number of seconds from 0"));
+        }
+    }
+    if width == Some(0) {
+        return Err(PyValueError::new_err("a beam's width is a whole number from 1"));
+    }
+    let deadline = timeout.map(|s| Instant::now() + Duration::from_secs_f64(s.min(1e9)));
+    let shared = core.t.clone();
+    let (outcome, states) = py.detach(move || {
+        let (t, x) = &*shared;
+        search::guided::guided(t, x, g, &Budget { max_states, deadline }, width)
+    });
+    Ok(match outcome {
+        Outcome::Win(line) => ("win".to_string(), line.into_iter().map(to_py).collect(), states),
+        _ => ("unknown".to_string(), Vec::new(), states),
+    })
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Core>()?;
     m.add_class::<Position>()?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(guided, m)?)?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

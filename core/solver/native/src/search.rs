@@ -15,6 +15,10 @@ use std::time::Instant;
 
 use crate::core::{Move, State, Tables, GIVES_NONE, GIVES_RUN, GIVES_TOP, PAIR};
 
+/// The guided pass (a beam search on an evaluation read off the tables), in its own file.
+#[path = "guided.rs"]
+pub mod guided;
+
 pub const HOME_NEVER: u8 = 0;
 pub const HOME_LONE: u8 = 1;
 pub const HOME_START: u8 = 2;
@@ -918,12 +922,16 @@ pub struct Relaxed<'a> {
 /// (the exact search of the position under draw 1 and unlimited redeals: its exhaustion
 /// answers "unwinnable", as search.py's `_lost_with_every_stock_card_free` proves), then
 /// the best-first pass (pruned too, until
-/// `best_deadline` or the budget), then, unless one of them won, the exact search with the
-/// whole budget; only the exact search's exhaustion answers "unwinnable" (a pruned pass that
-/// runs out of moves proves nothing). Each pass may store `budget.max_states` states, as in
-/// search.py. Returns the outcome, the states stored by every pass, and which pass decided.
+/// `best_deadline` or the budget), then, with `guided` (its deadline and states budget), the
+/// guided pass (`guided::guided`: it only ever wins), then, unless one of them won, the exact
+/// search with the whole budget; only the exact search's exhaustion answers "unwinnable" (a
+/// pruned pass that runs out of moves proves nothing). Each pass may store `budget.max_states`
+/// states, as in search.py. Returns the outcome, the states stored by every pass, and which
+/// pass decided.
+#[allow(clippy::too_many_arguments)]
 pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadline: Option<Instant>,
-             best_deadline: Option<Instant>, relaxed: Option<Relaxed<'_>>) -> (Outcome, usize, &'static str) {
+             best_deadline: Option<Instant>, relaxed: Option<Relaxed<'_>>,
+             guided: Option<&Budget>) -> (Outcome, usize, &'static str) {
     let mut greedy = Search::new(t, x, g.clone());
     greedy.prune = true;
     let first = greedy.run(&Budget { max_states: budget.max_states, deadline: greedy_deadline });
@@ -955,6 +963,13 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
         return (Outcome::Win(line), states, "best-first");
     }
     drop(best);
+    if let Some(b) = guided {
+        let (third, used) = guided::guided(t, x, g.clone(), b, None);
+        states += used;
+        if let Outcome::Win(line) = third {
+            return (Outcome::Win(line), states, "guided");
+        }
+    }
     let mut exact = Search::new(t, x, g);
     let outcome = exact.run(budget);
     states += exact.states;
@@ -963,11 +978,11 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::core::tests::little;
 
-    fn plain(t: &Tables) -> SearchTables {
+    pub(crate) fn plain(t: &Tables) -> SearchTables {
         let w = t.width;
         SearchTables {
             needs: vec![vec![]; w],
@@ -991,18 +1006,18 @@ mod tests {
 
     /// Two columns whose top cards turn up the next card home each (6..2 and J..7), the K
     /// and Q above the ace in the first pile: a deal every pass wins.
-    fn open_deal(t: &Tables) -> State {
+    pub(crate) fn open_deal(t: &Tables) -> State {
         let piles = vec![vec![12, 11, 0], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
         State::new(t, piles, vec![3, 0, 0, 4, 4], 0)
     }
 
     /// The two needs the ace, which lies under it in the same column: with no redeal, no line wins.
-    fn blocked_deal(t: &Tables) -> State {
+    pub(crate) fn blocked_deal(t: &Tables) -> State {
         let piles = vec![vec![12, 11], vec![], vec![], vec![0, 2, 1], vec![3, 4, 5, 6, 7, 8, 9, 10]];
         State::new(t, piles, vec![2, 0, 0, 2, 7], 0)
     }
 
-    fn replay(t: &Tables, mut g: State, moves: &[Move]) -> bool {
+    pub(crate) fn replay(t: &Tables, mut g: State, moves: &[Move]) -> bool {
         for &m in moves {
             let mut legal = Vec::new();
             g.legal_moves(t, &mut legal);
@@ -1063,13 +1078,13 @@ mod tests {
         let x = plain(&t);
         let g = open_deal(&t);
         let budget = Budget { max_states: 100_000, deadline: None };
-        let (outcome, _, method) = solve(&t, &x, g.clone(), &budget, None, None, None);
+        let (outcome, _, method) = solve(&t, &x, g.clone(), &budget, None, None, None, None);
         assert!(matches!(outcome, Outcome::Win(ref line) if replay(&t, g, line)));
         assert_eq!(method, "greedy");
         let mut blocked = t.clone();
         blocked.redeals = Some(0);
         let g = blocked_deal(&blocked);
-        let (outcome, states, method) = solve(&blocked, &x, g, &budget, None, None, None);
+        let (outcome, states, method) = solve(&blocked, &x, g, &budget, None, None, None, None);
         assert_eq!((outcome, method), (Outcome::Unwinnable, "exact"));
         assert!(states > 0);
     }

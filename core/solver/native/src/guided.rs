@@ -1,0 +1,302 @@
+//! The guided pass: a beam search on an evaluation read off the game's tables, for the games
+//! where the best-first pass's distance ("cards not home + 3 x face-down cards") does not move
+//! for hundreds of moves (Spider: nothing goes home before a whole suit is built in order).
+//!
+//! The evaluation (`Search::disorder`, lower is nearer a win) looks at each pile as the tables
+//! describe it, never at a game's name: every card not home costs a little; every card that
+//! does not lie on a card the pile's run table (`seq`) says it moves with costs more (a pile
+//! built in runs is nearly sorted), a card lying on one the build table (`accept`) takes but
+//! the run table does not half as much (built, but not movable together); a face-down card
+//! costs more again, and an empty pile (one taking more than one card: a column; taking one:
+//! a cell) is worth something. In Spider that counts the in-suit descending pairs, in FreeCell
+//! the alternate-colour ones and the free cells, in Klondike the face-down cards and the cards
+//! home.
+//!
+//! The beam keeps, level by level, the `width` best positions not seen before (a transposition
+//! set over the canonical keys of `Search::key`, so no position is expanded twice), each
+//! expanded by the pruned moves of the greedy pass (`Search::moves` with `prune`) and the safe
+//! moves home (`Search::auto`). A round ends when the beam empties, when its best evaluation
+//! has not improved for `PATIENCE` levels, or at a depth cap; the next round starts again from
+//! the root with a beam four times wider (`guided` with no width), until the states budget or
+//! the deadline. Bounded, it proves nothing: it answers `Win` (a line from the
+//! root, which the caller replays through the kernel) or `Unknown`, never `Unwinnable`.
+
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
+use std::time::Instant;
+
+use super::{Budget, Fx, Outcome, Search, SearchTables, Step};
+use crate::core::{Move, State, Tables};
+
+/// The evaluation's weights (see the module's comment), in tenths of a card.
+struct Weights {
+    card: i64,   // a card not home
+    brk: i64,    // a card not on a card it moves with (or a face-down one)
+    built: i64,  // back from brk: on a card it was built on, not movable with it
+    down: i64,   // a face-down card, beyond its break
+    column: i64, // an empty pile taking several cards
+    cell: i64,   // an empty pile taking one card
+    stock: i64,  // a card in the stock (or a pile nothing moves to or from)
+}
+
+const WEIGHTS: Weights = Weights { card: 2, brk: 10, built: 5, down: 6, column: 8, cell: 4, stock: 12 };
+
+/// levels without a better best evaluation before a round gives up
+const PATIENCE: usize = 80;
+/// the first round's width when widening (`guided` with no width)
+pub const FIRST_WIDTH: usize = 32;
+
+/// A child of the beam's level: (evaluation, order, the beam entry it comes from, the draws
+/// and move from there, its key).
+type Child = (i64, usize, usize, (usize, Move), Box<[u16]>);
+
+/// A position the beam kept: its parent and the moves that led to it from there (the draws
+/// written out, the move, the safe moves home after it).
+struct Kept {
+    parent: u32,
+    steps: Vec<Move>,
+}
+
+impl<'a> Search<'a> {
+    /// The guided pass's evaluation of the position: lower is nearer a win (see the module).
+    pub fn disorder(&self) -> i64 {
+        self.disorder_by(&WEIGHTS)
+    }
+
+    fn disorder_by(&self, wt: &Weights) -> i64 {
+        let t = self.t;
+        let g = &self.g;
+        let w = t.width;
+        let stock = t.stock.unwrap_or(usize::MAX);
+        let mut cost = 0i64;
+        for i in 0..t.count {
+            if t.is_foundation[i] {
+                continue;
+            }
+            let p = &g.piles[i];
+            let n = p.len();
+            if i == stock || !t.receivers.contains(&i) && !t.sources.contains(&i) {
+                cost += wt.stock * n as i64;
+                continue;
+            }
+            if n == 0 {
+                if t.allowed[i].iter().any(|&a| a) {
+                    cost -= if t.capacity[i] > 1 { wt.column } else { wt.cell };
+                }
+                continue;
+            }
+            let down = g.down[i].min(n);
+            cost += (wt.card + wt.brk) * n as i64 + wt.down * down as i64;
+            let (seq, accept) = (&t.seq[i], &t.accept[i]);
+            for j in down..n - 1 {
+                let (lower, upper) = (p[j] as usize, p[j + 1] as usize);
+                if seq[lower * w + upper] != 0 {
+                    cost -= wt.brk;
+                } else if accept[lower * w + upper] != 0 {
+                    cost -= wt.built;
+                }
+            }
+        }
+        cost
+    }
+
+    /// Play `draws` stock actions (a macro-move's), the move, then the safe moves home.
+    fn play(&mut self, draws: usize, m: Move) {
+        if draws > 0 {
+            self.turn_stock(draws);
+        }
+        self.g.push(self.t, m);
+        self.trail.push(Step::Move(m));
+        self.auto();
+    }
+
+    /// One round of the beam, `width` positions a level, from the current position (see the
+    /// module): `Win` with the line from here, or `Unknown`.
+    /// `cut` is set when a level had more new positions than the beam kept (a wider beam
+    /// would see more).
+    pub fn beam(&mut self, budget: &Budget, width: usize, cut: &mut bool) -> Outcome {
+        // every move of the exact search (its waits included): the greedy cuts leave out the
+        // moves of a run onto another pile that turn nothing up, which Spider lives by
+        self.prune = false;
+        let t = self.t;
+        let width = width.max(1);
+        let max_depth = 6 * self.x.deck_size.max(52) + 100;
+        let wt = WEIGHTS;
+        let mut kept: Vec<Kept> = Vec::new();
+        self.trail.clear();
+        self.auto();
+        kept.push(Kept { parent: u32::MAX, steps: self.line() });
+        let line_to = |kept: &[Kept], mut at: usize, last: Vec<Move>| {
+            let mut chain = Vec::new();
+            while at != u32::MAX as usize {
+                chain.push(at);
+                at = kept[at].parent as usize;
+            }
+            let mut line: Vec<Move> = chain.iter().rev().flat_map(|&i| kept[i].steps.iter().copied()).collect();
+            line.extend(last);
+            line
+        };
+        if self.g.won(t) {
+            self.states = self.seen.len();
+            return Outcome::Win(line_to(&kept, 0, Vec::new()));
+        }
+        self.visit();
+        let mut beam: Vec<(u32, Box<[u16]>)> = vec![(0, self.g.snapshot())];
+        let mut best = self.disorder_by(&wt);
+        let mut since = 0usize;
+        let mut level: HashSet<Box<[u16]>, BuildHasherDefault<Fx>> = HashSet::default();
+        let outcome = 'search: loop {
+            if beam.is_empty() || since > PATIENCE || kept.len() > max_depth * width {
+                break Outcome::Unknown;
+            }
+            // (evaluation, order, the beam entry it comes from, its move there, key): the
+            // positions themselves are made again for the few kept
+            let mut children: Vec<Child> = Vec::new();
+            level.clear();
+            for (b, (parent, snap)) in beam.iter().enumerate() {
+                self.count += 1;
+                if self.count & 15 == 0 && budget.deadline.is_some_and(|d| Instant::now() > d) {
+                    break 'search Outcome::Unknown;
+                }
+                self.g.restore(snap);
+                self.trail.clear();
+                for (draws, m) in self.moves() {
+                    self.play(draws, m);
+                    if self.g.won(t) {
+                        let last = self.line();
+                        break 'search Outcome::Win(line_to(&kept, *parent as usize, last));
+                    }
+                    let k = self.key();
+                    if !self.seen.contains(&k) && level.insert(k.clone()) {
+                        children.push((self.disorder_by(&wt), children.len(), b, (draws, m), k));
+                    }
+                    self.undo(0);
+                }
+            }
+            if children.len() > width {
+                *cut = true;
+                children.select_nth_unstable_by_key(width - 1, |c| (c.0, c.1));
+                children.truncate(width);
+            }
+            children.sort_unstable_by_key(|c| (c.0, c.1));
+            match children.first() {
+                Some(c) if c.0 < best => {
+                    best = c.0;
+                    since = 0;
+                }
+                _ => since += 1,
+            }
+            let mut next = Vec::with_capacity(children.len());
+            for (_, _, b, (draws, m), k) in children {
+                if self.seen.len() >= budget.max_states {
+                    break 'search Outcome::Unknown;
+                }
+                self.seen.insert(k);
+                let (parent, snap) = &beam[b];
+                self.g.restore(snap);
+                self.trail.clear();
+                self.play(draws, m);
+                next.push((kept.len() as u32, self.g.snapshot()));
+                kept.push(Kept { parent: *parent, steps: self.line() });
+            }
+            beam = next;
+        };
+        self.states = self.seen.len();
+        outcome
+    }
+}
+
+/// The guided pass from `g`: one round of `width` positions a level, or (no width) rounds of
+/// `FIRST_WIDTH`, then four times as many each, until a win, the states budget (every round's
+/// states counted) or the deadline. Returns the outcome and the states stored.
+pub fn guided(t: &Tables, x: &SearchTables, g: State, budget: &Budget, width: Option<usize>) -> (Outcome, usize) {
+    let mut states = 0usize;
+    let mut w = width.unwrap_or(FIRST_WIDTH).max(1);
+    loop {
+        let mut s = Search::new(t, x, g.clone());
+        let left = Budget { max_states: budget.max_states.saturating_sub(states), deadline: budget.deadline };
+        let mut cut = false;
+        let outcome = s.beam(&left, w, &mut cut);
+        states += s.states;
+        // (a round that never had to leave a position out saw all a wider one would)
+        if matches!(outcome, Outcome::Win(_)) || width.is_some() || !cut || states >= budget.max_states
+            || budget.deadline.is_some_and(|d| Instant::now() > d)
+        {
+            return (outcome, states);
+        }
+        w = w.saturating_mul(4);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::solve;
+    use super::super::tests::{blocked_deal, open_deal, plain, replay};
+    use super::*;
+    use crate::core::tests::little;
+
+    #[test]
+    fn wins_a_winnable_deal_with_a_line_that_replays() {
+        let t = little();
+        let x = plain(&t);
+        let g = open_deal(&t);
+        for width in [None, Some(1), Some(8)] {
+            match guided(&t, &x, g.clone(), &Budget { max_states: 100_000, deadline: None }, width) {
+                (Outcome::Win(line), states) => {
+                    assert!(replay(&t, g.clone(), &line), "{width:?}: {line:?}");
+                    assert!(states > 0);
+                }
+                other => panic!("expected a win, got {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn stops_at_its_budget() {
+        let t = little();
+        let x = plain(&t);
+        let g = open_deal(&t);
+        for max_states in [0, 1, 2, 3] {
+            let (outcome, states) = guided(&t, &x, g.clone(), &Budget { max_states, deadline: None }, None);
+            assert_eq!(outcome, Outcome::Unknown, "{max_states}");
+            assert!(states <= max_states.max(1), "{states} > {max_states}");
+        }
+        let past = Some(Instant::now() - std::time::Duration::from_secs(1));
+        let mut s = Search::new(&t, &x, g);
+        let mut cut = false;
+        assert_eq!(s.beam(&Budget { max_states: 100_000, deadline: past }, 4, &mut cut), Outcome::Unknown);
+    }
+
+    #[test]
+    fn out_of_positions_it_says_unknown_never_unwinnable() {
+        let mut t = little();
+        t.redeals = Some(0);
+        let x = plain(&t);
+        // the blocked deal the exact search proves unwinnable: the guided pass runs out of
+        // positions, which proves nothing
+        let g = blocked_deal(&t);
+        let (outcome, states) = guided(&t, &x, g.clone(), &Budget { max_states: 100_000, deadline: None }, None);
+        assert_eq!(outcome, Outcome::Unknown);
+        assert!(states > 1 && states < 100_000, "{states}");
+        // and in the portfolio the exact search still proves it
+        let budget = Budget { max_states: 100_000, deadline: None };
+        let (outcome, _, method) = solve(&t, &x, g, &budget, None, None, None, Some(&budget));
+        assert_eq!((outcome, method), (Outcome::Unwinnable, "exact"));
+    }
+
+    #[test]
+    fn a_pile_in_runs_is_nearer_a_win_than_the_same_cards_out_of_order() {
+        let t = little();
+        let x = plain(&t);
+        let at = |piles: Vec<Vec<u16>>, down: Vec<usize>| Search::new(&t, &x, State::new(&t, piles, down, 0)).disorder();
+        let run = at(vec![vec![], vec![], vec![], vec![5, 4, 3], vec![]], vec![0; 5]);
+        let mixed = at(vec![vec![], vec![], vec![], vec![3, 5, 4], vec![]], vec![0; 5]);
+        let hidden = at(vec![vec![], vec![], vec![], vec![5, 4, 3], vec![]], vec![0, 0, 0, 1, 0]);
+        let home = at(vec![vec![], vec![], vec![0], vec![5, 4, 3], vec![]], vec![0; 5]);
+        let spread = at(vec![vec![], vec![], vec![], vec![5, 4], vec![3]], vec![0; 5]);
+        assert!(run < mixed, "{run} {mixed}");
+        assert!(run < hidden, "{run} {hidden}");
+        assert!(run < spread, "an empty column and a run beat two piles: {run} {spread}");
+        assert!(home <= run, "a card home is no worse: {home} {run}");
+    }
+}
