@@ -429,7 +429,7 @@ def test_the_core_searches_as_the_python_engine_pass_for_pass(name, options, see
     answers = set()
     for seed in seeds:
         game = Game.new(rules, seed)
-        native = solve(game, timeout=None, max_states=2_000, engine="native")
+        native = solve(game, timeout=None, max_states=2_000, engine="native", guided=False)  # its own pass aside
         python = python_engine.solve(game, timeout=None, max_states=2_000)
         assert native.engine == "native"
         assert (native.result, native.method, native.states) == (python.result, python.method, python.states), seed
@@ -447,7 +447,9 @@ def test_a_states_budget_means_the_same_in_both_engines(name, options):
     defn = get_variant(name)
     game = Game.new(Rules.of(defn, defn.resolve_options(options)), 2)
     for budget in (1, 5, 40):
-        native = solve(game, timeout=None, max_states=budget, engine="native")
+        native = solve(game, timeout=None, max_states=budget, engine="native", guided=False)
         python = python_engine.solve(game, timeout=None, max_states=budget)
         assert (native.result, native.states) == (python.result, python.states) == (UNKNOWN, python.states)
         assert 0 < python.states <= 4 * budget  # four passes at most: greedy, relaxation, best-first, exact
+        guided = solve(game, timeout=None, max_states=budget, engine="native")
+        assert guided.result == UNKNOWN and 0 < guided.states <= 5 * budget  # and the core's guided pass
