@@ -5,27 +5,14 @@ a stand-in binary that answers what the test tells it to."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from script_helpers import load_script
 
-
-def _bench() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_vs_solvitaire.py"
-    spec = importlib.util.spec_from_file_location("bench_vs_solvitaire", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_vs_solvitaire", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _bench()
+bench = load_script("bench_vs_solvitaire")
 
 # Klondike seed 12345 as Solvitaire's deal: bottom card first, face-down cards in lower case,
 # the stock's top card (the first turned) last.

@@ -11,29 +11,15 @@ check for as long as one likes.
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from script_helpers import load_script
 
 from solitaire.core import Rules, load_variant_text
 
-
-def _fuzzer() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "fuzz_yaml.py"
-    spec = importlib.util.spec_from_file_location("fuzz_yaml", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("fuzz_yaml", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-fuzz = _fuzzer()
+fuzz = load_script("fuzz_yaml")
 
 
 def test_the_unmutated_files_load() -> None:
