@@ -8,7 +8,9 @@
 //! built in runs is nearly sorted), a card lying on one the build table (`accept`) takes but
 //! the run table does not half as much (built, but not movable together); a face-down card
 //! costs more again, and an empty pile (one taking more than one card: a column; taking one:
-//! a cell) is worth something. In Spider that counts the in-suit descending pairs, in FreeCell
+//! a cell) is worth something; where the foundations take only whole runs, a pair counts as a
+//! run only when a foundation would take it as one (Black Widow moves runs of any suit but
+//! takes home only runs in suit). In Spider that counts the in-suit descending pairs, in FreeCell
 //! the alternate-colour ones and the free cells, in Klondike the face-down cards and the cards
 //! home.
 //!
@@ -68,6 +70,10 @@ impl<'a> Search<'a> {
         let g = &self.g;
         let w = t.width;
         let stock = t.stock.unwrap_or(usize::MAX);
+        // where the foundations take only whole runs (Spider), the run they take is what a
+        // pile must be built into: a pair the tableau moves together but a foundation would
+        // not take as one run (Black Widow's runs of any suit) counts as built, not as a run
+        let home = t.foundations.iter().find(|&&f| t.min_accept[f] > 1).map(|&f| &t.seq[f]);
         let mut cost = 0i64;
         for i in 0..t.count {
             if t.is_foundation[i] {
@@ -90,9 +96,10 @@ impl<'a> Search<'a> {
             let (seq, accept) = (&t.seq[i], &t.accept[i]);
             for j in down..n - 1 {
                 let (lower, upper) = (p[j] as usize, p[j + 1] as usize);
-                if seq[lower * w + upper] != 0 {
+                let at = lower * w + upper;
+                if seq[at] != 0 && home.is_none_or(|h| h[at] != 0) {
                     cost -= wt.brk;
-                } else if accept[lower * w + upper] != 0 {
+                } else if seq[at] != 0 || accept[at] != 0 {
                     cost -= wt.built;
                 }
             }
