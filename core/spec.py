@@ -37,7 +37,7 @@ RESERVED_NAMES = frozenset({"draw", "s", "undo", "redo", "hint", "finish", "quit
 # not be given (tests/test_variant_yaml.py checks this list against the commands' declarations)
 RESERVED_OPTIONS = frozenset({
     "any_deal", "bind", "cert", "cluster", "daily", "deal", "four_colour", "help", "hint", "hints", "jobs",
-    "json", "key", "minutes", "ms", "name", "new", "plain", "port", "position", "public", "race", "seconds",
+    "json", "key", "memory", "minutes", "ms", "name", "new", "plain", "port", "position", "public", "race", "seconds",
     "seed", "seeds", "states", "timeout", "variant", "web", "web_port", "deal_seed",
 })
 
