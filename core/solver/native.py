@@ -216,7 +216,7 @@ def choose(game: Game, knowledge: Any = None, engine: str = "auto") -> tuple[str
 #: what one stored state costs a search, in bytes: a fixed part and a part a card of the
 #: deck (a state's key holds every card), for each engine; measured as peak resident memory
 #: over states stored on hard deals of Klondike (52 cards) and Spider (104), the best-first
-#: pass's open list and nodes included (benchmarks/bench_memory.py, docs/performance.md)
+#: pass's open list and nodes included (benchmarks/bench_jobs.py per-state, docs/performance.md)
 BYTES_A_STATE = {"native": (320, 1), "python": (1100, 4)}
 MEGABYTE = 1 << 20
 
@@ -286,15 +286,13 @@ def guided(game: Game, max_states: int, width: int | None = None, timeout: float
     (it never proves a deal lost). ``width``: one round of that many positions a level (None:
     rounds ever wider until ``max_states`` positions are stored). Raise RuntimeError when the
     compiled core is not installed or does not speak the game."""
-    module = _module()
-    if module is None:
-        raise RuntimeError("the compiled solver core is not installed")
     reason = unsupported(game.rules)
     if reason is not None:
         raise RuntimeError(reason)
+    loaded = core(game.rules)  # raises RuntimeError when the compiled core is not installed
     began = time.perf_counter()
-    answer, line, states = module.guided(core(game.rules), game.piles, game.down, game.recycles, max_states,
-                                         width, timeout)
+    answer, line, states = _module().guided(loaded, game.piles, game.down, game.recycles,  # type: ignore[union-attr]
+                                            max_states, width, timeout)
     moves = replayed(game, [tuple(m) for m in line]) if answer == WIN else []
     return SolveResult(answer, tuple(moves), time.perf_counter() - began, states, "guided" if moves else "", "native")
 
