@@ -36,9 +36,6 @@ answers to `solitaire-yukon:yukon`, and `solitaire variants` says so.
 
 - **Gaps** (Montana) waits for two things the kernel cannot say yet: see
   [Removal games](removal.md#gaps-not-yet-built-in).
-- **Alpha Star**: neither PySolFC nor Aisleriot plays a game of that name, nor does any source
-  we could check give its rules; we will not make rules up and call them a classic. A game
-  whose rules are known is one YAML file away ([Write a variant](../write-a-variant.md)).
 """
 
 
@@ -63,10 +60,6 @@ variants` перелічує ігри, а посилання веде на ст�
 
 - **Gaps** (Montana) чекає двох речей, яких ядро ще не вміє сказати: див.
   [Ігри на прибирання карт](removal.md#gaps-not-yet-built-in).
-- **Alpha Star**: ні PySolFC, ні Aisleriot не мають гри з такою назвою, і жодне джерело, яке
-  ми змогли перевірити, не дає її правил; ми не вигадуватимемо правил, щоб назвати їх
-  класикою. Гра з відомими правилами — це лише один файл YAML ([Як написати
-  гру](../write-a-variant.md)).
 """),
     "ro": ("""# Catalogul {#the-catalogue}
 
@@ -86,10 +79,6 @@ joc](../write-a-variant.md)), este tot un Yukon: instalat lângă cel inclus, r�
 
 - **Gaps** (Montana) așteaptă două lucruri pe care nucleul nu le poate spune încă: vezi
   [Jocuri de eliminare](removal.md#gaps-not-yet-built-in).
-- **Alpha Star**: nici PySolFC, nici Aisleriot nu au un joc cu acest nume și nicio sursă pe
-  care am putut-o verifica nu îi dă regulile; nu vom inventa reguli ca să le numim clasice. Un
-  joc cu reguli cunoscute este la un fișier YAML distanță ([Scrie un
-  joc](../write-a-variant.md)).
 """),
     "el": ("""# Ο κατάλογος {#the-catalogue}
 
@@ -110,10 +99,6 @@ tests/test_catalogue_page.py`).
 
 - **Gaps** (Montana): περιμένει δύο πράγματα που ο πυρήνας δεν μπορεί ακόμη να πει· δείτε
   [Παιχνίδια αφαίρεσης](removal.md#gaps-not-yet-built-in).
-- **Alpha Star**: ούτε το PySolFC ούτε το Aisleriot παίζουν παιχνίδι με αυτό το όνομα, ούτε
-  δίνει τους κανόνες του καμία πηγή που μπορέσαμε να ελέγξουμε· δεν θα επινοήσουμε κανόνες για
-  να τους πούμε κλασικούς. Ένα παιχνίδι με γνωστούς κανόνες απέχει ένα αρχείο YAML ([Γράψτε ένα
-  παιχνίδι](../write-a-variant.md)).
 """),
     "ht": ("""# Katalòg la {#the-catalogue}
 
@@ -133,9 +118,6 @@ a, li reponn a `solitaire-yukon:yukon`, e `solitaire variants` di sa.
 
 - **Gaps** (Montana) ap tann de bagay nwayo a poko ka di: gade
   [Jwèt pou retire kat](removal.md#gaps-not-yet-built-in).
-- **Alpha Star**: ni PySolFC ni Aisleriot pa jwe yon jwèt ki rele konsa, e okenn sous nou te
-  ka verifye pa bay règ li; nou p ap envante règ pou n rele yo yon klasik. Yon jwèt moun
-  konnen règ li se jis yon fichye YAML ([Ekri yon jwèt](../write-a-variant.md)).
 """),
     "ar": ("""# الفهرس {#the-catalogue}
 
@@ -155,9 +137,6 @@ a, li reponn a `solitaire-yukon:yukon`, e `solitaire variants` di sa.
 
 - **Gaps** (Montana) تنتظر أمرين لا تستطيع النواة التعبير عنهما بعد: انظر
   [ألعاب الإزالة](removal.md#gaps-not-yet-built-in).
-- **Alpha Star**: لا يلعب PySolFC ولا Aisleriot لعبة بهذا الاسم، ولا يذكر أي مصدر استطعنا
-  التحقق منه قواعدها؛ لن نخترع قواعد ونسمّيها كلاسيكية. اللعبة المعروفة قواعدها لا يفصلها
-  عنك سوى ملف YAML واحد ([اكتب لعبة](../write-a-variant.md)).
 """),
 }
 

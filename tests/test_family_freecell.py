@@ -44,6 +44,7 @@ DEALS: dict[str, tuple[dict[str, Any], list[str], list[int], list[int]]] = {
     "seahaven-towers": ({}, cells(4), [5] * 10, [0, 0, 0, 0]),
     "relaxed-freecell": ({}, cells(4), [7, 7, 7, 7, 6, 6, 6, 6], [0, 0, 0, 0]),
     "beleaguered-castle": ({}, [], [6] * 8, [1, 1, 1, 1]),
+    "alpha-star": ({}, [], [4] * 12, [1, 1, 1, 1]),
     "streets-and-alleys": ({}, [], [7, 7, 7, 7, 6, 6, 6, 6], [0, 0, 0, 0]),
     "fortress": ({}, [], [6, 6, 5, 5, 5, 5, 5, 5, 5, 5], [0, 0, 0, 0]),
     "bakers-dozen": ({}, [], [4] * 13, [0, 0, 0, 0]),
@@ -95,10 +96,11 @@ def test_freecell_deals_as_many_cells_as_the_option_says(cli, n):
     assert all(piles[t] == four[t] for t in columns(8))
 
 
-def test_beleaguered_castle_deals_the_aces_to_the_foundations(cli):
-    piles = dealt(cli, "beleaguered-castle", 8, {})["piles"]
+@pytest.mark.parametrize(("game", "n"), [("beleaguered-castle", 8), ("alpha-star", 12)])
+def test_beleaguered_castle_deals_the_aces_to_the_foundations(cli, game, n):
+    piles = dealt(cli, game, 8, {})["piles"]
     assert sorted(piles[f]["up"][0] for f in FOUNDATIONS) == ["AC", "AD", "AH", "AS"]
-    assert not any(c[0] == "A" for t in columns(8) for c in piles[t]["up"])
+    assert not any(c[0] == "A" for t in columns(n) for c in piles[t]["up"])
 
 
 @settings(max_examples=25, deadline=None)
@@ -246,6 +248,26 @@ def test_fortress_builds_up_or_down_by_suit(play_from):
     data = position("fortress", {"t1": ["KD", "7S"], "t2": ["6S"]}, rest=columns(10)[2:])
     [upward] = play_from(data, "t1 t2")
     assert upward["ok"] and up(upward, "t2") == ["6S", "7S"]
+
+
+def test_alpha_star_moves_runs_of_one_suit_built_down_in_suit(play_from):
+    data = position("alpha-star", {"t1": ["KD", "9S", "8S", "7S"], "t2": ["TS"], "t3": ["6H", "5C"],
+                                   "t4": ["6C"], "t5": [], "t6": ["QH", "JD"]}, rest=columns(12)[6:])
+    off_suit, run, empty, one_suit_only = play_from(data, "t3 t4 2", "t1 t2 3", "t2 t5 4", "t6 t5 2")
+    assert not off_suit["ok"] and up(off_suit, "t3") == ["6H", "5C"]  # 6H-5C is no run of one suit
+    assert run["ok"], run["error"]
+    assert up(run, "t2") == ["TS", "9S", "8S", "7S"] and up(run, "t1") == ["KD"]
+    assert empty["ok"], empty["error"]  # an empty column takes a whole run
+    assert up(empty, "t5") == ["TS", "9S", "8S", "7S"] and up(empty, "t2") == []
+    assert not one_suit_only["ok"] and up(one_suit_only, "t6") == ["QH", "JD"]
+
+
+def test_alpha_star_builds_in_suit_only(play_from):
+    data = position("alpha-star", {"t1": ["KD", "9H"], "t2": ["TS"], "t3": ["TH"]}, rest=columns(12)[3:])
+    wrong, right = play_from(data, "t1 t2", "t1 t3")
+    assert not wrong["ok"] and wrong["error"] == "nothing from t1 fits on TS: t2 builds down in the same suit"
+    assert up(wrong, "t1") == ["KD", "9H"]
+    assert right["ok"] and up(right, "t3") == ["TH", "9H"]
 
 
 @pytest.mark.parametrize("game", ["bakers-dozen", "spanish-patience"])
