@@ -2,7 +2,8 @@
 through the solver's front door: in the compiled core where it is installed and speaks the game.
 
 Every hint is a legal move of the real position, two positions that differ only in hidden
-cards get the same hint, and a won guess's line replays on that guess. Budgets in states,
+cards get the same hint, and a won guess's first move is that of a full solve of the guess,
+whose line replays on it. Budgets in states,
 never seconds (the latency is benchmarks/bench_hints.py's, docs/performance.md "Hints").
 """
 
@@ -95,9 +96,11 @@ def test_the_hint_runs_in_the_compiled_core_and_is_a_legal_move(monkeypatch: pyt
         assert game.to_position() == before  # the hint changed nothing
         assert 0 <= wins <= 6
     assert spy.calls and spy.engines == {"native"} and len(native_runs) == len(spy.calls)
-    for guess, result in spy.calls:  # every won guess's line replays on that guess
-        if result.result == WIN:
-            for text in result.moves:
+    for (guess, result), budget in zip(spy.calls, spy.budgets, strict=True):
+        if result.result == WIN:  # a won guess gives its first move alone: a full solve's, whose line wins
+            full = front_door.solve(guess, timeout=None, max_states=budget, greedy_share=1.0)
+            assert full.result == WIN and result.moves == full.moves[:1]
+            for text in full.moves:
                 guess.play(text)
             assert guess.won
 
@@ -265,7 +268,9 @@ def test_a_cancel_set_before_the_search_stops_it_before_it_starts() -> None:
     result = front_door.solve(game, timeout=None, max_states=1_000_000, cancel=cancel)
     assert (result.result, result.stopped, result.states) == ("unknown", "cancelled", 0)
     # the compiled core's own flag: it searches nothing either
-    answer, line, states, _method = front_door._module().solve(
+    module = front_door._module()
+    assert module is not None
+    answer, line, states, _method = module.solve(
         front_door.core(game.rules), game.piles, game.down, game.recycles, 1_000_000, None, True, True, cancel._flag)
     assert (answer, line, states) == ("unknown", [], 0)
 
