@@ -249,7 +249,7 @@ def test_the_compiled_core_lets_other_threads_run_while_it_searches() -> None:
 
 
 @needs_native
-@pytest.mark.parametrize(("variant", "options"), GAMES)
+@pytest.mark.parametrize(("variant", "options"), [*GAMES, ("forty-thieves", {}), ("yukon", {})])
 def test_the_lean_solve_of_a_guess_gives_the_hint_of_a_full_solve(variant: str, options: dict[str, Any]) -> None:
     """A hint solves its guesses for wins only (no relaxation proof, the first move alone in
     notation): the same hint and the same won guesses as solving each one in full."""
