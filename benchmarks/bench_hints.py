@@ -15,7 +15,10 @@ at a time: the same answer, a shorter wait where processors are free). Every hin
 checked to be a legal move. Prints p50, p95 and max seconds a hint (wall clock: what the
 player waits) per game and engine, p50 and p95 CPU seconds (the process's own time, the
 fairer figure on a machine shared with other work), the won guesses a hint (of
-``--samples``), and how often the two engines gave the same move.
+``--samples``), and how often the two engines gave the same move. With ``--check STATES``
+each hint is also judged against the real deal (every card known): of the positions a
+full-information solve (the compiled core, STATES a pass) wins from, how many it still wins
+after the hinted move ("on a won line"; a hint of nothing counts as off it).
 
 ``--cli N`` also times the whole path a user sees, start-up included: ``solitaire solve
 klondike --seed S --hint`` for N seeds, each engine (``SOLITAIRE_ENGINE=python`` for the
@@ -57,6 +60,8 @@ GAMES: dict[str, tuple[str, dict[str, Any]]] = {
     "golf": ("golf", {}),
     "pyramid": ("pyramid", {}),
     "canfield": ("canfield", {}),
+    "forty-thieves": ("forty-thieves", {}),
+    "yukon": ("yukon", {}),
 }
 
 
@@ -87,8 +92,16 @@ def legal(game: Game, move: str | None) -> bool:
         return False
 
 
+def won_from(game: Game, check: int) -> bool:
+    """The real deal (every card known) is won from here: a full-information solve in the
+    compiled core (the front door), ``check`` states a pass, finds a win."""
+    if game.won:
+        return True
+    return native.solve(game, timeout=None, max_states=check).result == "win"
+
+
 def bench_game(label: str, seeds: int, depths: list[int], engines: list[str], samples: int,
-               budgets: list[int], threads: list[int]) -> list[dict[str, Any]]:
+               budgets: list[int], threads: list[int], check: int = 0) -> list[dict[str, Any]]:
     variant, options = GAMES[label]
     rules = Rules.of(get_variant(variant), options)
     # the Python engine solves one guess after another whatever ``threads`` says: one run of it
@@ -98,6 +111,10 @@ def bench_game(label: str, seeds: int, depths: list[int], engines: list[str], sa
     cpu: dict[tuple[str, int, int], list[float]] = {run: [] for run in runs}
     wins: dict[tuple[str, int, int], int] = {run: 0 for run in runs}
     moves: dict[tuple[str, int, int], list[str | None]] = {run: [] for run in runs}
+    # with ``check``: the positions whose real deal is won from there, and of those the hints
+    # after which it is still won (the hint is on a winning line of the real deal)
+    winnable = 0
+    kept: dict[tuple[str, int, int], int] = {run: 0 for run in runs}
     used = ""
     turn = 0
     for seed in range(seeds):
@@ -113,7 +130,8 @@ def bench_game(label: str, seeds: int, depths: list[int], engines: list[str], sa
             for run in order:
                 engine, states, n = run
                 c0, t0 = time.process_time(), time.perf_counter()
-                move, won = player_hint(game, samples=samples, states=states, engine=engine, threads=n)
+                move, won = player_hint(game, samples=samples, states=states, engine=engine.removesuffix("-full"),
+                                        threads=n, full=engine.endswith("-full"))
                 seconds[run].append(time.perf_counter() - t0)
                 cpu[run].append(time.process_time() - c0)
                 if not legal(game, move):
@@ -122,6 +140,17 @@ def bench_game(label: str, seeds: int, depths: list[int], engines: list[str], sa
                 answers[run] = move
             for run in runs:
                 moves[run].append(answers[run])
+            if check and won_from(game, check):
+                winnable += 1
+                after: dict[str | None, bool] = {}
+                for run in runs:
+                    move = answers[run]
+                    if move not in after:
+                        played = game.copy()
+                        if move is not None:
+                            played.play(move)
+                        after[move] = move is not None and won_from(played, check)
+                    kept[run] += after[move]
     rows = []
     for run in runs:
         engine, states, n = run
@@ -129,15 +158,17 @@ def bench_game(label: str, seeds: int, depths: list[int], engines: list[str], sa
             continue
         same = None
         if len(engines) > 1:
-            other = next(r for r in runs if r[0] != engine and r[1] == states)
+            other = next(r for r in runs if r[0] != engine and r[1] == states and r[2] == n) \
+                if any(r[0] != engine and r[2] == n for r in runs) else \
+                next(r for r in runs if r[0] != engine and r[1] == states)
             same = sum(a == b for a, b in zip(moves[run], moves[other], strict=True))
         rows.append({"game": label, "engine": engine, "states": states, "threads": 1 if engine == "python" else n,
-                     "runs_in": used if engine == "auto" else "python", "positions": len(seconds[run]),
+                     "runs_in": used if engine != "python" else "python", "positions": len(seconds[run]),
                      "p50": statistics.median(seconds[run]),
                      "p95": quantile(seconds[run], 0.95), "max": max(seconds[run]),
                      "cpu50": statistics.median(cpu[run]), "cpu95": quantile(cpu[run], 0.95),
                      "wins": wins[run] / len(seconds[run]),
-                     "same": same})
+                     "same": same, "winnable": winnable if check else None, "kept": kept[run]})
     return rows
 
 
@@ -251,11 +282,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depths", default="0,15,40", help="random legal moves played before the hint")
     parser.add_argument("--engines", default="python,auto",
                         help="python, auto (the front door: the compiled core where it speaks the game), "
-                             "or none (only --cli / --protocol)")
+                             "auto-full (the same, each guess solved in full: player_hint(full=True), the "
+                             "reference), or none (only --cli / --protocol)")
     parser.add_argument("--samples", type=int, default=6, help="guesses of the hidden cards a hint")
     parser.add_argument("--states", default="2000", help="states a guess may store (comma-separated to compare)")
     parser.add_argument("--threads", default="1,2",
                         help="threads a hint solves its guesses in, in the compiled core (comma-separated)")
+    parser.add_argument("--check", type=int, default=0, metavar="STATES",
+                        help="also judge each hint by a full-information solve of the real deal (STATES a pass): "
+                             "of the positions won from there, how many are still won after the hinted move")
     parser.add_argument("--cli", type=int, default=0, metavar="N", help="also time `solitaire solve --hint` N times")
     parser.add_argument("--protocol", type=int, default=0, metavar="N",
                         help="also time the JSON protocol's hint on N deals")
@@ -263,8 +298,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     engines = [] if args.engines == "none" else args.engines.split(",")
     for engine in engines:
-        if engine not in ("python", "auto"):
-            parser.error(f"an engine is python or auto, got {engine!r}")
+        if engine not in ("python", "auto", "auto-full"):
+            parser.error(f"an engine is python, auto or auto-full, got {engine!r}")
     labels = args.games.split(",")
     for label in labels:
         if label not in GAMES:
@@ -279,11 +314,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'game':<11} {'engine':<7} {'states':>6} {'thr':>3} {'runs in':<14} {'hints':>5} {'p50 s':>7} "
               f"{'p95 s':>7} {'max s':>7} {'cpu p50':>7} {'cpu p95':>7} {'won/hint':>8} {'same':>5}")
         for label in labels:
-            for r in bench_game(label, args.seeds, depths, engines, args.samples, budgets, threads):
+            for r in bench_game(label, args.seeds, depths, engines, args.samples, budgets, threads, args.check):
                 same = "" if r["same"] is None else f"{r['same']}/{r['positions']}"
+                line = "" if r["winnable"] is None else f"{r['kept']}/{r['winnable']}"
                 print(f"{r['game']:<11} {r['engine']:<7} {r['states']:>6} {r['threads']:>3} {r['runs_in'][:14]:<14} "
                       f"{r['positions']:>5} {r['p50']:>7.3f} {r['p95']:>7.3f} {r['max']:>7.3f} "
-                      f"{r['cpu50']:>7.3f} {r['cpu95']:>7.3f} {r['wins']:>8.1f} {same:>5}", flush=True)
+                      f"{r['cpu50']:>7.3f} {r['cpu95']:>7.3f} {r['wins']:>8.1f} {same:>5} {line:>13}", flush=True)
     shown = engines or ["python", "auto"]
     rows = (bench_cli(args.cli, shown) if args.cli else []) + \
         (bench_protocol(args.protocol, args.moves, shown) if args.protocol else [])

@@ -27,7 +27,7 @@ from typing import Any
 import typer
 
 from solitaire.core.i18n import N_
-from solitaire.core.solver import SolveResult, parse_range, player_hint, solve
+from solitaire.core.solver import Cancel, SolveResult, parse_range, player_hint, solve
 
 from .common import MS, _start_game, _variant, _variant_options, fail, ms_deal
 from .options import MS as MS_OPTION
@@ -64,10 +64,11 @@ def _one(args: Task) -> dict[str, Any]:
 
 
 def _row(rules: Any, seed: int, timeout: float, states: int, numbering: str | None,
-         memory: float | None) -> dict[str, Any]:
+         memory: float | None, cancel: Cancel | None = None) -> dict[str, Any]:
     from solitaire.core import Game
 
-    result = solve(Game.new(rules, seed, numbering), timeout=timeout, max_states=states, memory_mb=memory)
+    result = solve(Game.new(rules, seed, numbering), timeout=timeout, max_states=states, memory_mb=memory,
+                   cancel=cancel)
     return {"seed": seed, **({"numbering": numbering} if numbering else {}), **result.as_json()}
 
 
@@ -83,8 +84,9 @@ def cpu_count() -> int:
 class _Threads:
     """A batch solved in ``jobs`` threads sharing ``rules`` (and its loaded core, which releases
     the GIL while it searches), each taking the next deal. :meth:`stop` starts no more deals;
-    on Ctrl-C the caller leaves without waiting for a search under way (the compiled core
-    looks at no signal), else it waits for them (:meth:`join`)."""
+    :meth:`cancel` (Ctrl-C) also stops the searches under way (a :class:`Cancel` the compiled
+    core looks at every few hundred positions), whose deals are then left out, not reported
+    "unknown"; :meth:`join` waits for the threads."""
 
     def __init__(self, rules: Any, tasks: list[Task], jobs: int) -> None:
         self.rules = rules
@@ -93,6 +95,7 @@ class _Threads:
         self._order = iter(range(len(tasks)))
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._cancel = Cancel()
         self._threads = [threading.Thread(target=self._work, name=f"solve-{k}", daemon=True)
                          for k in range(min(jobs, len(tasks)))]
         for thread in self._threads:
@@ -109,7 +112,7 @@ class _Threads:
                 continue
             try:
                 _, _, seed, timeout, states, numbering, memory = self.tasks[i]
-                future.set_result(_row(self.rules, seed, timeout, states, numbering, memory))
+                future.set_result(_row(self.rules, seed, timeout, states, numbering, memory, self._cancel))
             except BaseException as exc:  # raised by result() in the main thread, as the sequential path would
                 future.set_exception(exc)
 
@@ -118,9 +121,9 @@ class _Threads:
         for future in self.futures:
             yield future.result()
 
-    def busy(self) -> bool:
-        """A thread is still solving a deal."""
-        return any(thread.is_alive() for thread in self._threads)
+    def cancel(self) -> None:
+        """Stop the searches under way too (their deals are not reported)."""
+        self._cancel.cancel()
 
     def join(self) -> None:
         """Wait for the threads to end (each after the deal it is solving, once stopped)."""
@@ -133,7 +136,8 @@ class _Threads:
         for future in self.futures:
             future.cancel()
         return [f.result() for f in self.futures[start:]
-                if f.done() and not f.cancelled() and f.exception() is None]
+                if f.done() and not f.cancelled() and f.exception() is None
+                and f.result().get("stopped") != "cancelled"]
 
 
 def _ignore_interrupts() -> None:
@@ -241,17 +245,13 @@ def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, sta
                     for row in pool.rows():
                         report(row)
                 except KeyboardInterrupt:  # what was solved is printed, as the sequential path has
+                    # the searches under way are cancelled (within a few hundred positions),
+                    # so the threads end before the interpreter shuts down
+                    pool.cancel()
+                    pool.stop()
+                    pool.join()
                     for row in pool.stop(len(times)):
                         report(row)
-                    if pool.busy():
-                        # a search under way in the compiled core looks at no signal, and a
-                        # thread that comes back to Python while the interpreter shuts down
-                        # aborts the process: leave at once, what is printed flushed
-                        if progress:
-                            print(file=sys.stderr)
-                        sys.stdout.flush()
-                        sys.stderr.flush()
-                        os._exit(130)
                     raise
                 finally:  # any other way out (an error, a closed pipe) waits for the deals under way
                     pool.stop()

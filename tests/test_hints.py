@@ -2,7 +2,8 @@
 through the solver's front door: in the compiled core where it is installed and speaks the game.
 
 Every hint is a legal move of the real position, two positions that differ only in hidden
-cards get the same hint, and a won guess's line replays on that guess. Budgets in states,
+cards get the same hint, and a won guess's first move is that of a full solve of the guess,
+whose line replays on it. Budgets in states,
 never seconds (the latency is benchmarks/bench_hints.py's, docs/performance.md "Hints").
 """
 
@@ -95,9 +96,11 @@ def test_the_hint_runs_in_the_compiled_core_and_is_a_legal_move(monkeypatch: pyt
         assert game.to_position() == before  # the hint changed nothing
         assert 0 <= wins <= 6
     assert spy.calls and spy.engines == {"native"} and len(native_runs) == len(spy.calls)
-    for guess, result in spy.calls:  # every won guess's line replays on that guess
-        if result.result == WIN:
-            for text in result.moves:
+    for (guess, result), budget in zip(spy.calls, spy.budgets, strict=True):
+        if result.result == WIN:  # a won guess gives its first move alone: a full solve's, whose line wins
+            full = front_door.solve(guess, timeout=None, max_states=budget, greedy_share=1.0)
+            assert full.result == WIN and result.moves == full.moves[:1]
+            for text in full.moves:
                 guess.play(text)
             assert guess.won
 
@@ -243,3 +246,79 @@ def test_the_compiled_core_lets_other_threads_run_while_it_searches() -> None:
         sys.setswitchinterval(interval)
     assert answers[0].engine == "native" and answers[0].states >= 20_000
     assert ran_during_the_search
+
+
+@needs_native
+@pytest.mark.parametrize(("variant", "options"), [*GAMES, ("forty-thieves", {}), ("yukon", {})])
+def test_the_lean_solve_of_a_guess_gives_the_hint_of_a_full_solve(variant: str, options: dict[str, Any]) -> None:
+    """A hint solves its guesses for wins only (no relaxation proof, the first move alone in
+    notation): the same hint and the same won guesses as solving each one in full."""
+    for seed, depth in ((2, 0), (5, 20)):
+        game = played(variant, options, seed, depth)
+        if game.won or not game.legal_moves():
+            continue
+        assert player_hint(game, threads=1) == player_hint(game, threads=1, full=True)
+
+
+@needs_native
+def test_a_cancel_set_before_the_search_stops_it_before_it_starts() -> None:
+    game = Game.new(Rules.of(get_variant("spider")), 3)
+    cancel = front_door.Cancel()
+    cancel.cancel()
+    result = front_door.solve(game, timeout=None, max_states=1_000_000, cancel=cancel)
+    assert (result.result, result.stopped, result.states) == ("unknown", "cancelled", 0)
+    # the compiled core's own flag: it searches nothing either
+    module = front_door._module()
+    assert module is not None
+    answer, line, states, _method = module.solve(
+        front_door.core(game.rules), game.piles, game.down, game.recycles, 1_000_000, None, True, True, cancel._flag)
+    assert (answer, line, states) == ("unknown", [], 0)
+
+
+@needs_native
+def test_a_search_cancelled_from_another_thread_stops_long_before_its_budget() -> None:
+    """Spider deal 3 is not decided within 3,000,000 states a pass (minutes of search): set
+    from this thread while the search runs in another (with Python's lock released), the
+    flag stops it, "unknown", stopped "cancelled"."""
+    import threading
+
+    game = Game.new(Rules.of(get_variant("spider")), 3)
+    cancel = front_door.Cancel()
+    started = threading.Event()
+    answers: list[SolveResult] = []
+
+    def search() -> None:
+        started.set()
+        answers.append(front_door.solve(game, timeout=None, max_states=3_000_000, cancel=cancel))
+
+    worker = threading.Thread(target=search)
+    worker.start()
+    started.wait()
+    cancel.cancel()
+    worker.join()
+    (result,) = answers
+    assert (result.result, result.stopped, result.engine) == ("unknown", "cancelled", "native")
+    assert result.states < 3_000_000
+
+
+@needs_native
+def test_a_hint_given_up_meanwhile_cancels_the_searches_under_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``stop`` is asked while the compiled core searches, not only between searches: a hint
+    whose searches would take minutes (3,000,000 states a guess) is given up as soon as it
+    says so, and the search under way stops, "cancelled", far short of its budget."""
+    import threading
+
+    spy = Spy(monkeypatch, player)
+    asked: list[int] = []
+
+    def stop() -> bool:  # no to the first question (before the first search), yes after
+        asked.append(1)
+        return len(asked) > 1
+
+    game = Game.new(Rules.of(get_variant("spider")), 3)
+    assert player_hint(game, states=3_000_000, stop=stop, threads=1) == (None, 0)
+    for thread in threading.enumerate():  # the hint's search thread ends once cancelled
+        if thread.name.startswith("hint"):
+            thread.join()
+    (_guess, result), = spy.calls
+    assert (result.result, result.stopped) == ("unknown", "cancelled") and result.states < 3_000_000

@@ -27,7 +27,7 @@ import attrs
 from ..game import Game, Move
 from ..rules import GIVES_PILE, NO_LIMIT, Rules
 from .knowledge import variant_knowledge
-from .search import UNKNOWN, UNWINNABLE, WIN, Solver, SolveResult, _tables
+from .search import UNKNOWN, UNWINNABLE, WIN, Solver, SolveResult, _tables, notation
 from .search import solve as python_solve
 
 ENGINE_VARIABLE = "SOLITAIRE_ENGINE"  # "python": never the compiled core
@@ -232,9 +232,33 @@ def states_for_memory(memory_mb: float, rules: Rules, engine: str) -> int:
     return max(1, int(memory_mb * MEGABYTE // (fixed + per_card * len(rules.deck))))
 
 
+class Cancel:
+    """A flag that stops searches from another thread (the player moved on, Ctrl-C): give it
+    to :func:`solve` and call :meth:`cancel` from any thread. A search in the compiled core
+    looks at it where it looks at its deadline (every 16 to 256 positions a pass visits), with
+    Python's lock released, so it stops within that many positions and answers "unknown",
+    ``stopped="cancelled"``: never a proof. The Python engine looks at it only before it
+    starts. Once set, it stays set: a search given it later does not start."""
+
+    def __init__(self) -> None:
+        module = _module()
+        self._flag: Any = None if module is None else module.Cancel()
+        self._set = threading.Event()
+
+    def cancel(self) -> None:
+        self._set.set()
+        if self._flag is not None:
+            self._flag.cancel()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._set.is_set()
+
+
 def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000, greedy_share: float = 0.5,
           knowledge: Any = None, engine: str = "auto", memory_mb: float | None = None,
-          guided: bool = True) -> SolveResult:
+          guided: bool = True, cancel: Cancel | None = None, wins_only: bool = False,
+          whole_line: bool = True, guided_share: float = 1.0) -> SolveResult:
     """Solve ``game`` with full information, in the compiled core where it can (see
     :func:`choose`), else in Python (:func:`solitaire.core.solver.search.solve`); the
     answer names the engine. ``timeout`` in seconds (None: the states budget alone);
@@ -246,8 +270,20 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
     (:func:`states_for_memory`), below ``max_states`` when that is smaller. An answer
     "unknown" says why it stopped (``SolveResult.stopped``: "time", "states" or "memory");
     a bound never makes a proof. Safe to call from several threads at once: the compiled
-    core releases the GIL while it searches (the Python engine holds it)."""
+    core releases the GIL while it searches (the Python engine holds it). ``cancel`` (a
+    :class:`Cancel`) stops the search when set from another thread: "unknown",
+    ``stopped="cancelled"``.
+
+    For a caller that counts only wins (a hint): ``wins_only=True`` leaves out the compiled
+    core's relaxation proof, a pass that can only ever prove a deal lost (so a win found is
+    the same one, and a proof it would have made is an "unknown" instead);
+    ``whole_line=False`` turns only a win's first move into notation (checked legal by the
+    kernel), not the whole line replayed through the kernel, and the answer's ``moves`` hold
+    that move alone. ``guided_share``: the compiled core's guided pass may store that share
+    of ``max_states`` (at least 1; the other passes ``max_states`` each)."""
     engine, reason = choose(game, knowledge, engine)
+    if cancel is not None and cancel.cancelled:
+        return SolveResult(UNKNOWN, (), 0.0, 0, "", engine, reason, stopped="cancelled")
     bound = "states"
     if memory_mb is not None:
         cap = states_for_memory(memory_mb, game.rules, engine)
@@ -256,26 +292,32 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
     if engine == "python":
         result = python_solve(game, timeout=timeout, max_states=max_states, greedy_share=greedy_share,
                               knowledge=knowledge)
-        result = SolveResult(result.result, result.moves, result.seconds, result.states, result.method,
-                             "python", reason)
+        result = SolveResult(result.result, result.moves if whole_line else result.moves[:1], result.seconds,
+                             result.states, result.method, "python", reason)
     else:
-        result = _solve_native(game, timeout, max_states, guided)
+        result = _solve_native(game, timeout, max_states, guided, cancel, not wins_only, whole_line,
+                               max(1, int(max_states * guided_share)))
     if result.result != UNKNOWN:
         return result
+    if cancel is not None and cancel.cancelled:
+        return attrs.evolve(result, stopped="cancelled")
     timed_out = timeout is not None and math.isfinite(timeout) and result.seconds >= timeout
     return attrs.evolve(result, stopped="time" if timed_out else bound)
 
 
-def _solve_native(game: Game, timeout: float | None, max_states: int, guided: bool = True) -> SolveResult:
+def _solve_native(game: Game, timeout: float | None, max_states: int, guided: bool = True,
+                  cancel: Cancel | None = None, relaxation: bool = True, whole_line: bool = True,
+                  guided_states: int | None = None) -> SolveResult:
     began = time.perf_counter()
     checker = Solver(game, timeout=timeout, max_states=max_states)
     if checker._blocked():  # a card that can never move: the Python engine's proof, made once
         return SolveResult(UNWINNABLE, (), time.perf_counter() - began, 0, "blocked", "native")
     left = None if timeout is None or math.isinf(timeout) else max(0.0, timeout - (time.perf_counter() - began))
     answer, line, states, method = _module().solve(  # type: ignore[union-attr]
-        core(game.rules), game.piles, game.down, game.recycles, max_states, left, guided)
+        core(game.rules), game.piles, game.down, game.recycles, max_states, left, guided, relaxation,
+        None if cancel is None else cancel._flag, guided_states)
     if answer == WIN:
-        moves = replayed(game, [tuple(m) for m in line])
+        moves = replayed(game, [tuple(m) for m in line]) if whole_line or not line else first_move(game, tuple(line[0]))
         return SolveResult(WIN, tuple(moves), time.perf_counter() - began, states, method, "native")
     return SolveResult(answer, (), time.perf_counter() - began, states, method, "native")
 
@@ -295,6 +337,15 @@ def guided(game: Game, max_states: int, width: int | None = None, timeout: float
                                             max_states, width, timeout)
     moves = replayed(game, [tuple(m) for m in line]) if answer == WIN else []
     return SolveResult(answer, tuple(moves), time.perf_counter() - began, states, "guided" if moves else "", "native")
+
+
+def first_move(game: Game, move: Move) -> list[str]:
+    """The compiled core's first move of a line in notation, ``[text]``; raise AssertionError
+    unless the kernel finds it legal in ``game``."""
+    text = notation(game, move)
+    if game.parse_move(text) != move or game.refusal(move) is not None:  # pragma: no cover - a core bug
+        raise AssertionError(f"the compiled core's first move {move!r} is not legal here")
+    return [text]
 
 
 def replayed(game: Game, moves: list[Move]) -> list[str]:

@@ -5,17 +5,20 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import ALL_COMPLETED, FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from ..game import Game
 from ..view import Observation
-from .native import choose, core, solve
+from .native import Cancel, choose, core, solve
 from .search import WIN, SolveResult
+
+#: how often (seconds) a hint whose searches run in the compiled core asks its ``stop``
+POLL = 0.02
 
 
 def player_hint(game: Game, samples: int = 6, states: int = 2000,
                 stop: Callable[[], bool] | None = None, engine: str = "auto",
-                threads: int | None = None) -> tuple[str | None, int]:
+                threads: int | None = None, full: bool = False) -> tuple[str | None, int]:
     """A next move judged only from what the player can see: ``(move text or None, wins)``.
 
     The face-down cards and the stock's order are unknown to the player, so the solver
@@ -29,8 +32,13 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
     a processor), with the same answer as one after another. A guess that comes up ``k``
     times (nothing hidden, as in FreeCell, or too few hidden cards for ``samples`` orders) is
     solved once, with ``k * states`` states, and counts ``k`` times. ``stop``, if given, is
-    asked (in the caller's thread) before each search starts: when it says True the hint is
-    given up, ``(None, 0)``. Two positions that differ only in hidden cards give the same hint.
+    asked (in the caller's thread) before each search starts and, while the compiled core
+    searches, every :data:`POLL` seconds: when it says True the hint is given up, ``(None,
+    0)``, and the searches under way are cancelled (they stop within a few hundred positions).
+    Two positions that differ only in hidden cards give the same hint.
+    ``full=True`` solves each guess as :func:`.native.solve` does by default (its proofs
+    included, each won line replayed whole through the kernel): the reference the default,
+    leaner solve of a guess gives the same hint as (tests and benchmarks/bench_hints.py).
     With no won guess it falls back to the kernel's simple hint; when the stock has just gone
     all the way round with nothing to play (:func:`~solitaire.core.hints.stuck`), there is no
     hint.
@@ -56,7 +64,7 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
     # in FreeCell: one search with the whole budget, not the same one six times)
     deals = [view.deal(list(key)) for key in keys]
     budgets = [states * guesses[key] for key in keys]
-    results = _solved(deals, budgets, stop, engine, threads or os.cpu_count() or 1)
+    results = _solved(deals, budgets, stop, engine, threads or os.cpu_count() or 1, full)
     if results is None:
         return None, 0
     votes: dict[str, int] = {}
@@ -73,38 +81,76 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
 
 
 def _solved(deals: list[Game], budgets: list[int], stop: Callable[[], bool] | None,
-            engine: str, threads: int) -> list[SolveResult] | None:
+            engine: str, threads: int, full: bool = False) -> list[SolveResult] | None:
     """Each deal solved within its budget in states, the answers in the deals' order; None
-    when ``stop`` (asked before each search starts, in the caller's thread) says True.
+    when ``stop`` (asked in the caller's thread before each search starts and, in the
+    compiled core, every ``POLL`` seconds while searches run) says True: the searches under
+    way are then cancelled (:class:`.native.Cancel`) and stop within a few hundred positions.
+
+    Only a guess's wins count, and only its first move: each is solved with ``wins_only``
+    (no pass that can only prove a deal lost) and ``whole_line=False`` (the first move in
+    notation, not the whole line replayed through the kernel); the wins, and the first moves,
+    are those of a full solve with the same budget (``full``: that full solve).
 
     The compiled core lets go of Python's lock while it searches, so there the deals are
     solved side by side, ``threads`` at a time (at most one a deal): a search's answer does
     not depend on what runs beside it, only the wait is shorter. The Python engine holds the
     lock: its searches run one after another."""
+    cancel = Cancel()
+
     def one(deal: Game, budget: int) -> SolveResult:
-        return solve(deal, timeout=None, max_states=budget, greedy_share=1.0, engine=engine)
+        return solve(deal, timeout=None, max_states=budget, greedy_share=1.0, engine=engine, cancel=cancel,
+                     wins_only=not full, whole_line=full)
 
     width = min(len(deals), threads)
-    if width < 2 or choose(deals[0], engine=engine)[0] != "native":
+    native = choose(deals[0], engine=engine)[0] == "native"
+    if not native or (width < 2 and stop is None):
         results = []
         for deal, budget in zip(deals, budgets, strict=True):
             if stop is not None and stop():
                 return None
             results.append(one(deal, budget))
         return results
+    # the compiled core: in threads (one at least, so that this thread can watch ``stop``)
+    width = max(1, width)
     core(deals[0].rules)  # built once here, not by two threads at once
     pool = ThreadPoolExecutor(max_workers=width, thread_name_prefix="hint")
     running: set[Future[SolveResult]] = set()
     futures: list[Future[SolveResult]] = []
+
+    def stopped() -> bool:
+        if stop is not None and stop():
+            cancel.cancel()
+            return True
+        return False
+
+    def settle(until: str) -> set[Future[SolveResult]] | None:
+        """Wait for a search to end (FIRST_COMPLETED) or all (ALL_COMPLETED), asking ``stop``
+        meanwhile: the searches still running, or None when stopped."""
+        left = running
+        while left:
+            done, left = wait(left, timeout=None if stop is None else POLL, return_when=until)
+            if stopped():
+                return None
+            if done and until == FIRST_COMPLETED:
+                break
+        return left
+
     try:
         for deal, budget in zip(deals, budgets, strict=True):
             if len(running) >= width:  # a processor free before the next search starts
-                _done, running = wait(running, return_when=FIRST_COMPLETED)
-            if stop is not None and stop():
+                left = settle(FIRST_COMPLETED)
+                if left is None:
+                    return None
+                running = left
+            if stopped():
                 return None
             future = pool.submit(one, deal, budget)
             running.add(future)
             futures.append(future)
+        if settle(ALL_COMPLETED) is None:
+            return None
         return [future.result() for future in futures]
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)  # given up: the searches under way end by their budget
+        cancel.cancel()  # nothing runs on once the hint is given or given up
+        pool.shutdown(wait=False, cancel_futures=True)

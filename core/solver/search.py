@@ -289,6 +289,20 @@ def safe_home_move(game: Game) -> Move | None:
     return None
 
 
+def notation(game: Game, m: Move) -> str:
+    """A move of ``game`` as the player types it: the kernel's text, or the explicit
+    ``source destination count`` where the short text would read back as another move."""
+    text = game.move_text(m)
+    try:
+        same = game.parse_move(text) == m
+    except Exception:
+        same = False
+    if not same:
+        short = game.rules.short_name
+        text = f"{short[m[0]]} {short[m[1]]} {m[2]}"
+    return text
+
+
 class Solver:
     """Solve ``game`` (full information: it sees the face-down cards and the stock order)."""
 
@@ -513,14 +527,7 @@ class Solver:
         g = self.start.copy()
         out = []
         for m in moves:
-            text = g.move_text(m)
-            try:
-                same = g.parse_move(text) == m
-            except Exception:
-                same = False
-            if not same:
-                short = g.rules.short_name
-                text = f"{short[m[0]]} {short[m[1]]} {m[2]}"
+            text = notation(g, m)
             g.play(text)
             out.append(text)
         if not g.won:  # pragma: no cover - a solver bug, never a user's

@@ -25,7 +25,6 @@
 
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
-use std::time::Instant;
 
 use super::{Budget, Fx, Outcome, Search, SearchTables, Step};
 use crate::core::{Move, State, Tables};
@@ -162,7 +161,7 @@ impl<'a> Search<'a> {
             level.clear();
             for (b, (parent, snap)) in beam.iter().enumerate() {
                 self.count += 1;
-                if self.count & 15 == 0 && budget.deadline.is_some_and(|d| Instant::now() > d) {
+                if self.count & 15 == 0 && budget.over() {
                     break 'search Outcome::Unknown;
                 }
                 self.g.restore(snap);
@@ -221,13 +220,13 @@ pub fn guided(t: &Tables, x: &SearchTables, g: State, budget: &Budget, width: Op
     let mut w = width.unwrap_or(FIRST_WIDTH).max(1);
     loop {
         let mut s = Search::new(t, x, g.clone());
-        let left = Budget { max_states: budget.max_states.saturating_sub(states), deadline: budget.deadline };
+        let left = budget.with(budget.max_states.saturating_sub(states), budget.deadline);
         let mut cut = false;
         let outcome = s.beam(&left, w, &mut cut);
         states += s.states;
         // (a round that never had to leave a position out saw all a wider one would)
         if matches!(outcome, Outcome::Win(_)) || width.is_some() || !cut || states >= budget.max_states
-            || budget.deadline.is_some_and(|d| Instant::now() > d)
+            || budget.over()
         {
             return (outcome, states);
         }
@@ -241,6 +240,7 @@ mod tests {
     use super::super::tests::{blocked_deal, open_deal, plain, replay};
     use super::*;
     use crate::core::tests::little;
+    use std::time::Instant;
 
     #[test]
     fn wins_a_winnable_deal_with_a_line_that_replays() {
@@ -248,7 +248,7 @@ mod tests {
         let x = plain(&t);
         let g = open_deal(&t);
         for width in [None, Some(1), Some(8)] {
-            match guided(&t, &x, g.clone(), &Budget { max_states: 100_000, deadline: None }, width) {
+            match guided(&t, &x, g.clone(), &Budget::states(100_000), width) {
                 (Outcome::Win(line), states) => {
                     assert!(replay(&t, g.clone(), &line), "{width:?}: {line:?}");
                     assert!(states > 0);
@@ -264,14 +264,14 @@ mod tests {
         let x = plain(&t);
         let g = open_deal(&t);
         for max_states in [0, 1, 2, 3] {
-            let (outcome, states) = guided(&t, &x, g.clone(), &Budget { max_states, deadline: None }, None);
+            let (outcome, states) = guided(&t, &x, g.clone(), &Budget::states(max_states), None);
             assert_eq!(outcome, Outcome::Unknown, "{max_states}");
             assert!(states <= max_states.max(1), "{states} > {max_states}");
         }
         let past = Some(Instant::now() - std::time::Duration::from_secs(1));
         let mut s = Search::new(&t, &x, g);
         let mut cut = false;
-        assert_eq!(s.beam(&Budget { max_states: 100_000, deadline: past }, 4, &mut cut), Outcome::Unknown);
+        assert_eq!(s.beam(&Budget { max_states: 100_000, deadline: past, cancel: None }, 4, &mut cut), Outcome::Unknown);
     }
 
     #[test]
@@ -282,11 +282,11 @@ mod tests {
         // the blocked deal the exact search proves unwinnable: the guided pass runs out of
         // positions, which proves nothing
         let g = blocked_deal(&t);
-        let (outcome, states) = guided(&t, &x, g.clone(), &Budget { max_states: 100_000, deadline: None }, None);
+        let (outcome, states) = guided(&t, &x, g.clone(), &Budget::states(100_000), None);
         assert_eq!(outcome, Outcome::Unknown);
         assert!(states > 1 && states < 100_000, "{states}");
         // and in the portfolio the exact search still proves it
-        let budget = Budget { max_states: 100_000, deadline: None };
+        let budget = Budget::states(100_000);
         let (outcome, _, method) = solve(&t, &x, g, &budget, None, None, None, Some(&budget));
         assert_eq!((outcome, method), (Outcome::Unwinnable, "exact"));
     }

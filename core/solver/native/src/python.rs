@@ -1,6 +1,7 @@
 //! The Python module: `Core` (the tables of one game), `Position` (a position over them:
 //! legal moves, push, pop, for the equivalence tests) and `solve`.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -300,15 +301,50 @@ impl Position {
     }
 }
 
+/// A flag that stops a search from another thread: `cancel()` sets it (for good), and a
+/// `solve` or `guided` given it stops within a bounded number of positions (where it looks
+/// at its deadline), answering "unknown". An atomic, so that setting it needs no lock: the
+/// search holds no GIL while it runs, and Python code in another thread (the table's hint
+/// worker given up, a Ctrl-C handler) sets it while the search goes on.
+#[pyclass(frozen, module = "solitaire.core.solver._native")]
+struct Cancel {
+    flag: Arc<AtomicBool>,
+}
+
+#[pymethods]
+impl Cancel {
+    #[new]
+    fn new() -> Cancel {
+        Cancel { flag: Arc::new(AtomicBool::new(false)) }
+    }
+
+    /// Set the flag: every search given this Cancel stops soon, and any started later stops
+    /// at once.
+    fn cancel(&self) {
+        self.flag.store(true, Ordering::Relaxed);
+    }
+
+    /// The flag is set.
+    #[getter]
+    fn cancelled(&self) -> bool {
+        self.flag.load(Ordering::Relaxed)
+    }
+}
+
 /// Search the position for a win: ("win", moves, states, pass: "greedy", "best-first",
 /// "guided" or "exact"), ("unwinnable", [], states, "exact") or ("unknown", [], states, "")
 /// when a pass has stored `max_states` positions or `timeout` seconds pass; `guided=False`
-/// leaves the guided pass out. The GIL is released while searching.
+/// leaves the guided pass out; `relaxation=False` the relaxation proof (a pass that can
+/// only ever prove a deal lost, for a caller that wants only wins: a hint); `cancel` (a
+/// `Cancel`) stops it, "unknown", when set; `guided_states` is the guided pass's own states
+/// budget (None: `max_states`, as every pass). The GIL is released while searching.
 #[pyfunction]
-#[pyo3(signature = (core, piles, down, recycles, max_states, timeout=None, guided=true))]
+#[pyo3(signature = (core, piles, down, recycles, max_states, timeout=None, guided=true, relaxation=true, cancel=None,
+                    guided_states=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32, max_states: usize,
-         timeout: Option<f64>, guided: bool) -> PyResult<(String, Vec<PyMove>, usize, String)> {
+         timeout: Option<f64>, guided: bool, relaxation: bool, cancel: Option<&Cancel>, guided_states: Option<usize>)
+         -> PyResult<(String, Vec<PyMove>, usize, String)> {
     let g = state(core, piles, down, recycles)?;
     if let Some(s) = timeout {
         if !(s.is_finite() && s >= 0.0) {
@@ -322,13 +358,15 @@ fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, re
     // and the guided pass until three quarters, the exact search the rest
     let (greedy, best, beam) = (share(0.25), share(0.5), share(0.75));
     let shared = core.t.clone();
-    let relaxed = core.relaxed.clone();
+    let relaxed = if relaxation { core.relaxed.clone() } else { None };
+    let flag = cancel.map(|c| c.flag.clone());
     let (outcome, states, method) = py.detach(move || {
         let (t, x) = &*shared;
         // the relaxation has 15 % of the time from the greedy pass's end (search.py)
         let relax = relaxed.as_deref().map(|(rt, rx)| search::Relaxed { t: rt, x: rx, share: timeout.map(|s| s * 0.15) });
-        let beam = guided.then_some(Budget { max_states, deadline: beam });
-        search::solve(t, x, g, &Budget { max_states, deadline }, greedy, best, relax, beam.as_ref())
+        let budget = Budget { max_states, deadline, cancel: flag };
+        let beam = guided.then(|| budget.with(guided_states.unwrap_or(max_states), beam));
+        search::solve(t, x, g, &budget, greedy, best, relax, beam.as_ref())
     });
     let method = method.to_string();
     Ok(match outcome {
@@ -340,13 +378,13 @@ fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, re
 
 /// The guided pass alone (`search::guided`): ("win", moves, states) or ("unknown", [],
 /// states) once it has stored `max_states` positions (every round's), `timeout` seconds
-/// pass, or (with `width`, one round of that many positions a level) its round ends. It never
-/// proves a deal lost. The GIL is released while searching.
+/// pass, `cancel` (a `Cancel`) is set, or (with `width`, one round of that many positions a
+/// level) its round ends. It never proves a deal lost. The GIL is released while searching.
 #[pyfunction]
-#[pyo3(signature = (core, piles, down, recycles, max_states, width=None, timeout=None))]
+#[pyo3(signature = (core, piles, down, recycles, max_states, width=None, timeout=None, cancel=None))]
 #[allow(clippy::too_many_arguments)]
 fn guided(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32, max_states: usize,
-          width: Option<usize>, timeout: Option<f64>) -> PyResult<(String, Vec<PyMove>, usize)> {
+          width: Option<usize>, timeout: Option<f64>, cancel: Option<&Cancel>) -> PyResult<(String, Vec<PyMove>, usize)> {
     let g = state(core, piles, down, recycles)?;
     if let Some(s) = timeout {
         if !(s.is_finite() && s >= 0.0) {
@@ -358,9 +396,10 @@ fn guided(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, r
     }
     let deadline = timeout.map(|s| Instant::now() + Duration::from_secs_f64(s.min(1e9)));
     let shared = core.t.clone();
+    let flag = cancel.map(|c| c.flag.clone());
     let (outcome, states) = py.detach(move || {
         let (t, x) = &*shared;
-        search::guided::guided(t, x, g, &Budget { max_states, deadline }, width)
+        search::guided::guided(t, x, g, &Budget { max_states, deadline, cancel: flag }, width)
     });
     Ok(match outcome {
         Outcome::Win(line) => ("win".to_string(), line.into_iter().map(to_py).collect(), states),
@@ -372,6 +411,7 @@ fn guided(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, r
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Core>()?;
     m.add_class::<Position>()?;
+    m.add_class::<Cancel>()?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(guided, m)?)?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;

@@ -11,6 +11,8 @@
 
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::core::{Move, State, Tables, GIVES_NONE, GIVES_RUN, GIVES_TOP, PAIR};
@@ -77,9 +79,38 @@ pub enum Outcome {
     Unknown,
 }
 
+/// What a pass may spend: `max_states` stored positions, until `deadline`, and until
+/// `cancel` is set (by another thread: the Python side's `Cancel`, while the search runs
+/// with the GIL released). The deadline and the flag are looked at where the deadline
+/// always was (every 16 to 256 positions a pass visits), so a cancelled pass stops within
+/// that many positions; a stop for either reason answers `Unknown`, never a proof.
+#[derive(Clone, Default)]
 pub struct Budget {
     pub max_states: usize,
     pub deadline: Option<Instant>,
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Budget {
+    /// A budget of states alone.
+    pub fn states(max_states: usize) -> Budget {
+        Budget { max_states, ..Budget::default() }
+    }
+
+    /// The same flag with another count and deadline (a pass's share of a solve).
+    pub fn with(&self, max_states: usize, deadline: Option<Instant>) -> Budget {
+        Budget { max_states, deadline, cancel: self.cancel.clone() }
+    }
+
+    /// The flag has been set. A flag alone, publishing nothing: relaxed ordering will do.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    /// Past the deadline, or cancelled: the pass stops, `Unknown`.
+    pub fn over(&self) -> bool {
+        self.cancelled() || self.deadline.is_some_and(|d| Instant::now() > d)
+    }
 }
 
 /// The Fx hash (rustc's): the keys are short arrays of small numbers and need no defence
@@ -802,7 +833,7 @@ impl<'a> Search<'a> {
             let Some((k, snap)) = open.pop() else { break Outcome::Unknown };
             self.count += 1;
             if self.stored() >= budget.max_states || open.len() > cap
-                || (self.count & 63 == 0 && budget.deadline.is_some_and(|d| Instant::now() > d))
+                || (self.count & 63 == 0 && budget.over())
             {
                 break Outcome::Unknown;
             }
@@ -861,7 +892,7 @@ impl<'a> Search<'a> {
         let outcome = loop {
             self.count += 1;
             if self.stored() >= budget.max_states
-                || (self.count & 255 == 0 && budget.deadline.is_some_and(|d| Instant::now() > d))
+                || (self.count & 255 == 0 && budget.over())
             {
                 break Outcome::Unknown;
             }
@@ -932,14 +963,21 @@ pub struct Relaxed<'a> {
 pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadline: Option<Instant>,
              best_deadline: Option<Instant>, relaxed: Option<Relaxed<'_>>,
              guided: Option<&Budget>) -> (Outcome, usize, &'static str) {
+    if budget.cancelled() {
+        return (Outcome::Unknown, 0, "");
+    }
     let mut greedy = Search::new(t, x, g.clone());
     greedy.prune = true;
-    let first = greedy.run(&Budget { max_states: budget.max_states, deadline: greedy_deadline });
+    let first = greedy.run(&budget.with(budget.max_states, greedy_deadline));
     let mut states = greedy.states;
     if let Outcome::Win(line) = first {
         return (Outcome::Win(line), states, "greedy");
     }
     drop(greedy);
+    // cancelled: no pass after this one would search either (each looks at the flag)
+    if budget.cancelled() {
+        return (Outcome::Unknown, states, "");
+    }
     if let Some(r) = relaxed {
         // lost even with every stock card free (draw 1, unlimited redeals): lost here, as
         // every line of the real rules is a line there too, its draws left out
@@ -950,25 +988,31 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
         };
         let free = State::new(r.t, g.piles.clone(), g.down.clone(), 0);
         let mut sub = Search::new(r.t, r.x, free);
-        let answer = sub.run(&Budget { max_states: budget.max_states, deadline });
+        let answer = sub.run(&budget.with(budget.max_states, deadline));
         states += sub.states;
         if answer == Outcome::Unwinnable {
             return (Outcome::Unwinnable, states, "relaxation");
         }
     }
     let mut best = Search::new(t, x, g.clone());
-    let second = best.best_first(&Budget { max_states: budget.max_states, deadline: best_deadline });
+    let second = best.best_first(&budget.with(budget.max_states, best_deadline));
     states += best.states;
     if let Outcome::Win(line) = second {
         return (Outcome::Win(line), states, "best-first");
     }
     drop(best);
+    if budget.cancelled() {
+        return (Outcome::Unknown, states, "");
+    }
     if let Some(b) = guided {
         let (third, used) = guided::guided(t, x, g.clone(), b, None);
         states += used;
         if let Outcome::Win(line) = third {
             return (Outcome::Win(line), states, "guided");
         }
+    }
+    if budget.cancelled() {
+        return (Outcome::Unknown, states, "");
     }
     let mut exact = Search::new(t, x, g);
     let outcome = exact.run(budget);
@@ -1036,7 +1080,7 @@ pub(crate) mod tests {
         // the columns hold 6..2 and J..7, their top cards up: each turns up the next card home
         let g = open_deal(&t);
         let mut s = Search::new(&t, &x, g.clone());
-        let budget = Budget { max_states: 100_000, deadline: None };
+        let budget = Budget::states(100_000);
         match s.run(&budget) {
             Outcome::Win(line) => assert!(replay(&t, g, &line)),
             other => panic!("expected a win, got {other:?}"),
@@ -1052,7 +1096,7 @@ pub(crate) mod tests {
         let piles = vec![vec![0, 12, 11], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
         let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
         let mut s = Search::new(&t, &x, g.clone());
-        match s.run(&Budget { max_states: 100_000, deadline: None }) {
+        match s.run(&Budget::states(100_000)) {
             Outcome::Win(line) => {
                 assert!(line.contains(&(0, 1, 0)));
                 assert!(replay(&t, g, &line));
@@ -1069,7 +1113,7 @@ pub(crate) mod tests {
         // the two needs the ace, which lies under it in the same column: no line wins
         let g = blocked_deal(&t);
         let mut s = Search::new(&t, &x, g);
-        assert_eq!(s.run(&Budget { max_states: 100_000, deadline: None }), Outcome::Unwinnable);
+        assert_eq!(s.run(&Budget::states(100_000)), Outcome::Unwinnable);
     }
 
     #[test]
@@ -1077,7 +1121,7 @@ pub(crate) mod tests {
         let t = little();
         let x = plain(&t);
         let g = open_deal(&t);
-        let budget = Budget { max_states: 100_000, deadline: None };
+        let budget = Budget::states(100_000);
         let (outcome, _, method) = solve(&t, &x, g.clone(), &budget, None, None, None, None);
         assert!(matches!(outcome, Outcome::Win(ref line) if replay(&t, g, line)));
         assert_eq!(method, "greedy");
@@ -1095,7 +1139,7 @@ pub(crate) mod tests {
         let x = plain(&t);
         let g = open_deal(&t);
         let mut s = Search::new(&t, &x, g.clone());
-        match s.best_first(&Budget { max_states: 100_000, deadline: None }) {
+        match s.best_first(&Budget::states(100_000)) {
             Outcome::Win(line) => assert!(replay(&t, g, &line)),
             other => panic!("expected a win, got {other:?}"),
         }
@@ -1114,7 +1158,7 @@ pub(crate) mod tests {
         let piles = vec![vec![0, 12, 11], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
         let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
         let mut s = Search::new(&t, &x, g.clone());
-        match s.best_first(&Budget { max_states: 100_000, deadline: None }) {
+        match s.best_first(&Budget::states(100_000)) {
             Outcome::Win(line) => {
                 assert!(line.contains(&(0, 1, 0)), "the draws are written out: {line:?}");
                 assert!(line.iter().filter(|m| m.1 == 2).count() == 13, "every card goes home: {line:?}");
@@ -1133,7 +1177,7 @@ pub(crate) mod tests {
         // runs out of positions, which is no proof
         let g = blocked_deal(&t);
         let mut s = Search::new(&t, &x, g);
-        assert_eq!(s.best_first(&Budget { max_states: 100_000, deadline: None }), Outcome::Unknown);
+        assert_eq!(s.best_first(&Budget::states(100_000)), Outcome::Unknown);
         assert!(s.states > 0);
     }
 
@@ -1144,7 +1188,7 @@ pub(crate) mod tests {
         let g = open_deal(&t);
         for max_states in [0, 1, 2] {
             let mut s = Search::new(&t, &x, g.clone());
-            assert_eq!(s.best_first(&Budget { max_states, deadline: None }), Outcome::Unknown);
+            assert_eq!(s.best_first(&Budget::states(max_states)), Outcome::Unknown);
             assert!(s.states <= max_states.max(1));
         }
     }
@@ -1159,7 +1203,7 @@ pub(crate) mod tests {
         let piles = vec![vec![], vec![], vec![], vec![5, 0], vec![1, 2]];
         let g = State::new(&t, piles, vec![0, 0, 0, 1, 0], 0);
         let mut s = Search::new(&t, &x, g.clone());
-        let _ = s.best_first(&Budget { max_states: 2, deadline: None });
+        let _ = s.best_first(&Budget::states(2));
         let mut after = g.clone();
         after.push(&t, (3, 2, 1));
         let mut probe = Search::new(&t, &x, after);
@@ -1219,11 +1263,11 @@ pub(crate) mod tests {
         let piles = vec![vec![0, 12, 11], vec![], vec![], vec![5, 4, 3, 2, 1], vec![10, 9, 8, 7, 6]];
         let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
         let mut s = Search::new(&t, &x, g.clone());
-        assert!(matches!(s.run(&Budget { max_states: 100_000, deadline: None }),
+        assert!(matches!(s.run(&Budget::states(100_000)),
                          Outcome::Win(ref line) if replay(&t, g, line)));
         let g = blocked_deal(&t);
         let mut s = Search::new(&t, &x, g);
-        assert_eq!(s.run(&Budget { max_states: 100_000, deadline: None }), Outcome::Unwinnable);
+        assert_eq!(s.run(&Budget::states(100_000)), Outcome::Unwinnable);
     }
 
     #[test]
@@ -1233,7 +1277,7 @@ pub(crate) mod tests {
         let piles = vec![vec![12, 11, 0], vec![], vec![], vec![1, 2, 3, 4, 5], vec![6, 7, 8, 9, 10]];
         let g = State::new(&t, piles, vec![3, 0, 0, 4, 4], 0);
         let mut s = Search::new(&t, &x, g);
-        assert_eq!(s.run(&Budget { max_states: 0, deadline: None }), Outcome::Unknown);
+        assert_eq!(s.run(&Budget::states(0)), Outcome::Unknown);
     }
 
     /// Two suits of thirteen (cards 0..13 and 13..26), built up by suit on two foundations
@@ -1339,7 +1383,7 @@ pub(crate) mod tests {
         let piles = vec![stock, vec![], vec![0, 1, 2], vec![13, 14], vec![16], vec![]];
         let g = State::new(&t, piles, vec![20, 0, 0, 0, 0, 0], 0);
         let mut s = Search::new(&t, &x, g.clone());
-        match s.run(&Budget { max_states: 100_000, deadline: None }) {
+        match s.run(&Budget::states(100_000)) {
             Outcome::Win(line) => {
                 assert!(line.contains(&(2, 4, 1)), "the 3 came back: {line:?}");
                 assert!(replay(&t, g, &line));
@@ -1382,7 +1426,7 @@ pub(crate) mod tests {
             full.macro_waste = Some(1);
             for seed in 0..12 {
                 let g = two_suit_deal(&t, seed, 0);
-                let budget = Budget { max_states: 30_000, deadline: None };
+                let budget = Budget::states(30_000);
                 let mut a = Search::new(&t, &cut, g.clone());
                 assert!(a.dominance);
                 let pruned = a.run(&budget);
@@ -1454,7 +1498,7 @@ pub(crate) mod tests {
         let mut with = Search::new(&t, &x, g.clone());
         let mut without = Search::new(&t, &x, g.clone());
         without.dominance = false;
-        let budget = Budget { max_states: 100_000, deadline: None };
+        let budget = Budget::states(100_000);
         for s in [&mut with, &mut without] {
             match s.run(&budget) {
                 Outcome::Win(line) => assert!(replay(&t, g.clone(), &line)),
@@ -1485,5 +1529,63 @@ pub(crate) mod tests {
         let mut s = Search::new(&t, &x, g);
         s.auto();
         assert_eq!(s.trail, vec![Step::Move((1, 2, 1)), Step::Move((3, 2, 1))]);
+    }
+
+    /// The deals of the two-suit game (unlimited redeals, no waits: long searches) whose exact search stores
+    /// more than `more_than` states when nothing stops it, with what it stored.
+    fn long_searches(more_than: usize) -> (Tables, SearchTables, Vec<(State, usize)>) {
+        let (mut t, mut x) = two_suits();
+        t.redeals = None;
+        x.defer = vec![];
+        let long: Vec<(State, usize)> = (0..40)
+            .filter_map(|seed| {
+                let g = two_suit_deal(&t, seed, 0);
+                let mut s = Search::new(&t, &x, g.clone());
+                let _ = s.run(&Budget::states(200_000));
+                (s.states > more_than).then_some((g, s.states))
+            })
+            .collect();
+        (t, x, long)
+    }
+
+    #[test]
+    fn a_cancelled_budget_stops_every_pass_within_its_check_and_proves_nothing() {
+        let (t, x, long) = long_searches(2_000);
+        assert!(!long.is_empty(), "some deal needs more than 2,000 states");
+        let flag = Arc::new(AtomicBool::new(true));
+        let budget = Budget { max_states: 200_000, deadline: None, cancel: Some(flag) };
+        assert!(budget.cancelled() && budget.over());
+        for (g, full) in long {
+            let mut exact = Search::new(&t, &x, g.clone());
+            assert_eq!(exact.run(&budget), Outcome::Unknown);
+            assert!(exact.states <= 256 && exact.states < full, "{} of {full}", exact.states);
+            let mut best = Search::new(&t, &x, g.clone());
+            assert_eq!(best.best_first(&budget), Outcome::Unknown);
+            assert!(best.states <= 64 * 26, "{}", best.states);
+            let (beam, used) = guided::guided(&t, &x, g.clone(), &budget, None);
+            assert_eq!(beam, Outcome::Unknown);
+            assert!(used <= 16 * 26, "{used}");
+            // the portfolio looks at the flag before it starts: nothing searched
+            assert_eq!(solve(&t, &x, g, &budget, None, None, None, Some(&budget)), (Outcome::Unknown, 0, ""));
+        }
+    }
+
+    #[test]
+    fn a_search_cancelled_from_another_thread_stops_long_before_its_budget() {
+        let (t, x, long) = long_searches(2_000);
+        let (g, full) = long.into_iter().max_by_key(|(_, n)| *n).expect("a long search");
+        let flag = Arc::new(AtomicBool::new(false));
+        let budget = Budget { max_states: 10_000_000, deadline: None, cancel: Some(flag.clone()) };
+        let (outcome, states) = std::thread::scope(|scope| {
+            let searcher = scope.spawn(|| {
+                let mut s = Search::new(&t, &x, g.clone());
+                let outcome = s.run(&budget);
+                (outcome, s.states)
+            });
+            flag.store(true, Ordering::Relaxed); // while it runs (or before it starts)
+            searcher.join().expect("the search thread")
+        });
+        assert_eq!(outcome, Outcome::Unknown, "stopped, and no proof: {full} states to exhaust");
+        assert!(states < full, "{states} of {full}");
     }
 }
