@@ -60,6 +60,13 @@ pub struct SearchTables {
     /// onto[f][c]: the cards c may go onto outside the foundations once taken back from
     /// foundation f (`_Tables.onto_mask`); empty for a pile that gives nothing back
     pub onto: Vec<Vec<Vec<u16>>>,
+    /// the dead-card cut (`_Tables.dead_piles`, docs/solver.md "Dead cards"): the piles whose
+    /// every card must one day go home, giving their top card only; empty: the cut is off
+    pub dead_piles: Vec<usize>,
+    /// dead_pred[k][c]: the cards on which the k-th foundation takes c
+    pub dead_pred: Vec<Vec<Vec<u16>>>,
+    /// dead_under[p]: the piles that give nothing until p is empty (covered by p, in turn)
+    pub dead_under: Vec<Vec<usize>>,
 }
 
 /// What the search played: a move, or `draws` stock actions at once (a macro-move's draws,
@@ -855,6 +862,52 @@ impl<'a> Search<'a> {
         outcome
     }
 
+    /// A card that can never go home is left (`Solver._dead_card`, docs/solver.md "Dead
+    /// cards"): a card c of a pile in `dead_piles` must go onto a foundation f, on a card that
+    /// f's row admits below c (or onto f empty); that card must be f's top now, or still
+    /// outside the foundations and free to go before c: not under c in its pile, nor in a
+    /// pile that c's pile covers.
+    pub fn dead_card(&self) -> bool {
+        let (t, x, piles) = (self.t, self.x, &self.g.piles);
+        let mut at = vec![(usize::MAX, 0usize); t.width];
+        for (p, pile) in piles.iter().enumerate() {
+            if !t.is_foundation[p] {
+                for (i, &c) in pile.iter().enumerate() {
+                    at[c as usize] = (p, i);
+                }
+            }
+        }
+        for &p in &x.dead_piles {
+            let under = &x.dead_under[p];
+            'card: for (i, &c) in piles[p].iter().enumerate() {
+                let c = c as usize;
+                for (k, &f) in t.foundations.iter().enumerate() {
+                    match piles[f].last() {
+                        None => {
+                            if x.start[f].iter().any(|&s| s as usize == c) {
+                                continue 'card;
+                            }
+                        }
+                        Some(&top) => {
+                            if t.fits[f][top as usize].iter().any(|&s| s as usize == c) {
+                                continue 'card;
+                            }
+                        }
+                    }
+                    for &y in &x.dead_pred[k][c] {
+                        let (q, j) = at[y as usize];
+                        if q == usize::MAX || (q == p && j < i) || under.contains(&q) {
+                            continue; // home, or it cannot leave before c
+                        }
+                        continue 'card;
+                    }
+                }
+                return true;
+            }
+        }
+        false
+    }
+
     /// Depth first from the current position (`Solver._dfs`).
     pub fn run(&mut self, budget: &Budget) -> Outcome {
         let mut frames: Vec<(Vec<(usize, Move)>, usize, usize, usize)> = Vec::new(); // moves, next, mark, inner
@@ -870,7 +923,7 @@ impl<'a> Search<'a> {
             if self.g.won(self.t) {
                 break Outcome::Win(self.line());
             }
-            if !self.visit() {
+            if !self.visit() || (!self.x.dead_piles.is_empty() && self.dead_card()) {
                 self.undo(mark);
             } else {
                 let moves = self.moves();
@@ -1001,6 +1054,9 @@ pub(crate) mod tests {
             stock_defer: false,
             found_defer: false,
             onto: vec![],
+            dead_piles: vec![],
+            dead_pred: vec![],
+            dead_under: vec![],
         }
     }
 
