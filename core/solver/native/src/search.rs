@@ -1117,6 +1117,82 @@ pub(crate) mod tests {
         }
     }
 
+    /// A Golf of one suit: 0 the foundation (a rank up or down, no wrap), 1 and 2 columns that
+    /// take nothing and give their top card; with the dead-card tables as `_Tables` derives them.
+    fn golf() -> (Tables, SearchTables) {
+        let w = 52;
+        let mut found = vec![0u8; w * w + w];
+        for lo in 0..13 {
+            for hi in 0..13 {
+                if lo + 1 == hi || hi + 1 == lo {
+                    found[lo * w + hi] = 1;
+                }
+            }
+        }
+        let none = vec![0u8; w * w + w];
+        let accept = vec![found, none.clone(), none];
+        let fits = accept
+            .iter()
+            .map(|a| (0..=w).map(|top| (0..13u16).filter(|&c| a[top * w + c as usize] != 0).collect()).collect())
+            .collect::<Vec<Vec<Vec<u16>>>>();
+        let mut t = Tables {
+            count: 3,
+            width: w,
+            accept,
+            seq: vec![vec![0u8; w * w]; 3],
+            gives: vec![GIVES_NONE, GIVES_TOP, GIVES_TOP],
+            capacity: vec![1 << 30; 3],
+            max_accept: vec![1 << 30; 3],
+            min_accept: vec![1; 3],
+            flip: vec![false; 3],
+            targets: vec![vec![], vec![0], vec![0]],
+            fits: fits.clone(),
+            supermove: vec![None; 3],
+            foundations: vec![0],
+            win_home: 13,
+            ..Default::default()
+        };
+        t.derive();
+        let mut x = plain(&t);
+        x.waste_like = vec![false; 3];
+        x.dead_piles = vec![1, 2];
+        x.dead_pred = vec![(0..w).map(|c| (0..w as u16).filter(|&y| fits[0][y as usize].contains(&(c as u16))).collect())
+            .collect()];
+        x.dead_under = vec![vec![]; 3];
+        (t, x)
+    }
+
+    #[test]
+    fn the_dead_card_cut_proves_a_card_whose_only_base_lies_under_it() {
+        let (t, x) = golf();
+        // the ace goes only onto the two, which lies under it: lost whatever is played
+        let piles = vec![vec![6], vec![1, 0, 2, 3, 4, 5], vec![12, 11, 10, 9, 8, 7]];
+        let g = State::new(&t, piles, vec![0; 3], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        assert!(s.dead_card());
+        assert_eq!(s.run(&Budget { max_states: 100_000, deadline: None }), Outcome::Unwinnable);
+        assert_eq!(s.states, 1, "the root is stored and cut");
+        let mut off = x.clone();
+        off.dead_piles.clear();
+        let mut s = Search::new(&t, &off, g);
+        assert_eq!(s.run(&Budget { max_states: 100_000, deadline: None }), Outcome::Unwinnable);
+        assert!(s.states > 1, "without the cut the search plays on before it proves it");
+    }
+
+    #[test]
+    fn the_dead_card_cut_leaves_a_won_deal_won() {
+        let (t, x) = golf();
+        // the ace on the foundation; 2..7 and 8..K come off the columns' tops in turn
+        let piles = vec![vec![0], vec![6, 5, 4, 3, 2, 1], vec![12, 11, 10, 9, 8, 7]];
+        let g = State::new(&t, piles, vec![0; 3], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        assert!(!s.dead_card());
+        match s.run(&Budget { max_states: 100_000, deadline: None }) {
+            Outcome::Win(line) => assert!(replay(&t, g, &line)),
+            other => panic!("expected a win, got {other:?}"),
+        }
+    }
+
     #[test]
     fn proves_a_blocked_deal_unwinnable() {
         let mut t = little();
