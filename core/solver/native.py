@@ -158,6 +158,8 @@ def tables(rules: Rules, relaxed: bool = True) -> dict[str, Any]:
         "defer": list(t.defer), "stock_defer": t.stock_defer,  # the waits (search._Tables)
         "found_defer": t.found_defer,
         "onto": [[[y for y in range(width) if mask >> y & 1] for mask in rows] for rows in t.onto_mask],
+        "dead_piles": list(t.dead_piles), "dead_pred": [[list(row) for row in k] for k in t.dead_pred],
+        "dead_under": [sorted(u) for u in t.dead_under],  # the dead-card cut (search._Tables)
         "relaxed": free,
     }
 

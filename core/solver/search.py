@@ -157,6 +157,37 @@ class _Tables:
                                for row in range(W)) and all(self.defer[p] for p in receivers)
         self.auto_sources = tuple(s for s in rules.sources if s not in found
                                   and any(f in found for f in rules.targets[s]))
+        # the dead-card cut (docs/solver.md, "Dead cards"): where no pile but a foundation
+        # takes any card, every foundation gives nothing back, and a card moves only by a move
+        # to a foundation or the stock's draw onto one, a card that must leave its pile can
+        # only go onto a card a foundation's row admits below it, played after now and
+        # before it
+        sinkless = all(not rules.fits[p][row] for p in range(rules.count) if p not in found for row in range(W + 1))
+        premise = sinkless and not give_back and not rules.fills and rules.pair_home is None \
+            and not rules.beaten and not rules.consolidate and not rules.win_one_card \
+            and all(d in found for d in rules.draw_targets) and not rules.needs_base
+        everything = rules.win_home >= size
+        #: dead_piles: the piles whose every card must one day go home (emptied for the win, or
+        #: every card home), giving their top card only; empty: the cut is off
+        self.dead_piles: tuple[int, ...] = tuple(
+            p for p in range(rules.count) if premise and p not in found and p != rules.stock
+            and rules.gives[p] == GIVES_TOP and (everything or p in rules.win_cleared))
+        #: dead_pred[k][c]: the cards on which foundation k (of rules.foundations) takes c
+        self.dead_pred: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(tuple(t for t in range(W) if c in rules.fits[f][t]) for c in range(W))
+            for f in rules.foundations) if self.dead_piles else ()
+        #: dead_under[p]: the piles that give nothing until p is empty (covered by p, in turn)
+        under: list[tuple[int, ...]] = []
+        for p in range(rules.count):
+            seen_p: set[int] = set()
+            todo = list(rules.uncovers[p])
+            while todo:
+                q = todo.pop()
+                if q not in seen_p:
+                    seen_p.add(q)
+                    todo.extend(rules.uncovers[q])
+            under.append(tuple(sorted(seen_p)))
+        self.dead_under: tuple[frozenset[int], ...] = tuple(frozenset(u) for u in under)
 
         # interchangeable piles: same group and identical tables and neighbours
         def signature(i: int, members: tuple[int, ...]) -> tuple[object, ...]:
@@ -445,7 +476,8 @@ class Solver:
                         idx = parent
                     self.solution = path
                     return True
-                if not self._visit() or (self.dead is not None and self.dead(g)):
+                if not self._visit() or (self.t.dead_piles and self._dead_card()) \
+                    or (self.dead is not None and self.dead(g)):
                     continue
                 base = len(self.trail)
                 for _, draws, m in self._moves():
@@ -622,6 +654,47 @@ class Solver:
                 return False
         entries.append((L2, r2))
         return True
+
+    def _dead_card(self) -> bool:
+        """A card that can never go home is left (docs/solver.md, "Dead cards"): a card c of a
+        pile in ``dead_piles`` must go onto a foundation f, on a card t that f's row admits
+        below c (or onto f empty); t must be f's top now, or still outside the foundations and
+        free to go before c: not under c in its pile, nor in a pile that c's pile covers."""
+        g = self.g
+        piles = g.piles
+        t = self.t
+        found = self.rules.foundations
+        where: dict[int, tuple[int, int]] = {}
+        for p in range(self.rules.count):
+            if p not in self.rules.foundation_set:
+                for i, c in enumerate(piles[p]):
+                    where[c] = (p, i)
+        for p in t.dead_piles:
+            under = t.dead_under[p]
+            for i, c in enumerate(piles[p]):
+                if not self._may_go_home(c, p, i, found, where, under):
+                    return True
+        return False
+
+    def _may_go_home(self, c: int, p: int, i: int, found: tuple[int, ...],
+                     where: dict[int, tuple[int, int]], under: frozenset[int]) -> bool:
+        piles = self.g.piles
+        for k, f in enumerate(found):
+            home = piles[f]
+            if not home:
+                if self.t.start_mask[f] >> c & 1:
+                    return True
+            elif c in self.t.fitlist[f][home[-1]]:
+                return True
+            for x in self.t.dead_pred[k][c]:
+                at = where.get(x)
+                if at is None:  # home, under a foundation's top: it stays there
+                    continue
+                q, j = at
+                if (q == p and j < i) or q in under:  # it cannot leave before c
+                    continue
+                return True
+        return False
 
     def _key(self) -> bytes:
         g = self.g
@@ -940,7 +1013,8 @@ class Solver:
             self._auto()
             if g.won:
                 return True
-            if not self._visit() or (self.dead is not None and self.dead(g)):
+            if not self._visit() or (self.t.dead_piles and self._dead_card()) \
+                    or (self.dead is not None and self.dead(g)):
                 self._undo(mark)
             else:
                 frames.append((iter(self._moves()), mark, len(trail)))

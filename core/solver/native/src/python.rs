@@ -113,6 +113,9 @@ fn tables(d: &Bound<'_, PyDict>) -> PyResult<(Tables, SearchTables)> {
         stock_defer: get!(d, "stock_defer"),
         found_defer: get!(d, "found_defer"),
         onto: get!(d, "onto"),
+        dead_piles: get!(d, "dead_piles"),
+        dead_pred: get!(d, "dead_pred"),
+        dead_under: get!(d, "dead_under"),
     };
     check(&t, &x)?;
     Ok((t, x))
@@ -160,6 +163,14 @@ fn check(t: &Tables, x: &SearchTables) -> PyResult<()> {
         || (t.pair_home.is_none() && !t.pair_sources.is_empty())
     {
         return bad("pairs");
+    }
+    if !piles_ok(&x.dead_piles) || x.dead_piles.iter().any(|&p| t.is_foundation[p])
+        || (!x.dead_piles.is_empty()
+            && (x.dead_pred.len() != t.foundations.len() || x.dead_under.len() != n
+                || x.dead_pred.iter().any(|k| k.len() != w || k.iter().flatten().any(|&c| c as usize >= w))
+                || !x.dead_under.iter().all(|v| piles_ok(v))))
+    {
+        return bad("dead-card tables");
     }
     if t.beaten_by.iter().any(|b| !b.is_empty()) && t.beats.len() != w * w {
         return bad("beaten-by");

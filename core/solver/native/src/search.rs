@@ -62,6 +62,13 @@ pub struct SearchTables {
     /// onto[f][c]: the cards c may go onto outside the foundations once taken back from
     /// foundation f (`_Tables.onto_mask`); empty for a pile that gives nothing back
     pub onto: Vec<Vec<Vec<u16>>>,
+    /// the dead-card cut (`_Tables.dead_piles`, docs/solver.md "Dead cards"): the piles whose
+    /// every card must one day go home, giving their top card only; empty: the cut is off
+    pub dead_piles: Vec<usize>,
+    /// dead_pred[k][c]: the cards on which the k-th foundation takes c
+    pub dead_pred: Vec<Vec<Vec<u16>>>,
+    /// dead_under[p]: the piles that give nothing until p is empty (covered by p, in turn)
+    pub dead_under: Vec<Vec<usize>>,
 }
 
 /// What the search played: a move, or `draws` stock actions at once (a macro-move's draws,
@@ -886,6 +893,52 @@ impl<'a> Search<'a> {
         outcome
     }
 
+    /// A card that can never go home is left (`Solver._dead_card`, docs/solver.md "Dead
+    /// cards"): a card c of a pile in `dead_piles` must go onto a foundation f, on a card that
+    /// f's row admits below c (or onto f empty); that card must be f's top now, or still
+    /// outside the foundations and free to go before c: not under c in its pile, nor in a
+    /// pile that c's pile covers.
+    pub fn dead_card(&self) -> bool {
+        let (t, x, piles) = (self.t, self.x, &self.g.piles);
+        let mut at = vec![(usize::MAX, 0usize); t.width];
+        for (p, pile) in piles.iter().enumerate() {
+            if !t.is_foundation[p] {
+                for (i, &c) in pile.iter().enumerate() {
+                    at[c as usize] = (p, i);
+                }
+            }
+        }
+        for &p in &x.dead_piles {
+            let under = &x.dead_under[p];
+            'card: for (i, &c) in piles[p].iter().enumerate() {
+                let c = c as usize;
+                for (k, &f) in t.foundations.iter().enumerate() {
+                    match piles[f].last() {
+                        None => {
+                            if x.start[f].iter().any(|&s| s as usize == c) {
+                                continue 'card;
+                            }
+                        }
+                        Some(&top) => {
+                            if t.fits[f][top as usize].iter().any(|&s| s as usize == c) {
+                                continue 'card;
+                            }
+                        }
+                    }
+                    for &y in &x.dead_pred[k][c] {
+                        let (q, j) = at[y as usize];
+                        if q == usize::MAX || (q == p && j < i) || under.contains(&q) {
+                            continue; // home, or it cannot leave before c
+                        }
+                        continue 'card;
+                    }
+                }
+                return true;
+            }
+        }
+        false
+    }
+
     /// Depth first from the current position (`Solver._dfs`).
     pub fn run(&mut self, budget: &Budget) -> Outcome {
         let mut frames: Vec<(Vec<(usize, Move)>, usize, usize, usize)> = Vec::new(); // moves, next, mark, inner
@@ -901,7 +954,7 @@ impl<'a> Search<'a> {
             if self.g.won(self.t) {
                 break Outcome::Win(self.line());
             }
-            if !self.visit() {
+            if !self.visit() || (!self.x.dead_piles.is_empty() && self.dead_card()) {
                 self.undo(mark);
             } else {
                 let moves = self.moves();
@@ -1045,6 +1098,9 @@ pub(crate) mod tests {
             stock_defer: false,
             found_defer: false,
             onto: vec![],
+            dead_piles: vec![],
+            dead_pred: vec![],
+            dead_under: vec![],
         }
     }
 
@@ -1101,6 +1157,82 @@ pub(crate) mod tests {
                 assert!(line.contains(&(0, 1, 0)));
                 assert!(replay(&t, g, &line));
             }
+            other => panic!("expected a win, got {other:?}"),
+        }
+    }
+
+    /// A Golf of one suit: 0 the foundation (a rank up or down, no wrap), 1 and 2 columns that
+    /// take nothing and give their top card; with the dead-card tables as `_Tables` derives them.
+    fn golf() -> (Tables, SearchTables) {
+        let w = 52;
+        let mut found = vec![0u8; w * w + w];
+        for lo in 0..13 {
+            for hi in 0..13 {
+                if lo + 1 == hi || hi + 1 == lo {
+                    found[lo * w + hi] = 1;
+                }
+            }
+        }
+        let none = vec![0u8; w * w + w];
+        let accept = vec![found, none.clone(), none];
+        let fits = accept
+            .iter()
+            .map(|a| (0..=w).map(|top| (0..13u16).filter(|&c| a[top * w + c as usize] != 0).collect()).collect())
+            .collect::<Vec<Vec<Vec<u16>>>>();
+        let mut t = Tables {
+            count: 3,
+            width: w,
+            accept,
+            seq: vec![vec![0u8; w * w]; 3],
+            gives: vec![GIVES_NONE, GIVES_TOP, GIVES_TOP],
+            capacity: vec![1 << 30; 3],
+            max_accept: vec![1 << 30; 3],
+            min_accept: vec![1; 3],
+            flip: vec![false; 3],
+            targets: vec![vec![], vec![0], vec![0]],
+            fits: fits.clone(),
+            supermove: vec![None; 3],
+            foundations: vec![0],
+            win_home: 13,
+            ..Default::default()
+        };
+        t.derive();
+        let mut x = plain(&t);
+        x.waste_like = vec![false; 3];
+        x.dead_piles = vec![1, 2];
+        x.dead_pred = vec![(0..w).map(|c| (0..w as u16).filter(|&y| fits[0][y as usize].contains(&(c as u16))).collect())
+            .collect()];
+        x.dead_under = vec![vec![]; 3];
+        (t, x)
+    }
+
+    #[test]
+    fn the_dead_card_cut_proves_a_card_whose_only_base_lies_under_it() {
+        let (t, x) = golf();
+        // the ace goes only onto the two, which lies under it: lost whatever is played
+        let piles = vec![vec![6], vec![1, 0, 2, 3, 4, 5], vec![12, 11, 10, 9, 8, 7]];
+        let g = State::new(&t, piles, vec![0; 3], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        assert!(s.dead_card());
+        assert_eq!(s.run(&Budget { max_states: 100_000, deadline: None }), Outcome::Unwinnable);
+        assert_eq!(s.states, 1, "the root is stored and cut");
+        let mut off = x.clone();
+        off.dead_piles.clear();
+        let mut s = Search::new(&t, &off, g);
+        assert_eq!(s.run(&Budget { max_states: 100_000, deadline: None }), Outcome::Unwinnable);
+        assert!(s.states > 1, "without the cut the search plays on before it proves it");
+    }
+
+    #[test]
+    fn the_dead_card_cut_leaves_a_won_deal_won() {
+        let (t, x) = golf();
+        // the ace on the foundation; 2..7 and 8..K come off the columns' tops in turn
+        let piles = vec![vec![0], vec![6, 5, 4, 3, 2, 1], vec![12, 11, 10, 9, 8, 7]];
+        let g = State::new(&t, piles, vec![0; 3], 0);
+        let mut s = Search::new(&t, &x, g.clone());
+        assert!(!s.dead_card());
+        match s.run(&Budget { max_states: 100_000, deadline: None }) {
+            Outcome::Win(line) => assert!(replay(&t, g, &line)),
             other => panic!("expected a win, got {other:?}"),
         }
     }
