@@ -1214,12 +1214,12 @@ pub(crate) mod tests {
         let g = State::new(&t, piles, vec![0; 3], 0);
         let mut s = Search::new(&t, &x, g.clone());
         assert!(s.dead_card());
-        assert_eq!(s.run(&Budget { max_states: 100_000, deadline: None }), Outcome::Unwinnable);
+        assert_eq!(s.run(&Budget::states(100_000)), Outcome::Unwinnable);
         assert_eq!(s.states, 1, "the root is stored and cut");
         let mut off = x.clone();
         off.dead_piles.clear();
         let mut s = Search::new(&t, &off, g);
-        assert_eq!(s.run(&Budget { max_states: 100_000, deadline: None }), Outcome::Unwinnable);
+        assert_eq!(s.run(&Budget::states(100_000)), Outcome::Unwinnable);
         assert!(s.states > 1, "without the cut the search plays on before it proves it");
     }
 
@@ -1231,7 +1231,7 @@ pub(crate) mod tests {
         let g = State::new(&t, piles, vec![0; 3], 0);
         let mut s = Search::new(&t, &x, g.clone());
         assert!(!s.dead_card());
-        match s.run(&Budget { max_states: 100_000, deadline: None }) {
+        match s.run(&Budget::states(100_000)) {
             Outcome::Win(line) => assert!(replay(&t, g, &line)),
             other => panic!("expected a win, got {other:?}"),
         }
