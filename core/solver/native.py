@@ -260,7 +260,7 @@ class Cancel:
 def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000, greedy_share: float = 0.5,
           knowledge: Any = None, engine: str = "auto", memory_mb: float | None = None,
           guided: bool = True, cancel: Cancel | None = None, wins_only: bool = False,
-          whole_line: bool = True, guided_share: float = 1.0) -> SolveResult:
+          whole_line: bool = True) -> SolveResult:
     """Solve ``game`` with full information, in the compiled core where it can (see
     :func:`choose`), else in Python (:func:`solitaire.core.solver.search.solve`); the
     answer names the engine. ``timeout`` in seconds (None: the states budget alone);
@@ -281,8 +281,7 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
     the same one, and a proof it would have made is an "unknown" instead);
     ``whole_line=False`` turns only a win's first move into notation (checked legal by the
     kernel), not the whole line replayed through the kernel, and the answer's ``moves`` hold
-    that move alone. ``guided_share``: the compiled core's guided pass may store that share
-    of ``max_states`` (at least 1; the other passes ``max_states`` each)."""
+    that move alone."""
     engine, reason = choose(game, knowledge, engine)
     if cancel is not None and cancel.cancelled:
         return SolveResult(UNKNOWN, (), 0.0, 0, "", engine, reason, stopped="cancelled")
@@ -297,8 +296,7 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
         result = SolveResult(result.result, result.moves if whole_line else result.moves[:1], result.seconds,
                              result.states, result.method, "python", reason)
     else:
-        result = _solve_native(game, timeout, max_states, guided, cancel, not wins_only, whole_line,
-                               max(1, int(max_states * guided_share)))
+        result = _solve_native(game, timeout, max_states, guided, cancel, not wins_only, whole_line)
     if result.result != UNKNOWN:
         return result
     if cancel is not None and cancel.cancelled:
@@ -308,8 +306,7 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
 
 
 def _solve_native(game: Game, timeout: float | None, max_states: int, guided: bool = True,
-                  cancel: Cancel | None = None, relaxation: bool = True, whole_line: bool = True,
-                  guided_states: int | None = None) -> SolveResult:
+                  cancel: Cancel | None = None, relaxation: bool = True, whole_line: bool = True) -> SolveResult:
     began = time.perf_counter()
     checker = Solver(game, timeout=timeout, max_states=max_states)
     if checker._blocked():  # a card that can never move: the Python engine's proof, made once
@@ -317,7 +314,7 @@ def _solve_native(game: Game, timeout: float | None, max_states: int, guided: bo
     left = None if timeout is None or math.isinf(timeout) else max(0.0, timeout - (time.perf_counter() - began))
     answer, line, states, method = _module().solve(  # type: ignore[union-attr]
         core(game.rules), game.piles, game.down, game.recycles, max_states, left, guided, relaxation,
-        None if cancel is None else cancel._flag, guided_states)
+        None if cancel is None else cancel._flag)
     if answer == WIN:
         moves = replayed(game, [tuple(m) for m in line]) if whole_line or not line else first_move(game, tuple(line[0]))
         return SolveResult(WIN, tuple(moves), time.perf_counter() - began, states, method, "native")
