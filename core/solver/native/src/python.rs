@@ -9,7 +9,8 @@ use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use crate::core::{Move, State, Tables, GIVES_PILE, PAIR};
+use crate::core::{Move, State, Tables, PAIR};
+use crate::load::{self, Raw};
 
 /// A move as the kernel writes it: a pair's `n` is -1 (`rules.PAIR`).
 type PyMove = (usize, usize, i64);
@@ -45,22 +46,11 @@ macro_rules! get {
     };
 }
 
-fn opt_index(v: i64) -> Option<usize> {
-    if v < 0 { None } else { Some(v as usize) }
-}
-
-fn tables(d: &Bound<'_, PyDict>) -> PyResult<(Tables, SearchTables)> {
-    let count: usize = get!(d, "count");
-    let width: usize = get!(d, "width");
-    let supermove: Vec<Option<(Vec<usize>, Vec<usize>)>> = get!(d, "supermove");
-    let stock: i64 = get!(d, "stock");
-    let redeals: i64 = get!(d, "redeals");
-    let group_of: Vec<i64> = get!(d, "group_of");
-    let macro_waste: i64 = get!(d, "macro_waste");
-    let pair_home: i64 = get!(d, "pair_home");
-    let t = Tables {
-        count,
-        width,
+/// The dict's keys, as `load::Raw` has them (its relaxation's apart).
+fn raw(d: &Bound<'_, PyDict>) -> PyResult<Raw> {
+    Ok(Raw {
+        count: get!(d, "count"),
+        width: get!(d, "width"),
         accept: bytes_list(d, "accept")?,
         seq: bytes_list(d, "seq")?,
         gives: get!(d, "gives"),
@@ -73,13 +63,13 @@ fn tables(d: &Bound<'_, PyDict>) -> PyResult<(Tables, SearchTables)> {
         receivers: get!(d, "receivers"),
         allowed: get!(d, "allowed"),
         fits: get!(d, "fits"),
-        supermove,
-        stock: opt_index(stock),
+        supermove: get!(d, "supermove"),
+        stock: get!(d, "stock"),
         draw_targets: get!(d, "draw_targets"),
         draw_count: get!(d, "draw_count"),
         draw_not_onto_empty: get!(d, "draw_not_onto_empty"),
         stock_open: get!(d, "stock_open"),
-        redeals: if redeals < 0 { None } else { Some(redeals as u32) },
+        redeals: get!(d, "redeals"),
         foundations: get!(d, "foundations"),
         is_foundation: get!(d, "is_foundation"),
         win_cleared: get!(d, "win_cleared"),
@@ -87,7 +77,7 @@ fn tables(d: &Bound<'_, PyDict>) -> PyResult<(Tables, SearchTables)> {
         fill: get!(d, "fill"),
         covered: get!(d, "covered"),
         uncovers: get!(d, "uncovers"),
-        pair_home: opt_index(pair_home),
+        pair_home: get!(d, "pair_home"),
         pair_ok: get!(d, "pair_ok"),
         pair_sources: get!(d, "pair_sources"),
         pair_with: get!(d, "pair_with"),
@@ -95,19 +85,16 @@ fn tables(d: &Bound<'_, PyDict>) -> PyResult<(Tables, SearchTables)> {
         beats: get!(d, "beats"),
         win_one_card: get!(d, "win_one_card"),
         consolidate: get!(d, "consolidate"),
-    };
-    let x = SearchTables {
         needs: get!(d, "needs"),
         home_kind: get!(d, "home_kind"),
         track: get!(d, "track"),
         start: get!(d, "start"),
         groups: get!(d, "groups"),
-        group_of: group_of.into_iter().map(|g| if g < 0 { usize::MAX } else { g as usize }).collect(),
+        group_of: get!(d, "group_of"),
         top_only: get!(d, "top_only"),
         auto_sources: get!(d, "auto_sources"),
         waste_like: get!(d, "waste_like"),
-        by_face: width > 52,
-        macro_waste: opt_index(macro_waste),
+        macro_waste: get!(d, "macro_waste"),
         deck_size: get!(d, "deck_size"),
         defer: get!(d, "defer"),
         stock_defer: get!(d, "stock_defer"),
@@ -116,92 +103,8 @@ fn tables(d: &Bound<'_, PyDict>) -> PyResult<(Tables, SearchTables)> {
         dead_piles: get!(d, "dead_piles"),
         dead_pred: get!(d, "dead_pred"),
         dead_under: get!(d, "dead_under"),
-    };
-    check(&t, &x)?;
-    Ok((t, x))
-}
-
-/// The tables are consistent (sizes, indices in range): the loader's guard, so that a bad
-/// table is a ValueError, never an out-of-bounds panic in the search.
-fn check(t: &Tables, x: &SearchTables) -> PyResult<()> {
-    let n = t.count;
-    let w = t.width;
-    let bad = |what: &str| Err(PyValueError::new_err(format!("bad solver tables: {what}")));
-    let piles_ok = |v: &[usize]| v.iter().all(|&p| p < n);
-    let sized = [t.accept.len(), t.seq.len(), t.gives.len(), t.capacity.len(), t.max_accept.len(),
-                 t.min_accept.len(), t.flip.len(), t.targets.len(), t.allowed.len(), t.fits.len(),
-                 t.supermove.len(), t.is_foundation.len(), x.track.len(), x.start.len(), x.group_of.len(),
-                 x.top_only.len(), x.waste_like.len(), x.defer.len(), t.fill.len(), t.covered.len(), t.uncovers.len(),
-                 t.pair_with.len(), t.beaten_by.len()];
-    if w == 0 || w % 52 != 0 || w > 52 * 8 || sized.iter().any(|&s| s != n) {
-        return bad("sizes");
-    }
-    if t.accept.iter().any(|a| a.len() != w * w + w) || t.seq.iter().any(|s| s.len() != w * w) {
-        return bad("table sizes");
-    }
-    if t.gives.iter().any(|&g| g > GIVES_PILE) || t.min_accept.iter().any(|&m| m == 0) {
-        return bad("gives or min_accept");
-    }
-    if t.allowed.iter().any(|a| a.len() != n)
-        || t.fits.iter().any(|f| f.len() != w + 1 || f.iter().any(|row| row.iter().any(|&c| c as usize >= w)))
-    {
-        return bad("allowed or fits");
-    }
-    if !t.targets.iter().all(|v| piles_ok(v)) || !piles_ok(&t.sources) || !piles_ok(&t.receivers)
-        || !piles_ok(&t.foundations) || !piles_ok(&t.win_cleared) || !piles_ok(&t.draw_targets)
-        || !piles_ok(&x.auto_sources) || !x.groups.iter().all(|g| piles_ok(g))
-        || !t.supermove.iter().flatten().all(|(a, b)| piles_ok(a) && piles_ok(b))
-        || !t.fill.iter().chain(&t.covered).chain(&t.uncovers).all(|v| piles_ok(v))
-        || t.uncovers.iter().any(|v| v.len() > 40)
-        || !piles_ok(&t.pair_sources) || !piles_ok(&t.win_one_card) || t.pair_home.is_some_and(|h| h >= n)
-        || !t.beaten_by.iter().all(|v| piles_ok(v))
-    {
-        return bad("pile indices");
-    }
-    if t.pair_with.iter().any(|r| r.len() != n)
-        || (t.pair_home.is_some() && t.pair_ok.len() != w * w)
-        || (t.pair_home.is_none() && !t.pair_sources.is_empty())
-    {
-        return bad("pairs");
-    }
-    if !piles_ok(&x.dead_piles) || x.dead_piles.iter().any(|&p| t.is_foundation[p])
-        || (!x.dead_piles.is_empty()
-            && (x.dead_pred.len() != t.foundations.len() || x.dead_under.len() != n
-                || x.dead_pred.iter().any(|k| k.len() != w || k.iter().flatten().any(|&c| c as usize >= w))
-                || !x.dead_under.iter().all(|v| piles_ok(v))))
-    {
-        return bad("dead-card tables");
-    }
-    if t.beaten_by.iter().any(|b| !b.is_empty()) && t.beats.len() != w * w {
-        return bad("beaten-by");
-    }
-    if t.consolidate && (t.stock.is_none() || t.draw_targets.len() > 48) {
-        return bad("consolidate");
-    }
-    if x.group_of.iter().any(|&g| g != usize::MAX && g >= x.groups.len()) {
-        return bad("groups");
-    }
-    if x.onto.len() != n || x.onto.iter().any(|rows| !rows.is_empty() && rows.len() != w)
-        || x.onto.iter().flatten().flatten().any(|&c| c as usize >= w)
-    {
-        return bad("onto");
-    }
-    if let Some(w) = x.macro_waste {
-        if t.stock.is_none() || t.draw_targets != [w] {
-            return bad("macro waste");
-        }
-    }
-    if let Some(s) = t.stock {
-        if s >= n || t.draw_targets.is_empty() || t.draw_count == 0 {
-            return bad("stock");
-        }
-    }
-    if x.needs.len() != w || x.home_kind.len() != w
-        || x.needs.iter().chain(x.start.iter()).any(|v| v.iter().any(|&c| c as usize >= w))
-    {
-        return bad("safe-move tables");
-    }
-    Ok(())
+        relaxed: None,
+    })
 }
 
 /// The compiled tables of one game, loaded once (shared by positions and solves).
@@ -221,23 +124,15 @@ impl Core {
     #[new]
     fn new(py: Python<'_>, tables_: &Bound<'_, PyAny>) -> PyResult<Core> {
         let loaded = tables_.cast::<PyDict>().map_err(PyErr::from).and_then(|d| {
-            let main = tables(d)?;
-            let relaxed = match item(d, "relaxed")? {
-                r if !r.is_none() => {
-                    let (rt, rx) = tables(r.cast::<PyDict>()?)?;
-                    if rt.count != main.0.count || rt.width != main.0.width || rt.draw_count != 1 || rt.redeals.is_some()
-                        || rx.macro_waste != main.1.macro_waste
-                    {
-                        return Err(PyValueError::new_err("bad solver tables: relaxed"));
-                    }
-                    Some(Arc::new((rt, rx)))
-                }
-                _ => None,
-            };
-            Ok((main, relaxed))
+            let mut main = raw(d)?;
+            match item(d, "relaxed")? {
+                r if !r.is_none() => main.relaxed = Some(Box::new(raw(r.cast::<PyDict>()?)?)),
+                _ => {}
+            }
+            load::build(main).map_err(PyValueError::new_err)
         });
         match loaded {
-            Ok((t, relaxed)) => Ok(Core { t: Arc::new(t), relaxed }),
+            Ok(l) => Ok(Core { t: Arc::new(l.main), relaxed: l.relaxed.map(Arc::new) }),
             Err(e) if e.is_instance_of::<PyValueError>(py) => Err(e),
             Err(e) => Err(PyValueError::new_err(format!("bad solver tables: {e}"))),
         }
@@ -245,13 +140,7 @@ impl Core {
 }
 
 fn state(core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32) -> PyResult<State> {
-    let t = &core.t.0;
-    if piles.len() != t.count || down.len() != t.count
-        || piles.iter().zip(&down).any(|(p, &d)| d > p.len() || p.iter().any(|&c| c as usize >= t.width))
-    {
-        return Err(PyValueError::new_err("a position that does not fit these tables"));
-    }
-    Ok(State::new(t, piles, down, recycles))
+    load::position(&core.t.0, piles, down, recycles).map_err(PyValueError::new_err)
 }
 
 /// A position over a Core: the kernel's hot path, for the equivalence tests.
