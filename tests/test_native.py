@@ -453,3 +453,31 @@ def test_a_states_budget_means_the_same_in_both_engines(name, options):
         assert 0 < python.states <= 4 * budget  # four passes at most: greedy, relaxation, best-first, exact
         guided = solve(game, timeout=None, max_states=budget, engine="native")
         assert guided.result == UNKNOWN and 0 < guided.states <= 5 * budget  # and the core's guided pass
+
+
+# --------------------------------------------------------------------------- identical cards
+
+
+def _classes(name: str, **options: Any) -> list[list[int]]:
+    """The cards of the game's deal 1 grouped by the core's key (``Core.face``)."""
+    rules = Rules.of(get_variant(name), options)
+    face = native_engine.core(rules).face
+    game = Game.new(rules, 1)
+    groups: dict[int, list[int]] = {}
+    for card in sorted(c for pile in game.piles for c in pile):
+        groups.setdefault(face[card], []).append(card)
+    return list(groups.values())
+
+
+@needs_native
+@pytest.mark.parametrize(("name", "options", "sizes"), [
+    ("klondike", {}, {1}),          # suits matter to the foundations and colours to the columns
+    ("freecell", {}, {1}),
+    ("golf", {}, {4}),              # one foundation a rank above or below, regardless of suit
+    ("pyramid", {}, {4}),           # pairs that add up to 13
+    ("forty-thieves", {}, {2}),     # two decks: each card and its twin
+    ("spider", {"suits": 1}, {8}),  # one suit, eight of each rank
+])
+def test_the_core_keys_alike_the_cards_every_table_treats_alike(name, options, sizes):
+    classes = _classes(name, **options)
+    assert {len(c) for c in classes} == sizes, classes

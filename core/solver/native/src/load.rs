@@ -136,6 +136,7 @@ fn convert(r: Raw) -> Result<(Tables, SearchTables), String> {
         auto_sources: r.auto_sources,
         waste_like: r.waste_like,
         by_face: r.width > 52,
+        face: Vec::new(),
         macro_waste: opt_index(r.macro_waste),
         deck_size: r.deck_size,
         defer: r.defer,
@@ -147,7 +148,67 @@ fn convert(r: Raw) -> Result<(Tables, SearchTables), String> {
         dead_under: r.dead_under,
     };
     check(&t, &x)?;
+    let mut x = x;
+    x.face = alike(&t, &x);
     Ok((t, x))
+}
+
+/// Each card's class: the first of the cards it may trade places with in every table
+/// (`SearchTables::face`, the key's symmetry of identical cards).
+///
+/// Why it is sound: swapping two cards a and b everywhere (the permutation τ = (a b)) is a
+/// symmetry of the game when every table indexed by cards is unchanged by it: what a pile
+/// takes (`accept`, its empty row included), which runs move (`seq`), the cards a move
+/// generation looks up (`fits`), pairs (`pair_ok`), beaten-by (`beats`), the safe moves
+/// home (`needs`, `home_kind`), what an empty foundation takes (`start`), where a card
+/// taken back may go (`onto`) and the dead-card cut's predecessors (`dead_pred`); the rest
+/// of the tables speak of piles, not cards. Then a position P and τ(P) have the same
+/// moves, up to τ, and every cut of the search is a function of the position and the
+/// tables, so the search from τ(P) is the image of the search from P: one is won or lost
+/// exactly when the other is. Symmetries compose, so if (a b) and (b c) are symmetries so
+/// is (a c) = (a b)(b c)(a b): "trades places with" is an equivalence, each class is closed
+/// under every permutation of its cards, and two positions whose piles hold the same
+/// classes in the same places (the key, card by card through `face`) are one position up
+/// to a symmetry. Testing a card against the first card of each class found so far is
+/// therefore enough.
+pub fn alike(t: &Tables, x: &SearchTables) -> Vec<u16> {
+    let w = t.width;
+    let mut face: Vec<u16> = (0..w as u16).collect();
+    let mut firsts: Vec<usize> = Vec::new();
+    for b in 0..w {
+        match firsts.iter().find(|&&a| swaps(t, x, a, b)) {
+            Some(&a) => face[b] = a as u16,
+            None => firsts.push(b),
+        }
+    }
+    face
+}
+
+/// Swapping cards a and b leaves every card-indexed table as it is (see `alike`).
+fn swaps(t: &Tables, x: &SearchTables, a: usize, b: usize) -> bool {
+    let w = t.width;
+    let tau = |c: usize| if c == a { b } else if c == b { a } else { c };
+    // a w x w table: row a is row b read through τ, and column a is column b
+    let square = |m: &[u8]| {
+        m.len() < w * w
+            || (0..w).all(|y| m[a * w + y] == m[b * w + tau(y)] && m[y * w + a] == m[tau(y) * w + b])
+    };
+    // a list of cards is the same set once τ is applied
+    let set = |v: &[u16], u: &[u16]| {
+        v.len() == u.len() && v.iter().all(|&c| u.contains(&(tau(c as usize) as u16)))
+    };
+    // per-card lists of cards: τ maps the list of c onto the list of τ(c)
+    let rows = |m: &[Vec<u16>]| m.is_empty() || (0..m.len().min(w)).all(|c| set(&m[c], &m[tau(c)]));
+    t.accept.iter().all(|m| square(m) && m[w * w + a] == m[w * w + b])
+        && t.seq.iter().all(|m| square(m))
+        && (t.pair_home.is_none() || square(&t.pair_ok))
+        && (t.beats.len() != w * w || square(&t.beats))
+        && t.fits.iter().all(|f| (0..=w).all(|top| set(&f[top], &f[if top == w { w } else { tau(top) }])))
+        && x.home_kind[a] == x.home_kind[b]
+        && rows(&x.needs)
+        && x.start.iter().all(|v| set(v, v))
+        && x.onto.iter().all(|m| rows(m))
+        && x.dead_pred.iter().all(|m| rows(m))
 }
 
 /// Check and convert a game's tables (and its relaxation's, which must be the same game
@@ -346,6 +407,72 @@ pub mod json {
             }
             Err(e) => Ran::Refused(e),
         }
+    }
+}
+
+#[cfg(test)]
+mod alike_tests {
+    use super::*;
+    use crate::core::tests::little;
+    use crate::search::tests::plain;
+
+    /// The tables with card `twin` made a copy of card `of`: every table row and column of
+    /// `twin` that of `of`, so that swapping the two changes nothing.
+    fn with_twin(of: usize, twin: usize) -> Tables {
+        let mut t = little();
+        let w = t.width;
+        let sigma = |c: usize| if c == twin { of } else { c };
+        for m in t.accept.iter_mut() {
+            let old = m.clone();
+            for a in 0..w {
+                for b in 0..w {
+                    m[a * w + b] = if a == b { 0 } else { old[sigma(a) * w + sigma(b)] };
+                }
+                m[w * w + a] = old[w * w + sigma(a)];
+            }
+        }
+        for m in t.seq.iter_mut() {
+            let old = m.clone();
+            for a in 0..w {
+                for b in 0..w {
+                    m[a * w + b] = if a == b { 0 } else { old[sigma(a) * w + sigma(b)] };
+                }
+            }
+        }
+        t.fits = t.accept.iter()
+            .map(|a| (0..=w).map(|top| (0..w as u16).filter(|&c| a[top * w + c as usize] != 0).collect()).collect())
+            .collect();
+        t
+    }
+
+    #[test]
+    fn cards_of_one_suit_are_each_their_own_class() {
+        let t = little();
+        let face = alike(&t, &plain(&t));
+        // the thirteen cards of the game, each told apart by the tables
+        assert_eq!(&face[..13], &(0..13).collect::<Vec<u16>>()[..]);
+        // the cards the game does not have, alike (no table speaks of them)
+        assert!(face[13..].iter().all(|&f| f == 13), "{face:?}");
+    }
+
+    #[test]
+    fn a_card_every_table_treats_as_another_is_keyed_as_it() {
+        // card 20 plays as the 5 (card 4) does, and takes what the 5 takes
+        let t = with_twin(4, 20);
+        let face = alike(&t, &plain(&t));
+        assert_eq!(face[20], 4);
+        assert_eq!(&face[..13], &(0..13).collect::<Vec<u16>>()[..]);
+        // but not where one table tells them apart: the empty pile takes the 5 and not its twin
+        let mut t = with_twin(4, 20);
+        let w = t.width;
+        t.accept[3][w * w + 20] = 0;
+        t.fits[3][w].retain(|&c| c != 20);
+        assert_ne!(alike(&t, &plain(&t))[20], 4);
+        // nor where the safe moves home tell them apart
+        let t = with_twin(4, 20);
+        let mut x = plain(&t);
+        x.home_kind[4] = crate::search::HOME_LONE;
+        assert_ne!(alike(&t, &x)[20], 4);
     }
 }
 

@@ -137,6 +137,13 @@ impl Core {
             Err(e) => Err(PyValueError::new_err(format!("bad solver tables: {e}"))),
         }
     }
+
+    /// Each card's class in the search's key: the first of the cards every table treats
+    /// alike (`load::alike`).
+    #[getter]
+    fn face(&self) -> Vec<u16> {
+        self.t.1.face.clone()
+    }
 }
 
 fn state(core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32) -> PyResult<State> {

@@ -42,8 +42,12 @@ pub struct SearchTables {
     pub auto_sources: Vec<usize>,
     /// a waste or a reserve (`role` in search.py's ordering)
     pub waste_like: Vec<bool>,
-    /// key by faces (`card % 52`): more than one deck
+    /// key by faces (`card % 52`): more than one deck (where `face` is empty)
     pub by_face: bool,
+    /// face[c]: the card that stands for c in the key, the first of the cards every table
+    /// treats alike (`load::alike`: Calculation's and Golf's four cards of a rank, a second
+    /// deck's twin); empty: `by_face` decides
+    pub face: Vec<u16>,
     /// the waste of the stock macro-moves (`_Tables.macro`: one waste, fed only by the
     /// stock, unbounded), or None: the stock's action is a plain move
     pub macro_waste: Option<usize>,
@@ -69,6 +73,18 @@ pub struct SearchTables {
     pub dead_pred: Vec<Vec<Vec<u16>>>,
     /// dead_under[p]: the piles that give nothing until p is empty (covered by p, in turn)
     pub dead_under: Vec<Vec<usize>>,
+}
+
+impl SearchTables {
+    /// The card that stands for `c` in the key (see `face`).
+    #[inline]
+    pub fn class(&self, c: u16) -> u16 {
+        match self.face.get(c as usize) {
+            Some(&f) => f,
+            None if self.by_face => c % 52,
+            None => c,
+        }
+    }
 }
 
 /// What the search played: a move, or `draws` stock actions at once (a macro-move's draws,
@@ -420,7 +436,7 @@ impl<'a> Search<'a> {
         let t = self.t;
         let x = self.x;
         let g = &self.g;
-        let face = |c: u16| if x.by_face { c % 52 } else { c };
+        let face = |c: u16| x.class(c);
         let pile_key = |i: usize, out: &mut Vec<u16>| {
             let p = &g.piles[i];
             if x.top_only[i] && !p.is_empty() {
@@ -1092,6 +1108,7 @@ pub(crate) mod tests {
             auto_sources: vec![],
             waste_like: (0..t.count).map(|p| p == 1).collect(),
             by_face: false,
+            face: vec![],
             macro_waste: None,
             deck_size: 13,
             defer: vec![],
