@@ -117,12 +117,17 @@ def test_the_protocol_and_the_command_line_hint_in_the_compiled_core(cli: Any, m
     hint = json.loads(out.out)["hint"]
     assert is_legal(Game.new(Rules.of(get_variant("klondike")), 3), hint)
     assert spy.calls and spy.engines == {"native"}
+    # each guess bounded by its work as well as its states
+    assert spy.works == [player.WORK * budget for budget in spy.budgets]
     spy.calls.clear()
+    spy.budgets.clear()
+    spy.works.clear()
     result = cli("play", "klondike", "--seed", "3", "--json", input="hint\n")
     first, reply = result.json_lines()
     assert "hint" not in first and first["moves"] == 0
     assert reply["ok"] is True and reply["hint"] == hint  # the same position, the same hint
     assert spy.calls and spy.engines == {"native"}
+    assert spy.works == [player.WORK * budget for budget in spy.budgets]
 
 
 def hidden_swapped(game: Game) -> Game:
