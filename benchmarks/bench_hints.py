@@ -49,7 +49,7 @@ import time
 from typing import Any
 
 from solitaire.core import Game, Rules, get_variant
-from solitaire.core.solver import native, player_hint
+from solitaire.core.solver import native, player, player_hint
 
 #: label -> (variant, options)
 GAMES: dict[str, tuple[str, dict[str, Any]]] = {
@@ -101,7 +101,8 @@ def won_from(game: Game, check: int) -> bool:
 
 
 def bench_game(label: str, seeds: int, depths: list[int], engines: list[str], samples: int,
-               budgets: list[int], threads: list[int], check: int = 0) -> list[dict[str, Any]]:
+               budgets: list[int], threads: list[int], check: int = 0,
+               work: float = player.WORK) -> list[dict[str, Any]]:
     variant, options = GAMES[label]
     rules = Rules.of(get_variant(variant), options)
     # the Python engine solves one guess after another whatever ``threads`` says: one run of it
@@ -130,8 +131,10 @@ def bench_game(label: str, seeds: int, depths: list[int], engines: list[str], sa
             for run in order:
                 engine, states, n = run
                 c0, t0 = time.process_time(), time.perf_counter()
-                move, won = player_hint(game, samples=samples, states=states, engine=engine.removesuffix("-full"),
-                                        threads=n, full=engine.endswith("-full"))
+                kind = engine.partition("-")[2]
+                move, won = player_hint(game, samples=samples, states=states, engine=engine.partition("-")[0],
+                                        threads=n, full=kind == "full",
+                                        work=None if kind == "states" else work)
                 seconds[run].append(time.perf_counter() - t0)
                 cpu[run].append(time.process_time() - c0)
                 if not legal(game, move):
@@ -283,9 +286,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engines", default="python,auto",
                         help="python, auto (the front door: the compiled core where it speaks the game), "
                              "auto-full (the same, each guess solved in full: player_hint(full=True), the "
-                             "reference), or none (only --cli / --protocol)")
+                             "reference), auto-states (the same with no bound on a guess's work, only on its "
+                             "states: player_hint(work=None)), or none (only --cli / --protocol)")
     parser.add_argument("--samples", type=int, default=6, help="guesses of the hidden cards a hint")
     parser.add_argument("--states", default="2000", help="states a guess may store (comma-separated to compare)")
+    parser.add_argument("--work", type=float, default=player.WORK,
+                        help="positions a guess's search may reach, a state of its budget (player_hint's work; "
+                             "auto-states has no such bound)")
     parser.add_argument("--threads", default="1,2",
                         help="threads a hint solves its guesses in, in the compiled core (comma-separated)")
     parser.add_argument("--check", type=int, default=0, metavar="STATES",
@@ -298,8 +305,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     engines = [] if args.engines == "none" else args.engines.split(",")
     for engine in engines:
-        if engine not in ("python", "auto", "auto-full"):
-            parser.error(f"an engine is python, auto or auto-full, got {engine!r}")
+        if engine not in ("python", "auto", "auto-full", "auto-states"):
+            parser.error(f"an engine is python, auto, auto-full or auto-states, got {engine!r}")
     labels = args.games.split(",")
     for label in labels:
         if label not in GAMES:
@@ -309,12 +316,13 @@ def main(argv: list[str] | None = None) -> int:
     threads = [int(n) for n in args.threads.split(",")]
     print(f"python {platform.python_version()} on {platform.machine()}, compiled core "
           f"{native.native_version() or 'not installed'}, load average {os.getloadavg()[0]:.1f}; "
-          f"{args.samples} guesses a hint, seeds 0..{args.seeds - 1}, depths {args.depths}")
+          f"{args.samples} guesses a hint, seeds 0..{args.seeds - 1}, depths {args.depths}, work {args.work:g}")
     if engines:
         print(f"{'game':<11} {'engine':<7} {'states':>6} {'thr':>3} {'runs in':<14} {'hints':>5} {'p50 s':>7} "
               f"{'p95 s':>7} {'max s':>7} {'cpu p50':>7} {'cpu p95':>7} {'won/hint':>8} {'same':>5}")
         for label in labels:
-            for r in bench_game(label, args.seeds, depths, engines, args.samples, budgets, threads, args.check):
+            for r in bench_game(label, args.seeds, depths, engines, args.samples, budgets, threads, args.check,
+                                args.work):
                 same = "" if r["same"] is None else f"{r['same']}/{r['positions']}"
                 line = "" if r["winnable"] is None else f"{r['kept']}/{r['winnable']}"
                 print(f"{r['game']:<11} {r['engine']:<7} {r['states']:>6} {r['threads']:>3} {r['runs_in'][:14]:<14} "

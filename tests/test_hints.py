@@ -54,12 +54,14 @@ class Spy:
     def __init__(self, monkeypatch: pytest.MonkeyPatch, module: Any) -> None:
         self.calls: list[tuple[Game, SolveResult]] = []
         self.budgets: list[int] = []
+        self.works: list[int | None] = []
         real = front_door.solve
 
         def solve(game: Game, *args: Any, **kwargs: Any) -> SolveResult:
             result = real(game, *args, **kwargs)
             self.calls.append((game.copy(), result))
             self.budgets.append(kwargs["max_states"])
+            self.works.append(kwargs.get("max_work"))
             return result
 
         monkeypatch.setattr(module, "solve", solve)
@@ -96,9 +98,10 @@ def test_the_hint_runs_in_the_compiled_core_and_is_a_legal_move(monkeypatch: pyt
         assert game.to_position() == before  # the hint changed nothing
         assert 0 <= wins <= 6
     assert spy.calls and spy.engines == {"native"} and len(native_runs) == len(spy.calls)
-    for (guess, result), budget in zip(spy.calls, spy.budgets, strict=True):
+    for (guess, result), budget, work in zip(spy.calls, spy.budgets, spy.works, strict=True):
+        assert work == player.WORK * budget  # the guess's work bound, from its states
         if result.result == WIN:  # a won guess gives its first move alone: a full solve's, whose line wins
-            full = front_door.solve(guess, timeout=None, max_states=budget, greedy_share=1.0)
+            full = front_door.solve(guess, timeout=None, max_states=budget, greedy_share=1.0, max_work=work)
             assert full.result == WIN and result.moves == full.moves[:1]
             for text in full.moves:
                 guess.play(text)
@@ -114,12 +117,17 @@ def test_the_protocol_and_the_command_line_hint_in_the_compiled_core(cli: Any, m
     hint = json.loads(out.out)["hint"]
     assert is_legal(Game.new(Rules.of(get_variant("klondike")), 3), hint)
     assert spy.calls and spy.engines == {"native"}
+    # each guess bounded by its work as well as its states
+    assert spy.works == [player.WORK * budget for budget in spy.budgets]
     spy.calls.clear()
+    spy.budgets.clear()
+    spy.works.clear()
     result = cli("play", "klondike", "--seed", "3", "--json", input="hint\n")
     first, reply = result.json_lines()
     assert "hint" not in first and first["moves"] == 0
     assert reply["ok"] is True and reply["hint"] == hint  # the same position, the same hint
     assert spy.calls and spy.engines == {"native"}
+    assert spy.works == [player.WORK * budget for budget in spy.budgets]
 
 
 def hidden_swapped(game: Game) -> Game:
@@ -322,3 +330,34 @@ def test_a_hint_given_up_meanwhile_cancels_the_searches_under_way(monkeypatch: p
             thread.join()
     (_guess, result), = spy.calls
     assert (result.result, result.stopped) == ("unknown", "cancelled") and result.states < 3_000_000
+
+
+@needs_native
+def test_a_guess_that_wins_nothing_stops_at_its_work_not_its_states(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spider's guesses win nothing within 2,000 states, and its guided pass reaches about ten
+    positions for each it stores: bounded by their work too, its guesses' searches store
+    fewer states and give the same hint (the kernel's simple one, no guess won)."""
+    game = played("spider", {}, 1, 0)
+    bounded = Spy(monkeypatch, player)
+    hint = player_hint(game, threads=1)
+    only_states = Spy(monkeypatch, player)
+    assert player_hint(game, threads=1, work=None) == hint == (hint[0], 0)
+    assert bounded.works == [player.WORK * 2000] * 6 and only_states.works == [None] * 6
+    assert all(result.result != WIN for _, result in bounded.calls + only_states.calls)
+    pairs = list(zip(bounded.calls, only_states.calls, strict=True))
+    assert all(short.states <= long.states for (_, short), (_, long) in pairs)
+    assert sum(short.states for (_, short), _ in pairs) < sum(long.states for _, (_, long) in pairs)
+
+
+@needs_native
+def test_the_work_bound_never_proves_a_deal_lost() -> None:
+    """Klondike deal 645351751 at draw 1 is proved lost by the compiled core's exact search
+    within 6,000 states; cut short by a bound on its work, the same search proves nothing."""
+    game = Game.new(Rules.of(get_variant("klondike"), {"draw": 1}), 645351751)
+    proved = front_door.solve(game, timeout=None, max_states=6_000, engine="native")
+    assert (proved.result, proved.method) == ("unwinnable", "exact")
+    assert front_door.solve(game, timeout=None, max_states=6_000, engine="native",
+                            max_work=10_000_000).result == "unwinnable"  # a bound not reached
+    for work in (0, 1, 500, 5_000):
+        cut = front_door.solve(game, timeout=None, max_states=6_000, engine="native", max_work=work)
+        assert cut.result == "unknown", work

@@ -260,7 +260,7 @@ class Cancel:
 def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000, greedy_share: float = 0.5,
           knowledge: Any = None, engine: str = "auto", memory_mb: float | None = None,
           guided: bool = True, cancel: Cancel | None = None, wins_only: bool = False,
-          whole_line: bool = True) -> SolveResult:
+          whole_line: bool = True, max_work: int | None = None) -> SolveResult:
     """Solve ``game`` with full information, in the compiled core where it can (see
     :func:`choose`), else in Python (:func:`solitaire.core.solver.search.solve`); the
     answer names the engine. ``timeout`` in seconds (None: the states budget alone);
@@ -281,7 +281,11 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
     the same one, and a proof it would have made is an "unknown" instead);
     ``whole_line=False`` turns only a win's first move into notation (checked legal by the
     kernel), not the whole line replayed through the kernel, and the answer's ``moves`` hold
-    that move alone."""
+    that move alone. ``max_work`` bounds each of the compiled core's passes by its work
+    too, not only by what it stores: the positions a pass may reach (each move it plays; a
+    stored state costs one to tens of them, as many as the game has moves a position), None
+    for no such bound. A pass stopped by it answers nothing (an "unknown", never a proof).
+    The Python engine has no such bound."""
     engine, reason = choose(game, knowledge, engine)
     if cancel is not None and cancel.cancelled:
         return SolveResult(UNKNOWN, (), 0.0, 0, "", engine, reason, stopped="cancelled")
@@ -296,7 +300,7 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
         result = SolveResult(result.result, result.moves if whole_line else result.moves[:1], result.seconds,
                              result.states, result.method, "python", reason)
     else:
-        result = _solve_native(game, timeout, max_states, guided, cancel, not wins_only, whole_line)
+        result = _solve_native(game, timeout, max_states, guided, cancel, not wins_only, whole_line, max_work)
     if result.result != UNKNOWN:
         return result
     if cancel is not None and cancel.cancelled:
@@ -306,7 +310,8 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
 
 
 def _solve_native(game: Game, timeout: float | None, max_states: int, guided: bool = True,
-                  cancel: Cancel | None = None, relaxation: bool = True, whole_line: bool = True) -> SolveResult:
+                  cancel: Cancel | None = None, relaxation: bool = True, whole_line: bool = True,
+                  max_work: int | None = None) -> SolveResult:
     began = time.perf_counter()
     checker = Solver(game, timeout=timeout, max_states=max_states)
     if checker._blocked():  # a card that can never move: the Python engine's proof, made once
@@ -314,7 +319,7 @@ def _solve_native(game: Game, timeout: float | None, max_states: int, guided: bo
     left = None if timeout is None or math.isinf(timeout) else max(0.0, timeout - (time.perf_counter() - began))
     answer, line, states, method = _module().solve(  # type: ignore[union-attr]
         core(game.rules), game.piles, game.down, game.recycles, max_states, left, guided, relaxation,
-        None if cancel is None else cancel._flag)
+        None if cancel is None else cancel._flag, None, max_work)
     if answer == WIN:
         moves = replayed(game, [tuple(m) for m in line]) if whole_line or not line else first_move(game, tuple(line[0]))
         return SolveResult(WIN, tuple(moves), time.perf_counter() - began, states, method, "native")

@@ -15,10 +15,15 @@ from .search import WIN, SolveResult
 #: how often (seconds) a hint whose searches run in the compiled core asks its ``stop``
 POLL = 0.02
 
+#: the work of a guess's search in the compiled core, in positions its passes together may
+#: reach, a state of its budget (see :func:`player_hint`)
+WORK = 12
+
 
 def player_hint(game: Game, samples: int = 6, states: int = 2000,
                 stop: Callable[[], bool] | None = None, engine: str = "auto",
-                threads: int | None = None, full: bool = False) -> tuple[str | None, int]:
+                threads: int | None = None, full: bool = False,
+                work: float | None = WORK) -> tuple[str | None, int]:
     """A next move judged only from what the player can see: ``(move text or None, wins)``.
 
     The face-down cards and the stock's order are unknown to the player, so the solver
@@ -36,6 +41,12 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
     searches, every :data:`POLL` seconds: when it says True the hint is given up, ``(None,
     0)``, and the searches under way are cancelled (they stop within a few hundred positions).
     Two positions that differ only in hidden cards give the same hint.
+    ``work`` bounds what a guess's search does as well as what it stores: in the compiled
+    core its passes together may reach ``work`` positions a state of its budget (a count
+    too: the same answer on any machine; None: no such bound, the states alone). A pass
+    stores one position for every one to ten it reaches, as many as the game has moves a
+    position, so the bound is reached first where nothing wins: Spider's, Forty Thieves'
+    and the hard guesses' searches, which spent the most (docs/performance.md, "Hints").
     ``full=True`` solves each guess as :func:`.native.solve` does by default (its proofs
     included, each won line replayed whole through the kernel): the reference the default,
     leaner solve of a guess gives the same hint as (tests and benchmarks/bench_hints.py).
@@ -64,7 +75,7 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
     # in FreeCell: one search with the whole budget, not the same one six times)
     deals = [view.deal(list(key)) for key in keys]
     budgets = [states * guesses[key] for key in keys]
-    results = _solved(deals, budgets, stop, engine, threads or os.cpu_count() or 1, full)
+    results = _solved(deals, budgets, stop, engine, threads or os.cpu_count() or 1, full, work)
     if results is None:
         return None, 0
     votes: dict[str, int] = {}
@@ -81,7 +92,8 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
 
 
 def _solved(deals: list[Game], budgets: list[int], stop: Callable[[], bool] | None,
-            engine: str, threads: int, full: bool = False) -> list[SolveResult] | None:
+            engine: str, threads: int, full: bool = False,
+            work: float | None = None) -> list[SolveResult] | None:
     """Each deal solved within its budget in states, the answers in the deals' order; None
     when ``stop`` (asked in the caller's thread before each search starts and, in the
     compiled core, every ``POLL`` seconds while searches run) says True: the searches under
@@ -100,7 +112,8 @@ def _solved(deals: list[Game], budgets: list[int], stop: Callable[[], bool] | No
 
     def one(deal: Game, budget: int) -> SolveResult:
         return solve(deal, timeout=None, max_states=budget, greedy_share=1.0, engine=engine, cancel=cancel,
-                     wins_only=not full, whole_line=full)
+                     wins_only=not full, whole_line=full,
+                     max_work=None if work is None else round(work * budget))
 
     width = min(len(deals), threads)
     native = choose(deals[0], engine=engine)[0] == "native"

@@ -167,6 +167,10 @@ impl<'a> Search<'a> {
                 self.g.restore(snap);
                 self.trail.clear();
                 for (draws, m) in self.moves() {
+                    if budget.worked(self.work) {
+                        break 'search Outcome::Unknown;
+                    }
+                    self.work += 1;
                     self.play(draws, m);
                     if self.g.won(t) {
                         let last = self.line();
@@ -214,21 +218,26 @@ impl<'a> Search<'a> {
 
 /// The guided pass from `g`: one round of `width` positions a level, or (no width) rounds of
 /// `FIRST_WIDTH`, then four times as many each, until a win, the states budget (every round's
-/// states counted) or the deadline. Returns the outcome and the states stored.
-pub fn guided(t: &Tables, x: &SearchTables, g: State, budget: &Budget, width: Option<usize>) -> (Outcome, usize) {
+/// states counted), the work budget (every round's children counted: `Search::work`) or the
+/// deadline. Returns the outcome, the states stored and the work done.
+pub fn guided(t: &Tables, x: &SearchTables, g: State, budget: &Budget, width: Option<usize>)
+              -> (Outcome, usize, usize) {
     let mut states = 0usize;
+    let mut work = 0usize;
     let mut w = width.unwrap_or(FIRST_WIDTH).max(1);
     loop {
         let mut s = Search::new(t, x, g.clone());
-        let left = budget.with(budget.max_states.saturating_sub(states), budget.deadline);
+        let mut left = budget.with(budget.max_states.saturating_sub(states), budget.deadline);
+        left.max_work = budget.max_work.map(|k| k.saturating_sub(work));
         let mut cut = false;
         let outcome = s.beam(&left, w, &mut cut);
         states += s.states;
+        work += s.work;
         // (a round that never had to leave a position out saw all a wider one would)
         if matches!(outcome, Outcome::Win(_)) || width.is_some() || !cut || states >= budget.max_states
-            || budget.over()
+            || budget.worked(work) || budget.over()
         {
-            return (outcome, states);
+            return (outcome, states, work);
         }
         w = w.saturating_mul(4);
     }
@@ -249,7 +258,7 @@ mod tests {
         let g = open_deal(&t);
         for width in [None, Some(1), Some(8)] {
             match guided(&t, &x, g.clone(), &Budget::states(100_000), width) {
-                (Outcome::Win(line), states) => {
+                (Outcome::Win(line), states, _) => {
                     assert!(replay(&t, g.clone(), &line), "{width:?}: {line:?}");
                     assert!(states > 0);
                 }
@@ -264,14 +273,14 @@ mod tests {
         let x = plain(&t);
         let g = open_deal(&t);
         for max_states in [0, 1, 2, 3] {
-            let (outcome, states) = guided(&t, &x, g.clone(), &Budget::states(max_states), None);
+            let (outcome, states, _) = guided(&t, &x, g.clone(), &Budget::states(max_states), None);
             assert_eq!(outcome, Outcome::Unknown, "{max_states}");
             assert!(states <= max_states.max(1), "{states} > {max_states}");
         }
         let past = Some(Instant::now() - std::time::Duration::from_secs(1));
         let mut s = Search::new(&t, &x, g);
         let mut cut = false;
-        assert_eq!(s.beam(&Budget { max_states: 100_000, deadline: past, cancel: None }, 4, &mut cut), Outcome::Unknown);
+        assert_eq!(s.beam(&Budget { max_states: 100_000, deadline: past, ..Budget::default() }, 4, &mut cut), Outcome::Unknown);
     }
 
     #[test]
@@ -282,7 +291,7 @@ mod tests {
         // the blocked deal the exact search proves unwinnable: the guided pass runs out of
         // positions, which proves nothing
         let g = blocked_deal(&t);
-        let (outcome, states) = guided(&t, &x, g.clone(), &Budget::states(100_000), None);
+        let (outcome, states, _) = guided(&t, &x, g.clone(), &Budget::states(100_000), None);
         assert_eq!(outcome, Outcome::Unknown);
         assert!(states > 1 && states < 100_000, "{states}");
         // and in the portfolio the exact search still proves it

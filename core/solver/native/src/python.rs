@@ -244,13 +244,16 @@ impl Cancel {
 /// leaves the guided pass out; `relaxation=False` the relaxation proof (a pass that can
 /// only ever prove a deal lost, for a caller that wants only wins: a hint); `cancel` (a
 /// `Cancel`) stops it, "unknown", when set; `guided_states` is the guided pass's own states
-/// budget (None: `max_states`, as every pass). The GIL is released while searching.
+/// budget (None: `max_states`, as every pass); `max_work` bounds the solve's work too, the
+/// positions its passes together may reach (`search::solve`; None: no such bound). The GIL
+/// is released while searching.
 #[pyfunction]
 #[pyo3(signature = (core, piles, down, recycles, max_states, timeout=None, guided=true, relaxation=true, cancel=None,
-                    guided_states=None))]
+                    guided_states=None, max_work=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32, max_states: usize,
-         timeout: Option<f64>, guided: bool, relaxation: bool, cancel: Option<&Cancel>, guided_states: Option<usize>)
+         timeout: Option<f64>, guided: bool, relaxation: bool, cancel: Option<&Cancel>, guided_states: Option<usize>,
+         max_work: Option<usize>)
          -> PyResult<(String, Vec<PyMove>, usize, String)> {
     let g = state(core, piles, down, recycles)?;
     if let Some(s) = timeout {
@@ -271,7 +274,7 @@ fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, re
         let (t, x) = &*shared;
         // the relaxation has 15 % of the time from the greedy pass's end (search.py)
         let relax = relaxed.as_deref().map(|(rt, rx)| search::Relaxed { t: rt, x: rx, share: timeout.map(|s| s * 0.15) });
-        let budget = Budget { max_states, deadline, cancel: flag };
+        let budget = Budget { max_states, max_work, deadline, cancel: flag };
         let beam = guided.then(|| budget.with(guided_states.unwrap_or(max_states), beam));
         search::solve(t, x, g, &budget, greedy, best, relax, beam.as_ref())
     });
@@ -304,9 +307,9 @@ fn guided(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, r
     let deadline = timeout.map(|s| Instant::now() + Duration::from_secs_f64(s.min(1e9)));
     let shared = core.t.clone();
     let flag = cancel.map(|c| c.flag.clone());
-    let (outcome, states) = py.detach(move || {
+    let (outcome, states, _) = py.detach(move || {
         let (t, x) = &*shared;
-        search::guided::guided(t, x, g, &Budget { max_states, deadline, cancel: flag }, width)
+        search::guided::guided(t, x, g, &Budget { max_states, max_work: None, deadline, cancel: flag }, width)
     });
     Ok(match outcome {
         Outcome::Win(line) => ("win".to_string(), line.into_iter().map(to_py).collect(), states),

@@ -102,7 +102,9 @@ pub enum Outcome {
     Unknown,
 }
 
-/// What a pass may spend: `max_states` stored positions, until `deadline`, and until
+/// What a pass may spend: `max_states` stored positions, `max_work` positions reached
+/// (None: no such bound; see `Search::work`; in `solve`, the whole solve's), until
+/// `deadline`, and until
 /// `cancel` is set (by another thread: the Python side's `Cancel`, while the search runs
 /// with the GIL released). The deadline and the flag are looked at where the deadline
 /// always was (every 16 to 256 positions a pass visits), so a cancelled pass stops within
@@ -110,6 +112,7 @@ pub enum Outcome {
 #[derive(Clone, Default)]
 pub struct Budget {
     pub max_states: usize,
+    pub max_work: Option<usize>,
     pub deadline: Option<Instant>,
     pub cancel: Option<Arc<AtomicBool>>,
 }
@@ -120,9 +123,14 @@ impl Budget {
         Budget { max_states, ..Budget::default() }
     }
 
-    /// The same flag with another count and deadline (a pass's share of a solve).
+    /// The same flag and work with another count and deadline (a pass's share of a solve).
     pub fn with(&self, max_states: usize, deadline: Option<Instant>) -> Budget {
-        Budget { max_states, deadline, cancel: self.cancel.clone() }
+        Budget { max_states, max_work: self.max_work, deadline, cancel: self.cancel.clone() }
+    }
+
+    /// `work` positions reached is the pass's whole work budget.
+    pub fn worked(&self, work: usize) -> bool {
+        self.max_work.is_some_and(|w| work >= w)
     }
 
     /// The flag has been set. A flag alone, publishing nothing: relaxed ordering will do.
@@ -223,6 +231,13 @@ pub struct Search<'a> {
     dominance: bool,
     pub states: usize,
     count: u64,
+    /// The positions the pass has reached (its work, which `Budget::max_work` bounds): the
+    /// depth-first passes count each position they step to (the root and every move
+    /// played), the best-first pass each child it puts on its open list (it looks at the
+    /// bound before each expansion, so it may pass it by one position's children), the
+    /// guided pass each child it makes a key of. A stored position costs one to tens of them, as many
+    /// as the game has moves a position.
+    pub work: usize,
     buf: Vec<Move>,
     /// the greedy pass's cuts (`Solver._moves` with prune=True): a failure proves nothing
     pub prune: bool,
@@ -232,7 +247,7 @@ impl<'a> Search<'a> {
     pub fn new(t: &'a Tables, x: &'a SearchTables, g: State) -> Search<'a> {
         let dominance = x.macro_waste.is_some() && t.redeals.is_some();
         Search { t, x, g, trail: Vec::new(), seen: Seen::default(), turns: Turns::default(), dominance, states: 0,
-                 count: 0, buf: Vec::new(), prune: false }
+                 count: 0, work: 0, buf: Vec::new(), prune: false }
     }
 
     /// The states stored: the keys of the transposition table (with dominance, the keys,
@@ -855,7 +870,7 @@ impl<'a> Search<'a> {
         let outcome = loop {
             let Some((k, snap)) = open.pop() else { break Outcome::Unknown };
             self.count += 1;
-            if self.stored() >= budget.max_states || open.len() > cap
+            if self.stored() >= budget.max_states || open.len() > cap || budget.worked(self.work)
                 || (self.count & 63 == 0 && budget.over())
             {
                 break Outcome::Unknown;
@@ -901,6 +916,7 @@ impl<'a> Search<'a> {
                 self.g.push(t, m);
                 self.trail.push(Step::Move(m));
                 nodes.push(Node { parent: idx as u32, draws: draws as u32, mv: pack(m), autos: (0, 0) });
+                self.work += 1;
                 open.push((key(self.distance(), nodes.len() - 1), self.g.snapshot()));
                 self.undo(base);
             }
@@ -960,11 +976,12 @@ impl<'a> Search<'a> {
         let mut frames: Vec<(Vec<(usize, Move)>, usize, usize, usize)> = Vec::new(); // moves, next, mark, inner
         let outcome = loop {
             self.count += 1;
-            if self.stored() >= budget.max_states
+            if self.stored() >= budget.max_states || budget.worked(self.work)
                 || (self.count & 255 == 0 && budget.over())
             {
                 break Outcome::Unknown;
             }
+            self.work += 1;
             let mark = self.trail.len();
             self.auto();
             if self.g.won(self.t) {
@@ -1026,8 +1043,12 @@ pub struct Relaxed<'a> {
 /// guided pass (`guided::guided`: it only ever wins), then, unless one of them won, the exact
 /// search with the whole budget; only the exact search's exhaustion answers "unwinnable" (a
 /// pruned pass that runs out of moves proves nothing). Each pass may store `budget.max_states`
-/// states, as in search.py. Returns the outcome, the states stored by every pass, and which
-/// pass decided.
+/// states, as in search.py. `budget.max_work`, when given, is the work of the whole solve:
+/// the positions all its passes together may reach (`Search::work`), each pass having what
+/// the passes before it left (none left: it stops at once, "unknown"); the relaxation proof,
+/// which can only prove a loss, has no share of it. It only ever stops a pass early: it
+/// never makes a proof. Returns the outcome, the states stored by every
+/// pass, and which pass decided.
 #[allow(clippy::too_many_arguments)]
 pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadline: Option<Instant>,
              best_deadline: Option<Instant>, relaxed: Option<Relaxed<'_>>,
@@ -1035,10 +1056,18 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
     if budget.cancelled() {
         return (Outcome::Unknown, 0, "");
     }
+    let mut spent = 0usize; // the work of the passes so far
+    // a pass's budget: its states and deadline, and the solve's work the passes before left
+    let share = |b: &Budget, max_states: usize, deadline: Option<Instant>, spent: usize| {
+        let mut b = b.with(max_states, deadline);
+        b.max_work = budget.max_work.map(|w| w.saturating_sub(spent));
+        b
+    };
     let mut greedy = Search::new(t, x, g.clone());
     greedy.prune = true;
-    let first = greedy.run(&budget.with(budget.max_states, greedy_deadline));
+    let first = greedy.run(&share(budget, budget.max_states, greedy_deadline, spent));
     let mut states = greedy.states;
+    spent += greedy.work;
     if let Outcome::Win(line) = first {
         return (Outcome::Win(line), states, "greedy");
     }
@@ -1057,15 +1086,18 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
         };
         let free = State::new(r.t, g.piles.clone(), g.down.clone(), 0);
         let mut sub = Search::new(r.t, r.x, free);
-        let answer = sub.run(&budget.with(budget.max_states, deadline));
+        // (a proof only, which wins nothing: it has no share of the work, so that a solve
+        // with it and one without it search for wins alike)
+        let answer = sub.run(&Budget { max_work: None, ..budget.with(budget.max_states, deadline) });
         states += sub.states;
         if answer == Outcome::Unwinnable {
             return (Outcome::Unwinnable, states, "relaxation");
         }
     }
     let mut best = Search::new(t, x, g.clone());
-    let second = best.best_first(&budget.with(budget.max_states, best_deadline));
+    let second = best.best_first(&share(budget, budget.max_states, best_deadline, spent));
     states += best.states;
+    spent += best.work;
     if let Outcome::Win(line) = second {
         return (Outcome::Win(line), states, "best-first");
     }
@@ -1074,8 +1106,9 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
         return (Outcome::Unknown, states, "");
     }
     if let Some(b) = guided {
-        let (third, used) = guided::guided(t, x, g.clone(), b, None);
+        let (third, used, work) = guided::guided(t, x, g.clone(), &share(b, b.max_states, b.deadline, spent), None);
         states += used;
+        spent += work;
         if let Outcome::Win(line) = third {
             return (Outcome::Win(line), states, "guided");
         }
@@ -1084,7 +1117,7 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
         return (Outcome::Unknown, states, "");
     }
     let mut exact = Search::new(t, x, g);
-    let outcome = exact.run(budget);
+    let outcome = exact.run(&share(budget, budget.max_states, budget.deadline, spent));
     states += exact.states;
     let method = if outcome == Outcome::Unknown { "" } else { "exact" };
     (outcome, states, method)
@@ -1263,6 +1296,41 @@ pub(crate) mod tests {
         let g = blocked_deal(&t);
         let mut s = Search::new(&t, &x, g);
         assert_eq!(s.run(&Budget::states(100_000)), Outcome::Unwinnable);
+    }
+
+    #[test]
+    fn a_work_bound_cuts_the_search_short_and_never_proves_a_loss() {
+        let mut t = little();
+        t.redeals = Some(0);
+        let x = plain(&t);
+        let g = blocked_deal(&t);
+        let mut s = Search::new(&t, &x, g.clone());
+        assert_eq!(s.run(&Budget::states(100_000)), Outcome::Unwinnable);
+        let needed = s.work;
+        assert!(needed > 1, "{needed}");
+        // one position short of the proof's work, the exact search proves nothing; the
+        // portfolio's passes share the bound, so it is spent before the exact search ends
+        let short = Budget { max_work: Some(needed - 1), ..Budget::states(100_000) };
+        let mut s = Search::new(&t, &x, g.clone());
+        assert_eq!(s.run(&short), Outcome::Unknown);
+        assert_eq!(s.work, needed - 1);
+        let exact = Budget { max_work: Some(needed), ..Budget::states(100_000) };
+        assert_eq!(Search::new(&t, &x, g.clone()).run(&exact), Outcome::Unwinnable);
+        for work in [0, 1, needed - 1, needed] {
+            let b = Budget { max_work: Some(work), ..Budget::states(100_000) };
+            let (outcome, _, _) = solve(&t, &x, g.clone(), &b, None, None, None, Some(&b));
+            assert_eq!(outcome, Outcome::Unknown, "{work}");
+        }
+        // a bound the whole portfolio stays under changes nothing
+        let b = Budget { max_work: Some(10_000_000), ..Budget::states(100_000) };
+        assert_eq!(solve(&t, &x, g.clone(), &b, None, None, None, Some(&b)).0, Outcome::Unwinnable);
+        // and a winnable deal is won within a bound it needs, the work counted
+        let open = open_deal(&t);
+        let b = Budget { max_work: Some(10_000_000), ..Budget::states(100_000) };
+        assert!(matches!(solve(&t, &x, open.clone(), &b, None, None, None, Some(&b)).0, Outcome::Win(ref l)
+                         if replay(&t, open.clone(), l)));
+        let b = Budget { max_work: Some(0), ..Budget::states(100_000) };
+        assert_eq!(solve(&t, &x, open, &b, None, None, None, Some(&b)).0, Outcome::Unknown);
     }
 
     #[test]
@@ -1702,7 +1770,7 @@ pub(crate) mod tests {
         let (t, x, long) = long_searches(2_000);
         assert!(!long.is_empty(), "some deal needs more than 2,000 states");
         let flag = Arc::new(AtomicBool::new(true));
-        let budget = Budget { max_states: 200_000, deadline: None, cancel: Some(flag) };
+        let budget = Budget { max_states: 200_000, cancel: Some(flag), ..Budget::default() };
         assert!(budget.cancelled() && budget.over());
         for (g, full) in long {
             let mut exact = Search::new(&t, &x, g.clone());
@@ -1711,7 +1779,7 @@ pub(crate) mod tests {
             let mut best = Search::new(&t, &x, g.clone());
             assert_eq!(best.best_first(&budget), Outcome::Unknown);
             assert!(best.states <= 64 * 26, "{}", best.states);
-            let (beam, used) = guided::guided(&t, &x, g.clone(), &budget, None);
+            let (beam, used, _) = guided::guided(&t, &x, g.clone(), &budget, None);
             assert_eq!(beam, Outcome::Unknown);
             assert!(used <= 16 * 26, "{used}");
             // the portfolio looks at the flag before it starts: nothing searched
@@ -1724,7 +1792,7 @@ pub(crate) mod tests {
         let (t, x, long) = long_searches(2_000);
         let (g, full) = long.into_iter().max_by_key(|(_, n)| *n).expect("a long search");
         let flag = Arc::new(AtomicBool::new(false));
-        let budget = Budget { max_states: 10_000_000, deadline: None, cancel: Some(flag.clone()) };
+        let budget = Budget { max_states: 10_000_000, cancel: Some(flag.clone()), ..Budget::default() };
         let (outcome, states) = std::thread::scope(|scope| {
             let searcher = scope.spawn(|| {
                 let mut s = Search::new(&t, &x, g.clone());
