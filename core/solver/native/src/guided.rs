@@ -14,14 +14,18 @@
 //! the alternate-colour ones and the free cells, in Klondike the face-down cards and the cards
 //! home.
 //!
-//! The beam keeps, level by level, the `width` best positions not seen before (a transposition
-//! set over the canonical keys of `Search::key`, so no position is expanded twice), each
+//! Where the foundations take single cards, each card lying above a card some foundation takes
+//! next costs more (FreeCell: the cards that bury the next aces, twos, ...).
+//!
+//! The beam keeps, level by level, the `width` best positions not seen before (a set of
+//! hashes of the canonical keys, `Search::key_hash`, so no position is expanded twice), each
 //! expanded by the pruned moves of the greedy pass (`Search::moves` with `prune`) and the safe
 //! moves home (`Search::auto`). A round ends when the beam empties, when its best evaluation
 //! has not improved for `PATIENCE` levels, or at a depth cap; the next round starts again from
-//! the root with a beam four times wider (`guided` with no width), until the states budget or
-//! the deadline. Bounded, it proves nothing: it answers `Win` (a line from the
-//! root, which the caller replays through the kernel) or `Unknown`, never `Unwinnable`.
+//! the root with a wider beam (`guided` with no width: the `PROBES`, then `FIRST_WIDTH` and
+//! four times wider each round), until the states budget or the deadline. Bounded, it proves
+//! nothing: it answers `Win` (a line from the root, which the caller replays through the
+//! kernel) or `Unknown`, never `Unwinnable`.
 
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
@@ -38,7 +42,7 @@ struct Weights {
     column: i64, // an empty pile taking several cards
     cell: i64,   // an empty pile taking one card
     stock: i64,  // a card in the stock (or a pile nothing moves to or from)
-    buried: i64, // each card lying on a card a foundation takes next
+    buried: i64, // each card lying above a card a foundation takes next (single-card foundations)
 }
 
 const WEIGHTS: Weights = Weights { card: 2, brk: 10, built: 5, down: 6, column: 8, cell: 4, stock: 12, buried: 3 };
