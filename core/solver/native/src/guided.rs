@@ -108,11 +108,10 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        for i in 0..t.count {
+        for (i, p) in g.piles.iter().enumerate() {
             if t.is_foundation[i] {
                 continue;
             }
-            let p = &g.piles[i];
             let n = p.len();
             if i == stock || inert[i] {
                 cost += wt.stock * n as i64;
