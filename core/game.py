@@ -1172,8 +1172,17 @@ class Game:
         else:
             counts = (1,)
         counts = tuple(counts)
+        tried = counts
+        if count is None and rules.gives[src] == GIVES_RUN and len(counts) > 1:
+            # a count past the top run is refused whatever the destination (the cards are
+            # not a run): try only those within it (the refusals below still see them all)
+            table, width = rules.seq[src], rules.width
+            run = 1
+            while run < len(counts) and table[pile[-run - 1] * width + pile[-run]]:
+                run += 1
+            tried = counts[:run]
         for dst in dests:
-            fits = [n for n in counts if self._refusal((src, dst, n)) is None]
+            fits = [n for n in tried if self._refusal((src, dst, n)) is None]
             if len(fits) == 1:
                 return (src, dst, fits[0])
             if len(fits) > 1:

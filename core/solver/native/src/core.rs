@@ -185,19 +185,19 @@ impl State {
 
     /// Per source pile: (the longest run it may move to any pile, the empty piles that count,
     /// the limit when the run goes to one of them); no limit for piles without a supermove.
-    fn run_limits(&self, t: &Tables) -> Vec<(u64, Vec<usize>, u64)> {
+    /// Per source pile: the longest run it may move now to a pile that is not one of its
+    /// empty columns, and to one that is (the run cannot use the pile it goes to).
+    fn run_limits(&self, t: &Tables) -> Vec<(u64, u64)> {
         let mut out = Vec::with_capacity(t.count);
         for (s, m) in t.supermove.iter().enumerate() {
             match m {
-                None => out.push((1u64 << 30, Vec::new(), 0)),
+                None => out.push((1u64 << 30, 1u64 << 30)),
                 Some((cells, columns)) => {
                     let free = 1 + cells.iter().filter(|&&c| self.piles[c].is_empty()).count() as u64;
-                    let empty: Vec<usize> =
-                        columns.iter().copied().filter(|&c| self.piles[c].is_empty() && c != s).collect();
-                    let k = empty.len() as u32;
+                    let k = columns.iter().filter(|&&c| self.piles[c].is_empty() && c != s).count() as u32;
                     let all = free.checked_shl(k).unwrap_or(u64::MAX);
                     let one = if k > 0 { free << (k - 1) } else { 0 };
-                    out.push((all, empty, one));
+                    out.push((all, one));
                 }
             }
         }
@@ -262,9 +262,11 @@ impl State {
                 match &runs {
                     None => true,
                     Some(r) => {
-                        let (all, empty, one) = &r[s];
-                        let limit = if empty.contains(&d) { *one } else { *all };
-                        (n as u64) <= limit
+                        let (all, one) = r[s];
+                        // d one of s's empty columns (d is never s)
+                        let empty = self.piles[d].is_empty()
+                            && t.supermove[s].as_ref().is_some_and(|(_, columns)| columns.contains(&d));
+                        (n as u64) <= if empty { one } else { all }
                     }
                 }
             };

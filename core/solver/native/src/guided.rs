@@ -14,14 +14,18 @@
 //! the alternate-colour ones and the free cells, in Klondike the face-down cards and the cards
 //! home.
 //!
-//! The beam keeps, level by level, the `width` best positions not seen before (a transposition
-//! set over the canonical keys of `Search::key`, so no position is expanded twice), each
+//! Where the foundations take single cards, each card lying above a card some foundation takes
+//! next costs more (FreeCell: the cards that bury the next aces, twos, ...).
+//!
+//! The beam keeps, level by level, the `width` best positions not seen before (a set of
+//! hashes of the canonical keys, `Search::key_hash`, so no position is expanded twice), each
 //! expanded by the pruned moves of the greedy pass (`Search::moves` with `prune`) and the safe
 //! moves home (`Search::auto`). A round ends when the beam empties, when its best evaluation
 //! has not improved for `PATIENCE` levels, or at a depth cap; the next round starts again from
-//! the root with a beam four times wider (`guided` with no width), until the states budget or
-//! the deadline. Bounded, it proves nothing: it answers `Win` (a line from the
-//! root, which the caller replays through the kernel) or `Unknown`, never `Unwinnable`.
+//! the root with a wider beam (`guided` with no width: the `PROBES`, then `FIRST_WIDTH` and
+//! four times wider each round), until the states budget or the deadline. Bounded, it proves
+//! nothing: it answers `Win` (a line from the root, which the caller replays through the
+//! kernel) or `Unknown`, never `Unwinnable`.
 
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
@@ -38,18 +42,29 @@ struct Weights {
     column: i64, // an empty pile taking several cards
     cell: i64,   // an empty pile taking one card
     stock: i64,  // a card in the stock (or a pile nothing moves to or from)
+    buried: i64, // each card lying above a card a foundation takes next (single-card foundations)
 }
 
-const WEIGHTS: Weights = Weights { card: 2, brk: 10, built: 5, down: 6, column: 8, cell: 4, stock: 12 };
+const WEIGHTS: Weights = Weights { card: 2, brk: 10, built: 5, down: 6, column: 8, cell: 4, stock: 12, buried: 3 };
 
 /// levels without a better best evaluation before a round gives up
 const PATIENCE: usize = 80;
-/// the first round's width when widening (`guided` with no width)
+/// the widths of the cheap first rounds when widening (`guided` with no width): where the
+/// evaluation leads well (FreeCell) one of them wins for a fraction of a wide round's cost
+pub const PROBES: [usize; 2] = [1, 4];
+/// the width of the first round after the probes; each next one is four times wider
 pub const FIRST_WIDTH: usize = 32;
 
 /// A child of the beam's level: (evaluation, order, the beam entry it comes from, the draws
-/// and move from there, its key).
-type Child = (i64, usize, usize, (usize, Move), Box<[u16]>);
+/// and move from there, its key's hash).
+type Child = (i64, usize, usize, (usize, Move), u64);
+
+/// The positions the beam has seen, by a 64-bit hash of their canonical key
+/// (`Search::key_hash`). Two positions with the same hash are taken for one, so a position may
+/// be left out that was never seen: the beam is a heuristic that proves nothing (a win is
+/// replayed from the root; running out answers `Unknown`), so that costs at most a win it
+/// might have found, never a wrong answer, and saves building, storing and comparing keys.
+type Hashes = HashSet<u64, BuildHasherDefault<Fx>>;
 
 /// A position the beam kept: its parent and the moves that led to it from there (the draws
 /// written out, the move, the safe moves home after it).
@@ -61,10 +76,16 @@ struct Kept {
 impl<'a> Search<'a> {
     /// The guided pass's evaluation of the position: lower is nearer a win (see the module).
     pub fn disorder(&self) -> i64 {
-        self.disorder_by(&WEIGHTS)
+        self.disorder_by(&WEIGHTS, &self.inert())
     }
 
-    fn disorder_by(&self, wt: &Weights) -> i64 {
+    /// For each pile: nothing moves to or from it (the evaluation counts its cards as stock).
+    fn inert(&self) -> Vec<bool> {
+        let t = self.t;
+        (0..t.count).map(|i| !t.receivers.contains(&i) && !t.sources.contains(&i)).collect()
+    }
+
+    fn disorder_by(&self, wt: &Weights, inert: &[bool]) -> i64 {
         let t = self.t;
         let g = &self.g;
         let w = t.width;
@@ -74,13 +95,25 @@ impl<'a> Search<'a> {
         // not take as one run (Black Widow's runs of any suit) counts as built, not as a run
         let home = t.foundations.iter().find(|&&f| t.min_accept[f] > 1).map(|&f| &t.seq[f]);
         let mut cost = 0i64;
-        for i in 0..t.count {
+        // the cards the foundations take next (where they take single cards)
+        let mut next = [0u64; 8];
+        let buried = wt.buried != 0 && home.is_none() && w <= 64 * next.len();
+        if buried {
+            for &f in &t.foundations {
+                let fp = &g.piles[f];
+                if fp.len() < t.capacity[f] {
+                    for &c in &t.fits[f][fp.last().map_or(w, |&c| c as usize)] {
+                        next[c as usize / 64] |= 1 << (c % 64);
+                    }
+                }
+            }
+        }
+        for (i, p) in g.piles.iter().enumerate() {
             if t.is_foundation[i] {
                 continue;
             }
-            let p = &g.piles[i];
             let n = p.len();
-            if i == stock || !t.receivers.contains(&i) && !t.sources.contains(&i) {
+            if i == stock || inert[i] {
                 cost += wt.stock * n as i64;
                 continue;
             }
@@ -92,6 +125,13 @@ impl<'a> Search<'a> {
             }
             let down = g.down[i].min(n);
             cost += (wt.card + wt.brk) * n as i64 + wt.down * down as i64;
+            if buried {
+                for (j, &c) in p.iter().enumerate() {
+                    if next[c as usize / 64] >> (c % 64) & 1 != 0 {
+                        cost += wt.buried * (n - 1 - j) as i64;
+                    }
+                }
+            }
             let (seq, accept) = (&t.seq[i], &t.accept[i]);
             for j in down..n - 1 {
                 let (lower, upper) = (p[j] as usize, p[j + 1] as usize);
@@ -143,14 +183,17 @@ impl<'a> Search<'a> {
             line
         };
         if self.g.won(t) {
-            self.states = self.seen.len();
+            self.states = 1;
             return Outcome::Win(line_to(&kept, 0, Vec::new()));
         }
-        self.visit();
+        let mut buf: Vec<u16> = Vec::with_capacity(64);
+        let mut seen: Hashes = Hashes::default();
+        seen.insert(self.key_hash(&mut buf));
         let mut beam: Vec<(u32, Box<[u16]>)> = vec![(0, self.g.snapshot())];
-        let mut best = self.disorder_by(&wt);
+        let inert = self.inert();
+        let mut best = self.disorder_by(&wt, &inert);
         let mut since = 0usize;
-        let mut level: HashSet<Box<[u16]>, BuildHasherDefault<Fx>> = HashSet::default();
+        let mut level: Hashes = Hashes::default();
         let outcome = 'search: loop {
             if beam.is_empty() || since > PATIENCE || kept.len() > max_depth * width {
                 break Outcome::Unknown;
@@ -176,9 +219,9 @@ impl<'a> Search<'a> {
                         let last = self.line();
                         break 'search Outcome::Win(line_to(&kept, *parent as usize, last));
                     }
-                    let k = self.key();
-                    if !self.seen.contains(&k) && level.insert(k.clone()) {
-                        children.push((self.disorder_by(&wt), children.len(), b, (draws, m), k));
+                    let k = self.key_hash(&mut buf);
+                    if !seen.contains(&k) && level.insert(k) {
+                        children.push((self.disorder_by(&wt, &inert), children.len(), b, (draws, m), k));
                     }
                     self.undo(0);
                 }
@@ -198,10 +241,10 @@ impl<'a> Search<'a> {
             }
             let mut next = Vec::with_capacity(children.len());
             for (_, _, b, (draws, m), k) in children {
-                if self.seen.len() >= budget.max_states {
+                if seen.len() >= budget.max_states {
                     break 'search Outcome::Unknown;
                 }
-                self.seen.insert(k);
+                seen.insert(k);
                 let (parent, snap) = &beam[b];
                 self.g.restore(snap);
                 self.trail.clear();
@@ -211,26 +254,35 @@ impl<'a> Search<'a> {
             }
             beam = next;
         };
-        self.states = self.seen.len();
+        self.states = seen.len();
         outcome
     }
 }
 
 /// The guided pass from `g`: one round of `width` positions a level, or (no width) rounds of
-/// `FIRST_WIDTH`, then four times as many each, until a win, the states budget (every round's
-/// states counted), the work budget (every round's children counted: `Search::work`) or the
-/// deadline. Returns the outcome, the states stored and the work done.
+/// the `PROBES` widths, then of `FIRST_WIDTH`, then four times as many each, until a win, the
+/// states budget (every round's states counted), the work budget (every round's children
+/// counted: `Search::work`) or the deadline. Returns the outcome, the states stored and the
+/// work done.
 pub fn guided(t: &Tables, x: &SearchTables, g: State, budget: &Budget, width: Option<usize>)
               -> (Outcome, usize, usize) {
     let mut states = 0usize;
     let mut work = 0usize;
+    let mut probes = if width.is_none() { &PROBES[..] } else { &[] };
     let mut w = width.unwrap_or(FIRST_WIDTH).max(1);
     loop {
+        let (round, probe) = match probes.split_first() {
+            Some((&p, rest)) => {
+                probes = rest;
+                (p, true)
+            }
+            None => (w, false),
+        };
         let mut s = Search::new(t, x, g.clone());
         let mut left = budget.with(budget.max_states.saturating_sub(states), budget.deadline);
         left.max_work = budget.max_work.map(|k| k.saturating_sub(work));
         let mut cut = false;
-        let outcome = s.beam(&left, w, &mut cut);
+        let outcome = s.beam(&left, round, &mut cut);
         states += s.states;
         work += s.work;
         // (a round that never had to leave a position out saw all a wider one would)
@@ -239,7 +291,9 @@ pub fn guided(t: &Tables, x: &SearchTables, g: State, budget: &Budget, width: Op
         {
             return (outcome, states, work);
         }
-        w = w.saturating_mul(4);
+        if !probe {
+            w = w.saturating_mul(4);
+        }
     }
 }
 

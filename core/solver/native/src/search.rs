@@ -241,13 +241,19 @@ pub struct Search<'a> {
     buf: Vec<Move>,
     /// the greedy pass's cuts (`Solver._moves` with prune=True): a failure proves nothing
     pub prune: bool,
+    /// scratch space reused by `key` (a group's pile keys, and their ranges) and `auto`
+    /// (the cards the foundations want), so that neither allocates per position
+    kbuf: Vec<u16>,
+    kranges: Vec<(u32, u32)>,
+    wanted: Vec<(u16, usize)>,
 }
 
 impl<'a> Search<'a> {
     pub fn new(t: &'a Tables, x: &'a SearchTables, g: State) -> Search<'a> {
         let dominance = x.macro_waste.is_some() && t.redeals.is_some();
         Search { t, x, g, trail: Vec::new(), seen: Seen::default(), turns: Turns::default(), dominance, states: 0,
-                 count: 0, work: 0, buf: Vec::new(), prune: false }
+                 count: 0, work: 0, buf: Vec::new(), prune: false, kbuf: Vec::new(), kranges: Vec::new(),
+                 wanted: Vec::new() }
     }
 
     /// The states stored: the keys of the transposition table (with dominance, the keys,
@@ -281,9 +287,10 @@ impl<'a> Search<'a> {
     fn auto(&mut self) {
         let t = self.t;
         let w = t.width;
+        let mut wanted = std::mem::take(&mut self.wanted);
         loop {
             // wanted: the foundations each card may go on now
-            let mut wanted: Vec<(u16, usize)> = Vec::new();
+            wanted.clear();
             for &f in &t.foundations {
                 let fp = &self.g.piles[f];
                 if fp.len() >= t.capacity[f] {
@@ -295,7 +302,7 @@ impl<'a> Search<'a> {
                 }
             }
             if wanted.is_empty() {
-                return;
+                break;
             }
             let mut home: Option<Bits> = None;
             let mut played = None;
@@ -305,14 +312,11 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 let card = *pile.last().unwrap();
+                if !wanted.iter().any(|e| e.0 == card && t.allowed[e.1][s]) {
+                    continue; // no foundation that takes it now takes it from here
+                }
                 let every: Vec<usize> = wanted.iter().filter(|e| e.0 == card).map(|e| e.1).collect();
-                if every.is_empty() {
-                    continue;
-                }
-                let fits: Vec<usize> = every.iter().copied().filter(|&f| t.allowed[f][s]).collect();
-                if fits.is_empty() {
-                    continue;
-                }
+                let first = every.iter().copied().find(|&f| t.allowed[f][s]).unwrap();
                 if home.is_none() {
                     let mut b = Bits::new(w);
                     for &f in &t.foundations {
@@ -325,17 +329,18 @@ impl<'a> Search<'a> {
                 if !self.home_is_safe(card as usize, &every, home.as_ref().unwrap()) {
                     continue;
                 }
-                played = Some((s, fits[0], 1));
+                played = Some((s, first, 1));
                 break;
             }
             match played {
-                None => return,
+                None => break,
                 Some(m) => {
                     self.g.push(t, m);
                     self.trail.push(Step::Move(m));
                 }
             }
         }
+        self.wanted = wanted;
     }
 
     /// Play `times` stock actions at once (`Game.turn_stock`), recorded in the trail.
@@ -447,7 +452,16 @@ impl<'a> Search<'a> {
 
     /// The canonical key (`Solver._key` without stock macro-moves: the stock and the waste
     /// are keyed as they lie, and the redeals used when they are limited).
-    fn key(&self) -> Box<[u16]> {
+    fn key(&mut self) -> Box<[u16]> {
+        let mut out: Vec<u16> = Vec::with_capacity(64);
+        self.key_into(&mut out);
+        out.into_boxed_slice()
+    }
+
+    /// `key`, written into `out` (cleared first).
+    fn key_into(&mut self, out: &mut Vec<u16>) {
+        out.clear();
+        let (mut kbuf, mut kranges) = (std::mem::take(&mut self.kbuf), std::mem::take(&mut self.kranges));
         let t = self.t;
         let x = self.x;
         let g = &self.g;
@@ -461,25 +475,25 @@ impl<'a> Search<'a> {
                 out.extend(p.iter().map(|&c| face(c)));
             }
         };
-        let mut out: Vec<u16> = Vec::with_capacity(64);
         let stock = t.stock.unwrap_or(usize::MAX);
         for i in 0..t.count {
             if x.group_of[i] == usize::MAX && !(x.macro_waste.is_some() && (i == stock || Some(i) == x.macro_waste)) {
-                pile_key(i, &mut out);
+                pile_key(i, out);
             }
         }
         for grp in &x.groups {
-            let mut parts: Vec<Vec<u16>> = grp
-                .iter()
-                .map(|&i| {
-                    let mut v = Vec::new();
-                    pile_key(i, &mut v);
-                    v
-                })
-                .collect();
-            parts.sort();
-            for p in parts {
-                out.extend(p);
+            // the members' keys side by side in one buffer, sorted as slices (the order of
+            // sorting them as vectors), then written out in that order
+            kbuf.clear();
+            kranges.clear();
+            for &i in grp {
+                let at = kbuf.len() as u32;
+                pile_key(i, &mut kbuf);
+                kranges.push((at, kbuf.len() as u32));
+            }
+            kranges.sort_unstable_by(|a, b| kbuf[a.0 as usize..a.1 as usize].cmp(&kbuf[b.0 as usize..b.1 as usize]));
+            for &(a, b) in &kranges {
+                out.extend_from_slice(&kbuf[a as usize..b as usize]);
             }
         }
         if let Some(w) = x.macro_waste {
@@ -508,7 +522,67 @@ impl<'a> Search<'a> {
         } else if t.redeals.is_some() && t.stock.is_some() {
             out.push(g.recycles as u16);
         }
-        out.into_boxed_slice()
+        self.kbuf = kbuf;
+        self.kranges = kranges;
+    }
+
+    /// A 64-bit hash of `key` for the passes that prove nothing (the guided pass): positions
+    /// with equal keys get equal hashes (each pile hashed as `key` writes it; an
+    /// interchangeable group's pile hashes sorted, as `key` sorts the piles themselves), without
+    /// writing the key out. With stock macro-moves or counted redeals, the key's own hash.
+    pub(crate) fn key_hash(&mut self, buf: &mut Vec<u16>) -> u64 {
+        let (t, x) = (self.t, self.x);
+        if x.macro_waste.is_some() || (t.redeals.is_some() && t.stock.is_some()) {
+            self.key_into(buf);
+            let mut h = Fx::default();
+            for &k in buf.iter() {
+                h.add(k as u64);
+            }
+            return h.finish();
+        }
+        let g = &self.g;
+        let pile_hash = |i: usize| {
+            let p = &g.piles[i];
+            let mut h = Fx::default();
+            let face = |c: u16| x.class(c) as u64;
+            if x.top_only[i] && !p.is_empty() {
+                h.add(u16::MAX as u64 - 1);
+                h.add(p.len() as u64);
+                h.add(face(p[p.len() - 1]));
+            } else {
+                h.add(g.down[i] as u64);
+                h.add(p.len() as u64);
+                for &c in p {
+                    h.add(face(c));
+                }
+            }
+            h.finish()
+        };
+        let mut h = Fx::default();
+        for i in 0..t.count {
+            if x.group_of[i] == usize::MAX {
+                h.add(pile_hash(i));
+            }
+        }
+        let mut small = [0u64; 16];
+        let mut large: Vec<u64> = Vec::new();
+        for grp in &x.groups {
+            let members: &mut [u64] = if grp.len() <= small.len() {
+                &mut small[..grp.len()]
+            } else {
+                large.resize(grp.len(), 0);
+                &mut large[..]
+            };
+            for (k, &i) in grp.iter().enumerate() {
+                members[k] = pile_hash(i);
+            }
+            members.sort_unstable();
+            h.add(u64::MAX);
+            for &m in members.iter() {
+                h.add(m);
+            }
+        }
+        h.finish()
     }
 
     /// Record this position; false when it (or one that dominates it) was stored before
@@ -723,6 +797,27 @@ impl<'a> Search<'a> {
         t.accept[d][row + card] != 0 && dest.len() < t.capacity[d]
     }
 
+    /// A move of cards to an empty pile of an interchangeable group when the same cards may
+    /// go to the group's first empty pile instead (that move is legal too, and is kept): the
+    /// rules treat the members alike (their tables and neighbours are identical, which is
+    /// what makes them a group), so swapping two empty members maps the position onto
+    /// itself and the one move's outcome onto the other's. Skipping the twin loses no win
+    /// and no proof: it is the transposition table's own argument (both keys are equal),
+    /// made before the move is played instead of after (docs/solver.md, "Empty twins").
+    fn twin_of_earlier(&self, legal: &[Move], m: Move) -> bool {
+        let (src, dst, n) = m;
+        let x = self.x;
+        let group = x.group_of[dst];
+        if group == usize::MAX || !self.g.piles[dst].is_empty() {
+            return false;
+        }
+        let piles = &self.g.piles;
+        match x.groups[group].iter().copied().find(|&e| e != src && piles[e].is_empty() && self.g.down[e] == 0) {
+            Some(e) if e != dst && self.g.down[dst] == 0 => legal.contains(&(src, e, n)),
+            _ => false,
+        }
+    }
+
     /// The moves to try here, best first (`Solver._moves`; with `prune`, the greedy passes' cuts).
     fn moves(&mut self) -> Vec<(usize, Move)> {
         let t = self.t;
@@ -743,6 +838,9 @@ impl<'a> Search<'a> {
             if n == PAIR {
                 out.push((100, 0, m)); // a pair, to the discard pile
                 continue;
+            }
+            if self.twin_of_earlier(&legal, m) {
+                continue; // the same cards to another empty twin: the same position, mirrored
             }
             let pile = &piles[src];
             let left = pile.len() - n;
