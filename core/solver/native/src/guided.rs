@@ -38,9 +38,10 @@ struct Weights {
     column: i64, // an empty pile taking several cards
     cell: i64,   // an empty pile taking one card
     stock: i64,  // a card in the stock (or a pile nothing moves to or from)
+    buried: i64, // a card under the top of a waste the stock is turned through only once
 }
 
-const WEIGHTS: Weights = Weights { card: 2, brk: 10, built: 5, down: 6, column: 8, cell: 4, stock: 12 };
+const WEIGHTS: Weights = Weights { card: 2, brk: 10, built: 5, down: 6, column: 8, cell: 4, stock: 12, buried: 6 };
 
 /// levels without a better best evaluation before a round gives up
 const PATIENCE: usize = 80;
@@ -89,6 +90,9 @@ impl<'a> Search<'a> {
                     cost -= if t.capacity[i] > 1 { wt.column } else { wt.cell };
                 }
                 continue;
+            }
+            if t.redeals == Some(0) && t.draw_targets.contains(&i) && !t.receivers.contains(&i) {
+                cost += wt.buried * (n as i64 - 1);
             }
             let down = g.down[i].min(n);
             cost += (wt.card + wt.brk) * n as i64 + wt.down * down as i64;
