@@ -8,7 +8,9 @@
 //! built in runs is nearly sorted), a card lying on one the build table (`accept`) takes but
 //! the run table does not half as much (built, but not movable together); a face-down card
 //! costs more again, and an empty pile (one taking more than one card: a column; taking one:
-//! a cell) is worth something; where the foundations take only whole runs, a pair counts as a
+//! a cell) is worth something; a card under the top of a waste the stock is turned into only
+//! once (no redeal: it comes back only when every card above it is played) costs more again,
+//! where a waste turned again costs like the stock; where the foundations take only whole runs, a pair counts as a
 //! run only when a foundation would take it as one (Black Widow moves runs of any suit but
 //! takes home only runs in suit). In Spider that counts the in-suit descending pairs, in FreeCell
 //! the alternate-colour ones and the free cells, in Klondike the face-down cards and the cards
@@ -309,5 +311,22 @@ mod tests {
         assert!(run < hidden, "{run} {hidden}");
         assert!(run < spread, "an empty column and a run beat two piles: {run} {spread}");
         assert!(home <= run, "a card home is no worse: {home} {run}");
+    }
+
+    #[test]
+    fn a_waste_turned_once_costs_its_buried_cards_and_one_turned_again_does_not() {
+        // the same three cards in the stock, or turned into the waste (the ace on top)
+        let at = |redeals: Option<u32>, stock: Vec<u16>, waste: Vec<u16>| {
+            let mut t = little();
+            t.redeals = redeals;
+            let x = plain(&t);
+            let down = vec![stock.len(), 0, 0, 0, 0];
+            let piles = vec![stock, waste, vec![], vec![5, 4, 3], vec![]];
+            Search::new(&t, &x, State::new(&t, piles, down, 0)).disorder()
+        };
+        let (once_stock, once_waste) = (at(Some(0), vec![12, 11, 0], vec![]), at(Some(0), vec![], vec![12, 11, 0]));
+        assert!(once_waste > once_stock, "two cards buried under the waste's top: {once_waste} {once_stock}");
+        let (again_stock, again_waste) = (at(None, vec![12, 11, 0], vec![]), at(None, vec![], vec![12, 11, 0]));
+        assert!(again_waste <= again_stock, "the waste comes round again: {again_waste} {again_stock}");
     }
 }
