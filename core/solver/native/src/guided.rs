@@ -25,7 +25,7 @@
 //! the deadline. Bounded, it proves nothing: it answers `Win` (a line from the
 //! root, which the caller replays through the kernel) or `Unknown`, never `Unwinnable`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 
 use super::{Budget, Fx, Outcome, Search, SearchTables, Step};
@@ -47,6 +47,24 @@ const WEIGHTS: Weights = Weights { card: 2, brk: 10, built: 5, down: 6, column: 
 
 /// levels without a better best evaluation before a round gives up
 const PATIENCE: usize = 80;
+/// by deals (`Deals`): the levels without a better best in any group before a round gives up
+const DEALS_PATIENCE: usize = 300;
+/// by deals: a card of a stock that deals onto the columns, in place of `Weights::stock`
+const DEALS_STOCK: i64 = 8;
+
+/// How the beam treats a stock that deals onto the columns (Spider's). `Plain`: its cards cost
+/// like loose ones, and the beam keeps the best positions whatever they dealt. `ByDeals` (an
+/// option of the guided pass alone, for finding lines offline: `find_won_lines.py --by-deals`):
+/// a card still in such a stock costs less than a loose one (a deal costs something, so the
+/// beam does not deal the whole stock early, which left Spider of four suits with no move in
+/// about 80 levels), positions are grouped by the cards left in the stock and no group takes
+/// more than half the beam (so the positions before a deal and after it are both carried on),
+/// and a round ends after `DEALS_PATIENCE` levels in which no group's best improved.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Deals {
+    Plain,
+    ByDeals,
+}
 /// the first round's width when widening (`guided` with no width)
 pub const FIRST_WIDTH: usize = 32;
 
@@ -68,6 +86,10 @@ impl<'a> Search<'a> {
     }
 
     fn disorder_by(&self, wt: &Weights) -> i64 {
+        self.disorder_with(wt, Deals::Plain)
+    }
+
+    fn disorder_with(&self, wt: &Weights, deals: Deals) -> i64 {
         let t = self.t;
         let g = &self.g;
         let w = t.width;
@@ -84,7 +106,8 @@ impl<'a> Search<'a> {
             let p = &g.piles[i];
             let n = p.len();
             if i == stock || !t.receivers.contains(&i) && !t.sources.contains(&i) {
-                cost += wt.stock * n as i64;
+                let dealt = deals == Deals::ByDeals && i == stock && t.draw_targets.iter().any(|d| t.receivers.contains(d));
+                cost += if dealt { DEALS_STOCK } else { wt.stock } * n as i64;
                 continue;
             }
             if n == 0 {
@@ -126,7 +149,7 @@ impl<'a> Search<'a> {
     /// module): `Win` with the line from here, or `Unknown`.
     /// `cut` is set when a level had more new positions than the beam kept (a wider beam
     /// would see more).
-    pub fn beam(&mut self, budget: &Budget, width: usize, cut: &mut bool) -> Outcome {
+    pub fn beam(&mut self, budget: &Budget, width: usize, deals: Deals, cut: &mut bool) -> Outcome {
         // every move of the exact search (its waits included): the greedy cuts leave out the
         // moves of a run onto another pile that turn nothing up, which Spider lives by
         self.prune = false;
@@ -154,16 +177,20 @@ impl<'a> Search<'a> {
         }
         self.visit();
         let mut beam: Vec<(u32, Box<[u16]>)> = vec![(0, self.g.snapshot())];
-        let mut best = self.disorder_by(&wt);
+        let mut best = self.disorder_with(&wt, deals);
         let mut since = 0usize;
+        // by deals: the best evaluation of each group (cards left in the stock)
+        let mut group_best: HashMap<usize, i64, BuildHasherDefault<Fx>> = HashMap::default();
+        let patience = if deals == Deals::ByDeals { DEALS_PATIENCE } else { PATIENCE };
         let mut level: HashSet<Box<[u16]>, BuildHasherDefault<Fx>> = HashSet::default();
         let outcome = 'search: loop {
-            if beam.is_empty() || since > PATIENCE || kept.len() > max_depth * width {
+            if beam.is_empty() || since > patience || kept.len() > max_depth * width {
                 break Outcome::Unknown;
             }
             // (evaluation, order, the beam entry it comes from, its move there, key): the
             // positions themselves are made again for the few kept
             let mut children: Vec<Child> = Vec::new();
+            let mut groups: Vec<usize> = Vec::new(); // by deals: each child's cards left in the stock
             level.clear();
             for (b, (parent, snap)) in beam.iter().enumerate() {
                 self.count += 1;
@@ -180,9 +207,40 @@ impl<'a> Search<'a> {
                     }
                     let k = self.key();
                     if !self.seen.contains(&k) && level.insert(k.clone()) {
-                        children.push((self.disorder_by(&wt), children.len(), b, (draws, m), k));
+                        groups.push(t.stock.map_or(0, |st| self.g.piles[st].len()));
+                        children.push((self.disorder_with(&wt, deals), children.len(), b, (draws, m), k));
                     }
                     self.undo(0);
+                }
+            }
+            let mut improved = false;
+            if deals == Deals::ByDeals {
+                if children.len() > width {
+                    *cut = true;
+                    // the best first, no group more than half the beam, then the best left over
+                    children.sort_unstable_by_key(|c| (c.0, c.1));
+                    let cap = (width / 2).max(1);
+                    let mut taken: HashMap<usize, usize, BuildHasherDefault<Fx>> = HashMap::default();
+                    let (mut take, mut rest) = (Vec::with_capacity(width), Vec::new());
+                    for c in children.drain(..) {
+                        let n = taken.entry(groups[c.1]).or_insert(0);
+                        if *n < cap && take.len() < width {
+                            *n += 1;
+                            take.push(c);
+                        } else {
+                            rest.push(c);
+                        }
+                    }
+                    let more = width - take.len();
+                    take.extend(rest.into_iter().take(more));
+                    children = take;
+                }
+                for c in &children {
+                    let b = group_best.entry(groups[c.1]).or_insert(i64::MAX);
+                    if c.0 < *b {
+                        *b = c.0;
+                        improved = true;
+                    }
                 }
             }
             if children.len() > width {
@@ -196,6 +254,7 @@ impl<'a> Search<'a> {
                     best = c.0;
                     since = 0;
                 }
+                _ if improved => since = 0,
                 _ => since += 1,
             }
             let mut next = Vec::with_capacity(children.len());
@@ -221,14 +280,15 @@ impl<'a> Search<'a> {
 /// The guided pass from `g`: one round of `width` positions a level, or (no width) rounds of
 /// `FIRST_WIDTH`, then four times as many each, until a win, the states budget (every round's
 /// states counted) or the deadline. Returns the outcome and the states stored.
-pub fn guided(t: &Tables, x: &SearchTables, g: State, budget: &Budget, width: Option<usize>) -> (Outcome, usize) {
+pub fn guided(t: &Tables, x: &SearchTables, g: State, budget: &Budget, width: Option<usize>, deals: Deals)
+              -> (Outcome, usize) {
     let mut states = 0usize;
     let mut w = width.unwrap_or(FIRST_WIDTH).max(1);
     loop {
         let mut s = Search::new(t, x, g.clone());
         let left = budget.with(budget.max_states.saturating_sub(states), budget.deadline);
         let mut cut = false;
-        let outcome = s.beam(&left, w, &mut cut);
+        let outcome = s.beam(&left, w, deals, &mut cut);
         states += s.states;
         // (a round that never had to leave a position out saw all a wider one would)
         if matches!(outcome, Outcome::Win(_)) || width.is_some() || !cut || states >= budget.max_states
@@ -253,13 +313,14 @@ mod tests {
         let t = little();
         let x = plain(&t);
         let g = open_deal(&t);
-        for width in [None, Some(1), Some(8)] {
-            match guided(&t, &x, g.clone(), &Budget::states(100_000), width) {
+        for (width, deals) in [(None, Deals::Plain), (Some(1), Deals::Plain), (Some(8), Deals::Plain),
+                               (None, Deals::ByDeals), (Some(2), Deals::ByDeals)] {
+            match guided(&t, &x, g.clone(), &Budget::states(100_000), width, deals) {
                 (Outcome::Win(line), states) => {
-                    assert!(replay(&t, g.clone(), &line), "{width:?}: {line:?}");
+                    assert!(replay(&t, g.clone(), &line), "{width:?} {deals:?}: {line:?}");
                     assert!(states > 0);
                 }
-                other => panic!("expected a win, got {other:?}"),
+                other => panic!("{width:?} {deals:?}: expected a win, got {other:?}"),
             }
         }
     }
@@ -270,14 +331,14 @@ mod tests {
         let x = plain(&t);
         let g = open_deal(&t);
         for max_states in [0, 1, 2, 3] {
-            let (outcome, states) = guided(&t, &x, g.clone(), &Budget::states(max_states), None);
+            let (outcome, states) = guided(&t, &x, g.clone(), &Budget::states(max_states), None, Deals::Plain);
             assert_eq!(outcome, Outcome::Unknown, "{max_states}");
             assert!(states <= max_states.max(1), "{states} > {max_states}");
         }
         let past = Some(Instant::now() - std::time::Duration::from_secs(1));
         let mut s = Search::new(&t, &x, g);
         let mut cut = false;
-        assert_eq!(s.beam(&Budget { max_states: 100_000, deadline: past, cancel: None }, 4, &mut cut), Outcome::Unknown);
+        assert_eq!(s.beam(&Budget { max_states: 100_000, deadline: past, cancel: None }, 4, Deals::Plain, &mut cut), Outcome::Unknown);
     }
 
     #[test]
@@ -288,7 +349,7 @@ mod tests {
         // the blocked deal the exact search proves unwinnable: the guided pass runs out of
         // positions, which proves nothing
         let g = blocked_deal(&t);
-        let (outcome, states) = guided(&t, &x, g.clone(), &Budget::states(100_000), None);
+        let (outcome, states) = guided(&t, &x, g.clone(), &Budget::states(100_000), None, Deals::Plain);
         assert_eq!(outcome, Outcome::Unknown);
         assert!(states > 1 && states < 100_000, "{states}");
         // and in the portfolio the exact search still proves it

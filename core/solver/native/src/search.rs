@@ -1058,7 +1058,7 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
         return (Outcome::Unknown, states, "");
     }
     if let Some(b) = guided {
-        let (third, used) = guided::guided(t, x, g.clone(), b, None);
+        let (third, used) = guided::guided(t, x, g.clone(), b, None, guided::Deals::Plain);
         states += used;
         if let Outcome::Win(line) = third {
             return (Outcome::Win(line), states, "guided");
@@ -1694,7 +1694,7 @@ pub(crate) mod tests {
             let mut best = Search::new(&t, &x, g.clone());
             assert_eq!(best.best_first(&budget), Outcome::Unknown);
             assert!(best.states <= 64 * 26, "{}", best.states);
-            let (beam, used) = guided::guided(&t, &x, g.clone(), &budget, None);
+            let (beam, used) = guided::guided(&t, &x, g.clone(), &budget, None, guided::Deals::Plain);
             assert_eq!(beam, Outcome::Unknown);
             assert!(used <= 16 * 26, "{used}");
             // the portfolio looks at the flag before it starts: nothing searched
