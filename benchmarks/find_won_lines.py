@@ -12,9 +12,8 @@ level, or ever wider rounds; docs/solver.md): what wins whole deals of the Spide
 columns costs less than a loose one, positions are grouped by the cards left in the stock, no
 group more than half the beam): what won Spider of four suits.
 
-With ``--keep SUITS`` (for the games the solver wins no whole deal of within a budget, e.g.
-Spider of four suits) each deal is first taken to a late position: every card not of ``SUITS``
-is put home, on foundations of their own, and the cards of ``SUITS`` stay where the deal put
+With ``--keep SUITS`` (for a game the solver wins no whole deal of within a budget) each deal
+is first taken to a late position: every card not of ``SUITS`` is put home, on foundations of their own, and the cards of ``SUITS`` stay where the deal put
 them, in its order and face down where it dealt them face down; the line wins from there.
 
 Writes ``tests/data/won/GAME.txt`` (``GAME.OPTIONS.txt`` for other options than the defaults,
