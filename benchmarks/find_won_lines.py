@@ -13,8 +13,9 @@ columns costs less than a loose one, positions are grouped by the cards left in 
 group more than half the beam): what won Spider of four suits.
 
 With ``--keep SUITS`` (for a game the solver wins no whole deal of within a budget) each deal
-is first taken to a late position: every card not of ``SUITS`` is put home, on foundations of their own, and the cards of ``SUITS`` stay where the deal put
-them, in its order and face down where it dealt them face down; the line wins from there.
+is first taken to a late position: every card not of ``SUITS`` is put home, on foundations of
+their own, and the cards of ``SUITS`` stay where the deal put them, in its order and face down
+where it dealt them face down; the line wins from there.
 
 Writes ``tests/data/won/GAME.txt`` (``GAME.OPTIONS.txt`` for other options than the defaults,
 ``OPTIONS`` as a pool's file is named, e.g. ``freecell.cells-2.txt``): a comment saying how the
