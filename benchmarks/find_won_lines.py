@@ -8,11 +8,14 @@ a whole won game through the JSON protocol (tests/test_won_games.py).
 
 With ``--guided`` the compiled core's guided pass runs alone (a beam search, ``--width`` positions a
 level, or ever wider rounds; docs/solver.md): what wins whole deals of the Spider family.
+``--by-deals`` (with ``--guided``) runs the beam by deals (a card of a stock dealt onto the
+columns costs less than a loose one, positions are grouped by the cards left in the stock, no
+group more than half the beam): what won Spider of four suits.
 
-With ``--keep SUITS`` (for the games the solver wins no whole deal of within a budget, e.g.
-Spider of four suits) each deal is first taken to a late position: every card not of ``SUITS``
-is put home, on foundations of their own, and the cards of ``SUITS`` stay where the deal put
-them, in its order and face down where it dealt them face down; the line wins from there.
+With ``--keep SUITS`` (for a game the solver wins no whole deal of within a budget) each deal
+is first taken to a late position: every card not of ``SUITS`` is put home, on foundations of
+their own, and the cards of ``SUITS`` stay where the deal put them, in its order and face down
+where it dealt them face down; the line wins from there.
 
 Writes ``tests/data/won/GAME.txt`` (``GAME.OPTIONS.txt`` for other options than the defaults,
 ``OPTIONS`` as a pool's file is named, e.g. ``freecell.cells-2.txt``): a comment saying how the
@@ -87,7 +90,7 @@ def start_game(defn: Any, rules: Rules, seed: int, position: dict[str, Any] | No
 
 
 def find(name: str, options: dict[str, Any], seeds: range, states: int, command: str, keep: str = "",
-         engine: str = "auto", beam: bool = False, width: int | None = None) -> bool:
+         engine: str = "auto", beam: bool = False, width: int | None = None, by_deals: bool = False) -> bool:
     """Write the first seed of ``seeds`` the solver wins; False when it wins none. With
     ``keep``, when no seed is won whole, the first whose late position the solver wins. ``engine``
     is passed to :func:`solve` (a native win's line is replayed by the tests through the kernel);
@@ -102,7 +105,7 @@ def find(name: str, options: dict[str, Any], seeds: range, states: int, command:
     for seed, start in tries:
         game = start_game(defn, rules, seed, start)
         try:
-            result = (guided(game, states, width) if beam
+            result = (guided(game, states, width, by_deals=by_deals) if beam
                       else solve(game, timeout=None, max_states=states, engine=engine))
         except RuntimeError as error:  # --guided: no compiled core, or one that does not speak the game
             raise SystemExit(f"{name}: {error}") from None
@@ -151,14 +154,18 @@ def main() -> None:
                         help="the compiled core's guided pass alone (a beam search: the Spider family)")
     parser.add_argument("--width", type=int, default=None,
                         help="with --guided: the beam's width (default: rounds ever wider)")
+    parser.add_argument("--by-deals", action="store_true",
+                        help="with --guided: the beam by deals (for a stock dealt onto the columns)")
     args = parser.parse_args()
     if args.width is not None and (not args.guided or args.width < 1):
         parser.error("--width is a whole number from 1, with --guided")
+    if args.by_deals and not args.guided:
+        parser.error("--by-deals goes with --guided")
     OUT.mkdir(parents=True, exist_ok=True)
     command = "python benchmarks/find_won_lines.py " + " ".join(sys.argv[1:])
     for name in args.games:
         find(name, parse_options(args.option), parse_range(args.seeds), args.states, command, args.keep,
-             args.engine, args.guided, args.width)
+             args.engine, args.guided, args.width, args.by_deals)
 
 
 if __name__ == "__main__":

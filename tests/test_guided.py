@@ -42,6 +42,18 @@ def test_one_round_of_a_given_width_wins_too() -> None:
     assert plays_to_a_win(game, result.moves)
 
 
+def test_by_deals_it_wins_a_deal_with_a_stock_dealt_onto_the_columns_and_stays_in_budget() -> None:
+    game = deal("spider", 1, suits=1)  # a stock of 50 cards dealt onto the ten columns
+    result = native.guided(game, max_states=20_000, by_deals=True)
+    assert (result.result, result.method) == ("win", "guided")
+    assert 0 < result.states <= 20_000
+    assert plays_to_a_win(game, result.moves)
+    for budget in (1, 50):
+        result = native.guided(deal("spider", 1), max_states=budget, by_deals=True)
+        assert (result.result, result.moves) == ("unknown", ())
+        assert result.states <= budget
+
+
 def test_out_of_states_it_says_unknown_never_unwinnable() -> None:
     game = deal("spider", 1)  # four suits: far beyond a few states
     for budget in (1, 50):

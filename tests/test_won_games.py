@@ -3,8 +3,9 @@
 Each file of tests/data/won/ is a won game: ``GAME.txt`` under the game's default options,
 ``GAME.OPTIONS.txt`` under others (``OPTIONS`` as a pool's file is named: ``freecell.cells-2``).
 Lines starting with ``#`` say where the game comes from; then ``seed N`` (a whole deal) or
-``position FILE`` (a position file beside it, for the few games the solver won no whole deal
-of: the file's header says which position and why), ``option NAME=VALUE`` lines, and one move
+``position FILE`` (a position file beside it, for a game the solver won no whole deal of: the
+file's header says which position and why; since Busy Aces and Spider of four suits were won
+whole, no game needs one), ``option NAME=VALUE`` lines, and one move
 a line, found once by the solver (``python benchmarks/find_won_lines.py GAME`` or
 ``benchmarks/build_pools.py --won-lines``). The line is played by ``solitaire play GAME --seed
 N --new --json`` (or ``--position FILE``), every move is accepted, and the last reply, only

@@ -326,19 +326,22 @@ def _solve_native(game: Game, timeout: float | None, max_states: int, guided: bo
     return SolveResult(answer, (), time.perf_counter() - began, states, method, "native")
 
 
-def guided(game: Game, max_states: int, width: int | None = None, timeout: float | None = None) -> SolveResult:
+def guided(game: Game, max_states: int, width: int | None = None, timeout: float | None = None,
+           by_deals: bool = False) -> SolveResult:
     """The compiled core's guided pass alone (a beam search on an evaluation read off the
     tables; docs/solver.md): "win" with its line replayed through the kernel, else "unknown"
     (it never proves a deal lost). ``width``: one round of that many positions a level (None:
     rounds ever wider until ``max_states`` positions are stored). Raise RuntimeError when the
-    compiled core is not installed or does not speak the game."""
+    compiled core is not installed or does not speak the game. ``by_deals``: the beam by deals
+    (a card of a stock dealt onto the columns costs less than a loose one, positions are grouped
+    by the cards left in the stock, no group more than half the beam: docs/solver.md)."""
     reason = unsupported(game.rules)
     if reason is not None:
         raise RuntimeError(reason)
     loaded = core(game.rules)  # raises RuntimeError when the compiled core is not installed
     began = time.perf_counter()
     answer, line, states = _module().guided(loaded, game.piles, game.down, game.recycles,  # type: ignore[union-attr]
-                                            max_states, width, timeout)
+                                            max_states, width, timeout, by_deals=by_deals)
     moves = replayed(game, [tuple(m) for m in line]) if answer == WIN else []
     return SolveResult(answer, tuple(moves), time.perf_counter() - began, states, "guided" if moves else "", "native")
 

@@ -8,7 +8,9 @@
 //! built in runs is nearly sorted), a card lying on one the build table (`accept`) takes but
 //! the run table does not half as much (built, but not movable together); a face-down card
 //! costs more again, and an empty pile (one taking more than one card: a column; taking one:
-//! a cell) is worth something; where the foundations take only whole runs, a pair counts as a
+//! a cell) is worth something; a card under the top of a waste the stock is turned into only
+//! once (no redeal: it comes back only when every card above it is played) costs more again,
+//! where a waste turned again costs like the stock; where the foundations take only whole runs, a pair counts as a
 //! run only when a foundation would take it as one (Black Widow moves runs of any suit but
 //! takes home only runs in suit). In Spider that counts the in-suit descending pairs, in FreeCell
 //! the alternate-colour ones and the free cells, in Klondike the face-down cards and the cards
@@ -27,7 +29,7 @@
 //! nothing: it answers `Win` (a line from the root, which the caller replays through the
 //! kernel) or `Unknown`, never `Unwinnable`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 
 use super::{Budget, Fx, Outcome, Search, SearchTables, Step};
@@ -43,12 +45,33 @@ struct Weights {
     cell: i64,   // an empty pile taking one card
     stock: i64,  // a card in the stock (or a pile nothing moves to or from)
     buried: i64, // each card lying above a card a foundation takes next (single-card foundations)
+    waste: i64,  // a card under the top of a waste the stock is turned through only once
 }
 
-const WEIGHTS: Weights = Weights { card: 2, brk: 10, built: 5, down: 6, column: 8, cell: 4, stock: 12, buried: 3 };
+const WEIGHTS: Weights =
+    Weights { card: 2, brk: 10, built: 5, down: 6, column: 8, cell: 4, stock: 12, buried: 3, waste: 6 };
 
 /// levels without a better best evaluation before a round gives up
 const PATIENCE: usize = 80;
+/// by deals (`Deals`): the levels without a better best in any group before a round gives up
+const DEALS_PATIENCE: usize = 300;
+/// by deals: a card of a stock that deals onto the columns, in place of `Weights::stock`
+const DEALS_STOCK: i64 = 8;
+
+/// How the beam treats a stock that deals onto the columns (Spider's). `Plain`: its cards cost
+/// like loose ones, and the beam keeps the best positions whatever they dealt. `ByDeals` (an
+/// option of the guided pass alone, for finding lines offline: `find_won_lines.py --by-deals`):
+/// a card still in such a stock costs less than a loose one (a deal costs something, so the
+/// beam does not deal the whole stock early, which left Spider of four suits with no move in
+/// about 80 levels), positions are grouped by the cards left in the stock and no group takes
+/// more than half the beam (so the positions before a deal and after it are both carried on),
+/// and a round ends after `DEALS_PATIENCE` levels in which no group's best improved.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Deals {
+    Plain,
+    ByDeals,
+}
+
 /// the widths of the cheap first rounds when widening (`guided` with no width): where the
 /// evaluation leads well (FreeCell) one of them wins for a fraction of a wide round's cost
 pub const PROBES: [usize; 2] = [1, 4];
@@ -76,7 +99,7 @@ struct Kept {
 impl<'a> Search<'a> {
     /// The guided pass's evaluation of the position: lower is nearer a win (see the module).
     pub fn disorder(&self) -> i64 {
-        self.disorder_by(&WEIGHTS, &self.inert())
+        self.disorder_by(&WEIGHTS, &self.inert(), Deals::Plain)
     }
 
     /// For each pile: nothing moves to or from it (the evaluation counts its cards as stock).
@@ -85,7 +108,7 @@ impl<'a> Search<'a> {
         (0..t.count).map(|i| !t.receivers.contains(&i) && !t.sources.contains(&i)).collect()
     }
 
-    fn disorder_by(&self, wt: &Weights, inert: &[bool]) -> i64 {
+    fn disorder_by(&self, wt: &Weights, inert: &[bool], deals: Deals) -> i64 {
         let t = self.t;
         let g = &self.g;
         let w = t.width;
@@ -114,7 +137,8 @@ impl<'a> Search<'a> {
             }
             let n = p.len();
             if i == stock || inert[i] {
-                cost += wt.stock * n as i64;
+                let dealt = deals == Deals::ByDeals && i == stock && t.draw_targets.iter().any(|d| t.receivers.contains(d));
+                cost += if dealt { DEALS_STOCK } else { wt.stock } * n as i64;
                 continue;
             }
             if n == 0 {
@@ -122,6 +146,9 @@ impl<'a> Search<'a> {
                     cost -= if t.capacity[i] > 1 { wt.column } else { wt.cell };
                 }
                 continue;
+            }
+            if t.redeals == Some(0) && t.draw_targets.contains(&i) && !t.receivers.contains(&i) {
+                cost += wt.waste * (n as i64 - 1);
             }
             let down = g.down[i].min(n);
             cost += (wt.card + wt.brk) * n as i64 + wt.down * down as i64;
@@ -160,7 +187,7 @@ impl<'a> Search<'a> {
     /// module): `Win` with the line from here, or `Unknown`.
     /// `cut` is set when a level had more new positions than the beam kept (a wider beam
     /// would see more).
-    pub fn beam(&mut self, budget: &Budget, width: usize, cut: &mut bool) -> Outcome {
+    pub fn beam(&mut self, budget: &Budget, width: usize, deals: Deals, cut: &mut bool) -> Outcome {
         // every move of the exact search (its waits included): the greedy cuts leave out the
         // moves of a run onto another pile that turn nothing up, which Spider lives by
         self.prune = false;
@@ -191,16 +218,20 @@ impl<'a> Search<'a> {
         seen.insert(self.key_hash(&mut buf));
         let mut beam: Vec<(u32, Box<[u16]>)> = vec![(0, self.g.snapshot())];
         let inert = self.inert();
-        let mut best = self.disorder_by(&wt, &inert);
+        let mut best = self.disorder_by(&wt, &inert, deals);
         let mut since = 0usize;
+        // by deals: the best evaluation of each group (cards left in the stock)
+        let mut group_best: HashMap<usize, i64, BuildHasherDefault<Fx>> = HashMap::default();
+        let patience = if deals == Deals::ByDeals { DEALS_PATIENCE } else { PATIENCE };
         let mut level: Hashes = Hashes::default();
         let outcome = 'search: loop {
-            if beam.is_empty() || since > PATIENCE || kept.len() > max_depth * width {
+            if beam.is_empty() || since > patience || kept.len() > max_depth * width {
                 break Outcome::Unknown;
             }
             // (evaluation, order, the beam entry it comes from, its move there, key): the
             // positions themselves are made again for the few kept
             let mut children: Vec<Child> = Vec::new();
+            let mut groups: Vec<usize> = Vec::new(); // by deals: each child's cards left in the stock
             level.clear();
             for (b, (parent, snap)) in beam.iter().enumerate() {
                 self.count += 1;
@@ -221,9 +252,40 @@ impl<'a> Search<'a> {
                     }
                     let k = self.key_hash(&mut buf);
                     if !seen.contains(&k) && level.insert(k) {
-                        children.push((self.disorder_by(&wt, &inert), children.len(), b, (draws, m), k));
+                        groups.push(t.stock.map_or(0, |st| self.g.piles[st].len()));
+                        children.push((self.disorder_by(&wt, &inert, deals), children.len(), b, (draws, m), k));
                     }
                     self.undo(0);
+                }
+            }
+            let mut improved = false;
+            if deals == Deals::ByDeals {
+                if children.len() > width {
+                    *cut = true;
+                    // the best first, no group more than half the beam, then the best left over
+                    children.sort_unstable_by_key(|c| (c.0, c.1));
+                    let cap = (width / 2).max(1);
+                    let mut taken: HashMap<usize, usize, BuildHasherDefault<Fx>> = HashMap::default();
+                    let (mut take, mut rest) = (Vec::with_capacity(width), Vec::new());
+                    for c in children.drain(..) {
+                        let n = taken.entry(groups[c.1]).or_insert(0);
+                        if *n < cap && take.len() < width {
+                            *n += 1;
+                            take.push(c);
+                        } else {
+                            rest.push(c);
+                        }
+                    }
+                    let more = width - take.len();
+                    take.extend(rest.into_iter().take(more));
+                    children = take;
+                }
+                for c in &children {
+                    let b = group_best.entry(groups[c.1]).or_insert(i64::MAX);
+                    if c.0 < *b {
+                        *b = c.0;
+                        improved = true;
+                    }
                 }
             }
             if children.len() > width {
@@ -237,6 +299,7 @@ impl<'a> Search<'a> {
                     best = c.0;
                     since = 0;
                 }
+                _ if improved => since = 0,
                 _ => since += 1,
             }
             let mut next = Vec::with_capacity(children.len());
@@ -262,9 +325,9 @@ impl<'a> Search<'a> {
 /// The guided pass from `g`: one round of `width` positions a level, or (no width) rounds of
 /// the `PROBES` widths, then of `FIRST_WIDTH`, then four times as many each, until a win, the
 /// states budget (every round's states counted), the work budget (every round's children
-/// counted: `Search::work`) or the deadline. Returns the outcome, the states stored and the
-/// work done.
-pub fn guided(t: &Tables, x: &SearchTables, g: State, budget: &Budget, width: Option<usize>)
+/// counted: `Search::work`) or the deadline; `deals` as `Deals` says. Returns the outcome, the
+/// states stored and the work done.
+pub fn guided(t: &Tables, x: &SearchTables, g: State, budget: &Budget, width: Option<usize>, deals: Deals)
               -> (Outcome, usize, usize) {
     let mut states = 0usize;
     let mut work = 0usize;
@@ -282,7 +345,7 @@ pub fn guided(t: &Tables, x: &SearchTables, g: State, budget: &Budget, width: Op
         let mut left = budget.with(budget.max_states.saturating_sub(states), budget.deadline);
         left.max_work = budget.max_work.map(|k| k.saturating_sub(work));
         let mut cut = false;
-        let outcome = s.beam(&left, round, &mut cut);
+        let outcome = s.beam(&left, round, deals, &mut cut);
         states += s.states;
         work += s.work;
         // (a round that never had to leave a position out saw all a wider one would)
@@ -310,13 +373,14 @@ mod tests {
         let t = little();
         let x = plain(&t);
         let g = open_deal(&t);
-        for width in [None, Some(1), Some(8)] {
-            match guided(&t, &x, g.clone(), &Budget::states(100_000), width) {
+        for (width, deals) in [(None, Deals::Plain), (Some(1), Deals::Plain), (Some(8), Deals::Plain),
+                               (None, Deals::ByDeals), (Some(2), Deals::ByDeals)] {
+            match guided(&t, &x, g.clone(), &Budget::states(100_000), width, deals) {
                 (Outcome::Win(line), states, _) => {
-                    assert!(replay(&t, g.clone(), &line), "{width:?}: {line:?}");
+                    assert!(replay(&t, g.clone(), &line), "{width:?} {deals:?}: {line:?}");
                     assert!(states > 0);
                 }
-                other => panic!("expected a win, got {other:?}"),
+                other => panic!("{width:?} {deals:?}: expected a win, got {other:?}"),
             }
         }
     }
@@ -327,14 +391,15 @@ mod tests {
         let x = plain(&t);
         let g = open_deal(&t);
         for max_states in [0, 1, 2, 3] {
-            let (outcome, states, _) = guided(&t, &x, g.clone(), &Budget::states(max_states), None);
+            let (outcome, states, _) = guided(&t, &x, g.clone(), &Budget::states(max_states), None, Deals::Plain);
             assert_eq!(outcome, Outcome::Unknown, "{max_states}");
             assert!(states <= max_states.max(1), "{states} > {max_states}");
         }
         let past = Some(Instant::now() - std::time::Duration::from_secs(1));
         let mut s = Search::new(&t, &x, g);
         let mut cut = false;
-        assert_eq!(s.beam(&Budget { max_states: 100_000, deadline: past, ..Budget::default() }, 4, &mut cut), Outcome::Unknown);
+        assert_eq!(s.beam(&Budget { max_states: 100_000, deadline: past, ..Budget::default() }, 4, Deals::Plain, &mut cut),
+                   Outcome::Unknown);
     }
 
     #[test]
@@ -345,7 +410,7 @@ mod tests {
         // the blocked deal the exact search proves unwinnable: the guided pass runs out of
         // positions, which proves nothing
         let g = blocked_deal(&t);
-        let (outcome, states, _) = guided(&t, &x, g.clone(), &Budget::states(100_000), None);
+        let (outcome, states, _) = guided(&t, &x, g.clone(), &Budget::states(100_000), None, Deals::Plain);
         assert_eq!(outcome, Outcome::Unknown);
         assert!(states > 1 && states < 100_000, "{states}");
         // and in the portfolio the exact search still proves it
@@ -368,5 +433,22 @@ mod tests {
         assert!(run < hidden, "{run} {hidden}");
         assert!(run < spread, "an empty column and a run beat two piles: {run} {spread}");
         assert!(home <= run, "a card home is no worse: {home} {run}");
+    }
+
+    #[test]
+    fn a_waste_turned_once_costs_its_buried_cards_and_one_turned_again_does_not() {
+        // the same three cards in the stock, or turned into the waste (the ace on top)
+        let at = |redeals: Option<u32>, stock: Vec<u16>, waste: Vec<u16>| {
+            let mut t = little();
+            t.redeals = redeals;
+            let x = plain(&t);
+            let down = vec![stock.len(), 0, 0, 0, 0];
+            let piles = vec![stock, waste, vec![], vec![5, 4, 3], vec![]];
+            Search::new(&t, &x, State::new(&t, piles, down, 0)).disorder()
+        };
+        let (once_stock, once_waste) = (at(Some(0), vec![12, 11, 0], vec![]), at(Some(0), vec![], vec![12, 11, 0]));
+        assert!(once_waste > once_stock, "two cards buried under the waste's top: {once_waste} {once_stock}");
+        let (again_stock, again_waste) = (at(None, vec![12, 11, 0], vec![]), at(None, vec![], vec![12, 11, 0]));
+        assert!(again_waste <= again_stock, "the waste comes round again: {again_waste} {again_stock}");
     }
 }

@@ -381,7 +381,8 @@ pub mod json {
         let budget = Budget::states(100);
         let relax = relaxed.map(|(rt, rx)| Relaxed { t: rt, x: rx, share: None });
         let (outcome, _, _) = search::solve(t, x, g.clone(), &budget, None, None, relax, Some(&budget));
-        let _ = search::guided::guided(t, x, g, &Budget::states(60), Some(4));
+        let deals = if seed & 2 == 0 { search::guided::Deals::Plain } else { search::guided::Deals::ByDeals };
+        let _ = search::guided::guided(t, x, g, &Budget::states(60), Some(4), deals);
         match outcome {
             Outcome::Win(_) => "win",
             Outcome::Unwinnable => "unwinnable",

@@ -290,11 +290,13 @@ fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, re
 /// states) once it has stored `max_states` positions (every round's), `timeout` seconds
 /// pass, `cancel` (a `Cancel`) is set, or (with `width`, one round of that many positions a
 /// level) its round ends. It never proves a deal lost. The GIL is released while searching.
+/// `by_deals`: the beam by deals (`guided::Deals::ByDeals`, for a stock dealt onto the columns).
 #[pyfunction]
-#[pyo3(signature = (core, piles, down, recycles, max_states, width=None, timeout=None, cancel=None))]
+#[pyo3(signature = (core, piles, down, recycles, max_states, width=None, timeout=None, cancel=None, by_deals=false))]
 #[allow(clippy::too_many_arguments)]
 fn guided(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32, max_states: usize,
-          width: Option<usize>, timeout: Option<f64>, cancel: Option<&Cancel>) -> PyResult<(String, Vec<PyMove>, usize)> {
+          width: Option<usize>, timeout: Option<f64>, cancel: Option<&Cancel>, by_deals: bool)
+          -> PyResult<(String, Vec<PyMove>, usize)> {
     let g = state(core, piles, down, recycles)?;
     if let Some(s) = timeout {
         if !(s.is_finite() && s >= 0.0) {
@@ -309,7 +311,8 @@ fn guided(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, r
     let flag = cancel.map(|c| c.flag.clone());
     let (outcome, states, _) = py.detach(move || {
         let (t, x) = &*shared;
-        search::guided::guided(t, x, g, &Budget { max_states, max_work: None, deadline, cancel: flag }, width)
+        let deals = if by_deals { search::guided::Deals::ByDeals } else { search::guided::Deals::Plain };
+        search::guided::guided(t, x, g, &Budget { max_states, max_work: None, deadline, cancel: flag }, width, deals)
     });
     Ok(match outcome {
         Outcome::Win(line) => ("win".to_string(), line.into_iter().map(to_py).collect(), states),

@@ -1204,7 +1204,8 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
         return (Outcome::Unknown, states, "");
     }
     if let Some(b) = guided {
-        let (third, used, work) = guided::guided(t, x, g.clone(), &share(b, b.max_states, b.deadline, spent), None);
+        let (third, used, work) =
+            guided::guided(t, x, g.clone(), &share(b, b.max_states, b.deadline, spent), None, guided::Deals::Plain);
         states += used;
         spent += work;
         if let Outcome::Win(line) = third {
@@ -1877,7 +1878,7 @@ pub(crate) mod tests {
             let mut best = Search::new(&t, &x, g.clone());
             assert_eq!(best.best_first(&budget), Outcome::Unknown);
             assert!(best.states <= 64 * 26, "{}", best.states);
-            let (beam, used, _) = guided::guided(&t, &x, g.clone(), &budget, None);
+            let (beam, used, _) = guided::guided(&t, &x, g.clone(), &budget, None, guided::Deals::Plain);
             assert_eq!(beam, Outcome::Unknown);
             assert!(used <= 16 * 26, "{used}");
             // the portfolio looks at the flag before it starts: nothing searched
