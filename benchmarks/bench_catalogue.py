@@ -67,7 +67,7 @@ def row(result: dict[str, Any]) -> str:
 
     def share(key: str) -> str:
         lo, hi = s[key]["ci95"]
-        return f"{s[key]['percent']:.1f} [{lo:.1f}–{hi:.1f}]"
+        return f"{s[key]['percent']:.1f} [{lo:.1f}-{hi:.1f}]"
 
     decided = s["win"]["percent"] + s["unwinnable"]["percent"]
     name = result["game"] + (f" {result['options']}" if result["options"] else "")
