@@ -125,7 +125,7 @@ fn convert(r: Raw) -> Result<(Tables, SearchTables), String> {
         win_one_card: r.win_one_card,
         consolidate: r.consolidate,
     };
-    let x = SearchTables {
+    let mut x = SearchTables {
         needs: r.needs,
         home_kind: r.home_kind,
         track: r.track,
@@ -135,7 +135,6 @@ fn convert(r: Raw) -> Result<(Tables, SearchTables), String> {
         top_only: r.top_only,
         auto_sources: r.auto_sources,
         waste_like: r.waste_like,
-        by_face: r.width > 52,
         face: Vec::new(),
         macro_waste: opt_index(r.macro_waste),
         deck_size: r.deck_size,
@@ -148,7 +147,6 @@ fn convert(r: Raw) -> Result<(Tables, SearchTables), String> {
         dead_under: r.dead_under,
     };
     check(&t, &x)?;
-    let mut x = x;
     x.face = alike(&t, &x);
     Ok((t, x))
 }

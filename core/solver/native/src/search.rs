@@ -42,11 +42,9 @@ pub struct SearchTables {
     pub auto_sources: Vec<usize>,
     /// a waste or a reserve (`role` in search.py's ordering)
     pub waste_like: Vec<bool>,
-    /// key by faces (`card % 52`): more than one deck (where `face` is empty)
-    pub by_face: bool,
     /// face[c]: the card that stands for c in the key, the first of the cards every table
     /// treats alike (`load::alike`: Calculation's and Golf's four cards of a rank, a second
-    /// deck's twin); empty: `by_face` decides
+    /// deck's twin); empty (tables built by hand in the tests): each card stands for itself
     pub face: Vec<u16>,
     /// the waste of the stock macro-moves (`_Tables.macro`: one waste, fed only by the
     /// stock, unbounded), or None: the stock's action is a plain move
@@ -79,11 +77,7 @@ impl SearchTables {
     /// The card that stands for `c` in the key (see `face`).
     #[inline]
     pub fn class(&self, c: u16) -> u16 {
-        match self.face.get(c as usize) {
-            Some(&f) => f,
-            None if self.by_face => c % 52,
-            None => c,
-        }
+        self.face.get(c as usize).copied().unwrap_or(c)
     }
 }
 
@@ -1239,7 +1233,6 @@ pub(crate) mod tests {
             top_only: vec![false; t.count],
             auto_sources: vec![],
             waste_like: (0..t.count).map(|p| p == 1).collect(),
-            by_face: false,
             face: vec![],
             macro_waste: None,
             deck_size: 13,
