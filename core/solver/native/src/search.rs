@@ -82,11 +82,12 @@ impl SearchTables {
 }
 
 /// What the search played: a move, or `draws` stock actions at once (a macro-move's draws,
-/// kept out of the position's history) with the stock, waste and redeals before them.
+/// kept out of the position's history) with the waste's length, the stock's face-down count
+/// and the redeals used before them.
 #[derive(Clone, Debug, PartialEq)]
 enum Step {
     Move(Move),
-    Draws(usize, Vec<u16>, Vec<u16>, usize, u32),
+    Draws(usize, usize, usize, u32),
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -169,6 +170,16 @@ impl Fx {
 }
 
 type Seen = HashSet<Box<[u16]>, BuildHasherDefault<Fx>>;
+
+/// The Fx hash of a run of key words.
+#[inline]
+fn slice_hash(words: &[u16]) -> u64 {
+    let mut h = Fx::default();
+    for &k in words {
+        h.add(k as u64);
+    }
+    h.finish()
+}
 /// With limited redeals: a key (the stock and waste as one card sequence) and every turn
 /// position (waste length, redeals used) stored under it (`Solver._visit`'s dominance).
 type Turns = HashMap<Box<[u16]>, Vec<(u32, u32)>, BuildHasherDefault<Fx>>;
@@ -186,6 +197,9 @@ impl Bits {
     }
     fn has(&self, c: usize) -> bool {
         self.words[c / 64] >> (c % 64) & 1 != 0
+    }
+    fn clear(&mut self) {
+        self.words.fill(0);
     }
 }
 
@@ -213,6 +227,19 @@ fn unpack(m: [u32; 3]) -> Move {
     (m[0] as usize, m[1] as usize, if m[2] == u32::MAX - 1 { PAIR } else { m[2] as usize })
 }
 
+/// Split the card sequence "waste, then the stock from its top down" so that the waste holds
+/// its first `length` cards: cards move one by one between the stock's top and the waste's.
+fn split_stock(g: &mut State, st: usize, w: usize, length: usize) {
+    while g.piles[w].len() < length {
+        let c = g.piles[st].pop().unwrap();
+        g.piles[w].push(c);
+    }
+    while g.piles[w].len() > length {
+        let c = g.piles[w].pop().unwrap();
+        g.piles[st].push(c);
+    }
+}
+
 pub struct Search<'a> {
     t: &'a Tables,
     x: &'a SearchTables,
@@ -238,15 +265,24 @@ pub struct Search<'a> {
     /// scratch space reused by `key` (a group's pile keys, and their ranges) and `auto`
     /// (the cards the foundations want), so that neither allocates per position
     kbuf: Vec<u16>,
-    kranges: Vec<(u32, u32)>,
+    kranges: Vec<(u64, u32, u32)>,
+    /// the key `visit` writes before it knows whether to store it
+    vbuf: Vec<u16>,
     wanted: Vec<(u16, usize)>,
+    /// scratch for `auto`: the foundations that take a card, and the cards home
+    every: Vec<usize>,
+    home: Bits,
+    /// scratch for `auto`: the cards some foundation takes now
+    want: Bits,
+    /// scratch for `moves`: the moves with their priority and draws
+    mbuf: Vec<(i32, usize, Move)>,
 }
 
 impl<'a> Search<'a> {
     pub fn new(t: &'a Tables, x: &'a SearchTables, g: State) -> Search<'a> {
         let dominance = x.macro_waste.is_some() && t.redeals.is_some();
         Search { t, x, g, trail: Vec::new(), seen: Seen::default(), turns: Turns::default(), dominance, states: 0,
-                 count: 0, work: 0, buf: Vec::new(), prune: false, kbuf: Vec::new(), kranges: Vec::new(),
+                 count: 0, work: 0, buf: Vec::new(), prune: false, kbuf: Vec::new(), kranges: Vec::new(), vbuf: Vec::new(), every: Vec::new(), home: Bits { words: Vec::new() }, want: Bits { words: Vec::new() }, mbuf: Vec::new(),
                  wanted: Vec::new() }
     }
 
@@ -282,9 +318,17 @@ impl<'a> Search<'a> {
         let t = self.t;
         let w = t.width;
         let mut wanted = std::mem::take(&mut self.wanted);
+        let mut every = std::mem::take(&mut self.every);
+        let mut home = std::mem::replace(&mut self.home, Bits { words: Vec::new() });
+        let mut want = std::mem::replace(&mut self.want, Bits { words: Vec::new() });
+        if home.words.is_empty() {
+            home = Bits::new(w);
+            want = Bits::new(w);
+        }
         loop {
             // wanted: the foundations each card may go on now
             wanted.clear();
+            want.clear();
             for &f in &t.foundations {
                 let fp = &self.g.piles[f];
                 if fp.len() >= t.capacity[f] {
@@ -293,12 +337,13 @@ impl<'a> Search<'a> {
                 let top = fp.last().map_or(w, |&c| c as usize);
                 for &c in &t.fits[f][top] {
                     wanted.push((c, f));
+                    want.set(c as usize);
                 }
             }
             if wanted.is_empty() {
                 break;
             }
-            let mut home: Option<Bits> = None;
+            let mut home_filled = false;
             let mut played = None;
             for &s in &self.x.auto_sources {
                 let pile = &self.g.piles[s];
@@ -306,21 +351,22 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 let card = *pile.last().unwrap();
-                if !wanted.iter().any(|e| e.0 == card && t.allowed[e.1][s]) {
+                if !want.has(card as usize) || !wanted.iter().any(|e| e.0 == card && t.allowed[e.1][s]) {
                     continue; // no foundation that takes it now takes it from here
                 }
-                let every: Vec<usize> = wanted.iter().filter(|e| e.0 == card).map(|e| e.1).collect();
+                every.clear();
+                every.extend(wanted.iter().filter(|e| e.0 == card).map(|e| e.1));
                 let first = every.iter().copied().find(|&f| t.allowed[f][s]).unwrap();
-                if home.is_none() {
-                    let mut b = Bits::new(w);
+                if !home_filled {
+                    home.clear();
                     for &f in &t.foundations {
                         for &c in &self.g.piles[f] {
-                            b.set(c as usize);
+                            home.set(c as usize);
                         }
                     }
-                    home = Some(b);
+                    home_filled = true;
                 }
-                if !self.home_is_safe(card as usize, &every, home.as_ref().unwrap()) {
+                if !self.home_is_safe(card as usize, &every, &home) {
                     continue;
                 }
                 played = Some((s, first, 1));
@@ -335,18 +381,22 @@ impl<'a> Search<'a> {
             }
         }
         self.wanted = wanted;
+        self.every = every;
+        self.home = home;
+        self.want = want;
     }
 
-    /// Play `times` stock actions at once (`Game.turn_stock`), recorded in the trail.
+    /// Play `times` stock actions at once (`Game.turn_stock`), recorded in the trail. The
+    /// waste followed by the stock from its top down is one card sequence that draws and
+    /// redeals never change, only where it is split between the two; so the draws move the
+    /// split in place, and `undo` moves it back (no copy of either pile).
     fn turn_stock(&mut self, times: usize) {
         let t = self.t;
         let st = t.stock.unwrap();
         let w = t.draw_targets[0];
         let g = &mut self.g;
-        let before = Step::Draws(times, g.piles[st].clone(), g.piles[w].clone(), g.down[st], g.recycles);
-        let mut seq = g.piles[w].clone();
-        seq.extend(g.piles[st].iter().rev());
-        let total = seq.len();
+        let before = Step::Draws(times, g.piles[w].len(), g.down[st], g.recycles);
+        let total = g.piles[w].len() + g.piles[st].len();
         let k = t.draw_count;
         let mut length = g.piles[w].len();
         let mut recycled = 0;
@@ -358,10 +408,7 @@ impl<'a> Search<'a> {
                 length = total.min(length + k);
             }
         }
-        let mut rest = seq.split_off(length);
-        rest.reverse();
-        g.piles[w] = seq;
-        g.piles[st] = rest;
+        split_stock(g, st, w, length);
         if !t.stock_open {
             g.down[st] = g.piles[st].len();
         }
@@ -446,6 +493,7 @@ impl<'a> Search<'a> {
 
     /// The canonical key (`Solver._key` without stock macro-moves: the stock and the waste
     /// are keyed as they lie, and the redeals used when they are limited).
+    #[cfg(test)]
     fn key(&mut self) -> Box<[u16]> {
         let mut out: Vec<u16> = Vec::with_capacity(64);
         self.key_into(&mut out);
@@ -481,15 +529,32 @@ impl<'a> Search<'a> {
             kbuf.clear();
             kranges.clear();
             for &i in grp {
-                let at = kbuf.len() as u32;
+                let at = kbuf.len();
                 pile_key(i, &mut kbuf);
-                kranges.push((at, kbuf.len() as u32));
+                kranges.push((slice_hash(&kbuf[at..]), at as u32, kbuf.len() as u32));
             }
-            kranges.sort_unstable_by(|a, b| kbuf[a.0 as usize..a.1 as usize].cmp(&kbuf[b.0 as usize..b.1 as usize]));
-            for &(a, b) in &kranges {
+            // sorted by a hash of each member's key, then (equal hashes) by the key itself: a
+            // total order on the keys, so the group is written out the same way whatever the
+            // members' order (the key stays canonical), and cheaper to sort than the slices
+            kranges.sort_unstable_by(|a, b| {
+                a.0.cmp(&b.0).then_with(|| kbuf[a.1 as usize..a.2 as usize].cmp(&kbuf[b.1 as usize..b.2 as usize]))
+            });
+            for &(_, a, b) in &kranges {
                 out.extend_from_slice(&kbuf[a as usize..b as usize]);
             }
         }
+        self.key_tail(out);
+        self.kbuf = kbuf;
+        self.kranges = kranges;
+    }
+
+    /// The end of `key`: with stock macro-moves, the stock and the waste (their card
+    /// sequence, and where the turn has got to where that matters); with counted redeals,
+    /// the redeals used.
+    fn key_tail(&self, out: &mut Vec<u16>) {
+        let (t, x, g) = (self.t, self.x, &self.g);
+        let face = |c: u16| x.class(c);
+        let stock = t.stock.unwrap_or(usize::MAX);
         if let Some(w) = x.macro_waste {
             // the stock and waste by the card sequence they cycle through; with unlimited
             // redeals, where the turn has got to only off the draw count's phase (every
@@ -516,24 +581,14 @@ impl<'a> Search<'a> {
         } else if t.redeals.is_some() && t.stock.is_some() {
             out.push(g.recycles as u16);
         }
-        self.kbuf = kbuf;
-        self.kranges = kranges;
     }
 
     /// A 64-bit hash of `key` for the passes that prove nothing (the guided pass): positions
     /// with equal keys get equal hashes (each pile hashed as `key` writes it; an
-    /// interchangeable group's pile hashes sorted, as `key` sorts the piles themselves), without
-    /// writing the key out. With stock macro-moves or counted redeals, the key's own hash.
+    /// interchangeable group's pile hashes sorted, as `key` sorts the piles themselves, then
+    /// the words of `key_tail`), without writing the key out.
     pub(crate) fn key_hash(&mut self, buf: &mut Vec<u16>) -> u64 {
         let (t, x) = (self.t, self.x);
-        if x.macro_waste.is_some() || (t.redeals.is_some() && t.stock.is_some()) {
-            self.key_into(buf);
-            let mut h = Fx::default();
-            for &k in buf.iter() {
-                h.add(k as u64);
-            }
-            return h.finish();
-        }
         let g = &self.g;
         let pile_hash = |i: usize| {
             let p = &g.piles[i];
@@ -553,8 +608,9 @@ impl<'a> Search<'a> {
             h.finish()
         };
         let mut h = Fx::default();
+        let stock = t.stock.unwrap_or(usize::MAX);
         for i in 0..t.count {
-            if x.group_of[i] == usize::MAX {
+            if x.group_of[i] == usize::MAX && !(x.macro_waste.is_some() && (i == stock || Some(i) == x.macro_waste)) {
                 h.add(pile_hash(i));
             }
         }
@@ -576,6 +632,11 @@ impl<'a> Search<'a> {
                 h.add(m);
             }
         }
+        buf.clear();
+        self.key_tail(buf);
+        for &k in buf.iter() {
+            h.add(k as u64);
+        }
         h.finish()
     }
 
@@ -588,9 +649,21 @@ impl<'a> Search<'a> {
     /// count, or the end); every other move is open from both, so the stored one's lines
     /// include the new one's.
     fn visit(&mut self) -> bool {
-        let k = self.key();
+        // the key written into a reused buffer, and copied out only when stored: most
+        // positions a depth-first pass steps to were stored before
+        let mut k = std::mem::take(&mut self.vbuf);
+        self.key_into(&mut k);
+        let fresh = self.visit_key(&k);
+        self.vbuf = k;
+        fresh
+    }
+
+    fn visit_key(&mut self, k: &[u16]) -> bool {
         if !self.dominance {
-            return self.seen.insert(k);
+            if self.seen.contains(k) {
+                return false;
+            }
+            return self.seen.insert(k.into());
         }
         let t = self.t;
         let w = self.x.macro_waste.unwrap();
@@ -598,9 +671,9 @@ impl<'a> Search<'a> {
         let total = l2 + self.g.piles[t.stock.unwrap()].len() as u32;
         let r2 = self.g.recycles;
         let kc = t.draw_count as u32;
-        match self.turns.get_mut(&k) {
+        match self.turns.get_mut(k) {
             None => {
-                self.turns.insert(k, vec![(l2, r2)]);
+                self.turns.insert(k.into(), vec![(l2, r2)]);
                 true
             }
             Some(entries) => {
@@ -814,11 +887,20 @@ impl<'a> Search<'a> {
 
     /// The moves to try here, best first (`Solver._moves`; with `prune`, the greedy passes' cuts).
     fn moves(&mut self) -> Vec<(usize, Move)> {
+        let mut out = Vec::new();
+        self.moves_into(&mut out);
+        out
+    }
+
+    /// `moves`, appended to `to` (the depth-first pass keeps every open position's moves in
+    /// one stack).
+    fn moves_into(&mut self, to: &mut Vec<(usize, Move)>) {
         let t = self.t;
         let x = self.x;
         let mut legal = std::mem::take(&mut self.buf);
         self.g.legal_moves(t, &mut legal);
-        let mut out: Vec<(i32, usize, Move)> = Vec::with_capacity(legal.len());
+        let mut out = std::mem::take(&mut self.mbuf);
+        out.clear();
         let piles = &self.g.piles;
         let down = &self.g.down;
         for &m in &legal {
@@ -890,7 +972,8 @@ impl<'a> Search<'a> {
             self.stock_moves(w, &mut out);
         }
         out.sort_by_key(|e| (-e.0, e.1));
-        out.into_iter().map(|e| (e.1, e.2)).collect()
+        to.extend(out.iter().map(|e| (e.1, e.2)));
+        self.mbuf = out;
     }
 
     /// The trail as moves, a macro-move's draws written out as draw moves.
@@ -915,10 +998,9 @@ impl<'a> Search<'a> {
                 Some(Step::Move(_)) => {
                     self.g.pop(t);
                 }
-                Some(Step::Draws(_, stock, waste, down, recycles)) => {
+                Some(Step::Draws(_, waste, down, recycles)) => {
                     let (st, w) = (t.stock.unwrap(), t.draw_targets[0]);
-                    self.g.piles[st] = stock;
-                    self.g.piles[w] = waste;
+                    split_stock(&mut self.g, st, w, waste);
                     self.g.down[st] = down;
                     self.g.recycles = recycles;
                 }
@@ -1065,7 +1147,11 @@ impl<'a> Search<'a> {
 
     /// Depth first from the current position (`Solver._dfs`).
     pub fn run(&mut self, budget: &Budget) -> Outcome {
-        let mut frames: Vec<(Vec<(usize, Move)>, usize, usize, usize)> = Vec::new(); // moves, next, mark, inner
+        // every open position's moves, one after another in `stack`; a frame is the end of
+        // its moves there, the next to try, the trail's length before its safe moves home
+        // and after them
+        let mut stack: Vec<(usize, Move)> = Vec::new();
+        let mut frames: Vec<(usize, usize, usize, usize)> = Vec::new(); // end, next, mark, inner
         let outcome = loop {
             self.count += 1;
             if self.stored() >= budget.max_states || budget.worked(self.work)
@@ -1082,19 +1168,22 @@ impl<'a> Search<'a> {
             if !self.visit() || (!self.x.dead_piles.is_empty() && self.dead_card()) {
                 self.undo(mark);
             } else {
-                let moves = self.moves();
-                frames.push((moves, 0, mark, self.trail.len()));
+                let start = stack.len();
+                self.moves_into(&mut stack);
+                frames.push((stack.len(), start, mark, self.trail.len()));
             }
             let mut next = None;
             while let Some(frame) = frames.last_mut() {
                 let (inner, mark) = (frame.3, frame.2);
-                let m = frame.0.get(frame.1).copied();
+                let m = if frame.1 < frame.0 { Some(stack[frame.1]) } else { None };
                 frame.1 += 1;
                 self.undo(inner);
                 match m {
                     None => {
                         self.undo(mark);
                         frames.pop();
+                        let below = frames.last().map_or(0, |f| f.0);
+                        stack.truncate(below);
                     }
                     Some(m) => {
                         next = Some(m);
