@@ -184,6 +184,7 @@ fn slice_hash(words: &[u16]) -> u64 {
 /// position (waste length, redeals used) stored under it (`Solver._visit`'s dominance).
 type Turns = HashMap<Box<[u16]>, Vec<(u32, u32)>, BuildHasherDefault<Fx>>;
 
+#[derive(Default)]
 struct Bits {
     words: Vec<u64>,
 }
@@ -276,13 +277,23 @@ pub struct Search<'a> {
     want: Bits,
     /// scratch for `moves`: the moves with their priority and draws
     mbuf: Vec<(i32, usize, Move)>,
+    sbuf: StockScratch,
+}
+
+/// Scratch for `stock_moves`: the (card, pile) pairs piles take now, those cards, and the
+/// waste lengths the draws have reached.
+#[derive(Default)]
+struct StockScratch {
+    pairs: Vec<(u16, usize)>,
+    cards: Bits,
+    seen_l: Vec<bool>,
 }
 
 impl<'a> Search<'a> {
     pub fn new(t: &'a Tables, x: &'a SearchTables, g: State) -> Search<'a> {
         let dominance = x.macro_waste.is_some() && t.redeals.is_some();
         Search { t, x, g, trail: Vec::new(), seen: Seen::default(), turns: Turns::default(), dominance, states: 0,
-                 count: 0, work: 0, buf: Vec::new(), prune: false, kbuf: Vec::new(), kranges: Vec::new(), vbuf: Vec::new(), every: Vec::new(), home: Bits { words: Vec::new() }, want: Bits { words: Vec::new() }, mbuf: Vec::new(),
+                 count: 0, work: 0, buf: Vec::new(), prune: false, kbuf: Vec::new(), kranges: Vec::new(), vbuf: Vec::new(), every: Vec::new(), home: Bits { words: Vec::new() }, want: Bits { words: Vec::new() }, mbuf: Vec::new(), sbuf: StockScratch::default(),
                  wanted: Vec::new() }
     }
 
@@ -418,20 +429,32 @@ impl<'a> Search<'a> {
 
     /// Every waste card reachable by drawing, with the number of draws, played to each pile
     /// that takes it (`Solver._stock_moves`, without the stock-card waits).
-    fn stock_moves(&self, w: usize, out: &mut Vec<(i32, usize, Move)>) {
+    fn stock_moves(&mut self, w: usize, out: &mut Vec<(i32, usize, Move)>) {
+        let mut scratch = std::mem::take(&mut self.sbuf);
+        self.stock_moves_with(w, out, &mut scratch);
+        self.sbuf = scratch;
+    }
+
+    fn stock_moves_with(&self, w: usize, out: &mut Vec<(i32, usize, Move)>, scratch: &mut StockScratch) {
         let t = self.t;
         let g = &self.g;
         let stock = &g.piles[t.stock.unwrap()];
         let waste = &g.piles[w];
-        let mut seq: Vec<u16> = waste.clone();
-        seq.extend(stock.iter().rev());
-        let total = seq.len();
+        // the waste, then the stock from its top down: the card sequence the draws go through
+        let seq = |i: usize| if i < waste.len() { waste[i] } else { stock[stock.len() - 1 - (i - waste.len())] };
+        let total = waste.len() + stock.len();
         if total == 0 {
             return;
         }
         let k = t.draw_count;
         let mut redeals_left: Option<i64> = t.redeals.map(|r| r as i64 - g.recycles as i64);
-        let mut wanted: Vec<Vec<usize>> = vec![Vec::new(); t.width];
+        // the (card, pile) pairs a pile takes now, and the cards among them
+        let StockScratch { pairs, cards, seen_l } = scratch;
+        pairs.clear();
+        if cards.words.is_empty() {
+            *cards = Bits::new(t.width);
+        }
+        cards.clear();
         let mut any = false;
         for &d in &t.targets[w] {
             let dest = &g.piles[d];
@@ -448,7 +471,8 @@ impl<'a> Search<'a> {
                 None => t.width,
             };
             for &c in &t.fits[d][row] {
-                wanted[c as usize].push(d);
+                pairs.push((c, d));
+                cards.set(c as usize);
                 any = true;
             }
         }
@@ -457,7 +481,8 @@ impl<'a> Search<'a> {
         }
         let mut l = waste.len();
         let mut draws = 0usize;
-        let mut seen_l = vec![false; total + 1];
+        seen_l.clear();
+        seen_l.resize(total + 1, false);
         seen_l[l] = true;
         loop {
             if total == l {
@@ -481,8 +506,12 @@ impl<'a> Search<'a> {
                 break;
             }
             seen_l[l] = true;
-            for &d in &wanted[seq[l - 1] as usize] {
-                if self.x.stock_defer && !t.is_foundation[d] && !self.stock_card_used(seq[l - 1], d) {
+            let card = seq(l - 1);
+            if !cards.has(card as usize) {
+                continue;
+            }
+            for &(_, d) in pairs.iter().filter(|e| e.0 == card) {
+                if self.x.stock_defer && !t.is_foundation[d] && !self.stock_card_used(card, d) {
                     continue;
                 }
                 let pri = if t.is_foundation[d] { 100 } else { 60 };
