@@ -280,6 +280,59 @@ pub struct Search<'a> {
     sbuf: StockScratch,
 }
 
+/// A set of cards: up to 32 inline, then on the heap.
+#[derive(Default)]
+struct SmallSet {
+    inline: [u16; 32],
+    n: usize,
+    more: Vec<u16>,
+}
+
+impl SmallSet {
+    /// Add `c`; false when it was there.
+    fn insert(&mut self, c: u16) -> bool {
+        if self.inline[..self.n].contains(&c) || self.more.contains(&c) {
+            return false;
+        }
+        if self.n < self.inline.len() {
+            self.inline[self.n] = c;
+            self.n += 1;
+        } else {
+            self.more.push(c);
+        }
+        true
+    }
+}
+
+/// A stack of cards: up to 32 inline, then on the heap.
+#[derive(Default)]
+struct SmallStack {
+    inline: [u16; 32],
+    n: usize,
+    more: Vec<u16>,
+}
+
+impl SmallStack {
+    fn push(&mut self, c: u16) {
+        if self.n < self.inline.len() && self.more.is_empty() {
+            self.inline[self.n] = c;
+            self.n += 1;
+        } else {
+            self.more.push(c);
+        }
+    }
+    fn pop(&mut self) -> Option<u16> {
+        if let Some(c) = self.more.pop() {
+            return Some(c);
+        }
+        if self.n == 0 {
+            return None;
+        }
+        self.n -= 1;
+        Some(self.inline[self.n])
+    }
+}
+
 /// Scratch for `stock_moves`: the (card, pile) pairs piles take now, those cards, and the
 /// waste lengths the draws have reached.
 #[derive(Default)]
@@ -790,15 +843,17 @@ impl<'a> Search<'a> {
         let g = &self.g;
         let (Some(st), Some(w)) = (t.stock, self.x.macro_waste) else { return true };
         let (stock, waste) = (&g.piles[st], &g.piles[w]);
-        let mut seen = Bits::new(t.width);
-        seen.set(card as usize);
-        let mut todo = vec![card];
+        // a chain of stock cards is short: its cards seen, and those left to follow, on the
+        // stack while it fits
+        let mut seen = SmallSet::default();
+        seen.insert(card);
+        let mut todo = SmallStack::default();
+        todo.push(card);
         while let Some(x) = todo.pop() {
             for &c in &t.fits[dst][x as usize] {
-                if seen.has(c as usize) {
+                if !seen.insert(c) {
                     continue;
                 }
-                seen.set(c as usize);
                 if waste.contains(&c) || stock.contains(&c) {
                     todo.push(c);
                     continue;
