@@ -62,6 +62,7 @@ GAMES: dict[str, tuple[str, dict[str, Any]]] = {
     "canfield": ("canfield", {}),
     "forty-thieves": ("forty-thieves", {}),
     "yukon": ("yukon", {}),
+    "double-klondike": ("double-klondike", {}),
 }
 
 
@@ -134,7 +135,9 @@ def bench_game(label: str, seeds: int, depths: list[int], engines: list[str], sa
                 kind = engine.partition("-")[2]
                 move, won = player_hint(game, samples=samples, states=states, engine=engine.partition("-")[0],
                                         threads=n, full=kind == "full",
-                                        work=None if kind == "states" else work)
+                                        work=None if kind == "states" else
+                                        work * max(1.0, len(rules.deck) / player.CARDS) if kind == "flat"
+                                        else work)
                 seconds[run].append(time.perf_counter() - t0)
                 cpu[run].append(time.process_time() - c0)
                 if not legal(game, move):
@@ -287,7 +290,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="python, auto (the front door: the compiled core where it speaks the game), "
                              "auto-full (the same, each guess solved in full: player_hint(full=True), the "
                              "reference), auto-states (the same with no bound on a guess's work, only on its "
-                             "states: player_hint(work=None)), or none (only --cli / --protocol)")
+                             "states: player_hint(work=None)), auto-flat (the same work a state in every "
+                             "game, not fewer positions for a deck of more than player.CARDS cards), or none "
+                             "(only --cli / --protocol)")
     parser.add_argument("--samples", type=int, default=6, help="guesses of the hidden cards a hint")
     parser.add_argument("--states", default="2000", help="states a guess may store (comma-separated to compare)")
     parser.add_argument("--work", type=float, default=player.WORK,
@@ -305,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     engines = [] if args.engines == "none" else args.engines.split(",")
     for engine in engines:
-        if engine not in ("python", "auto", "auto-full", "auto-states"):
+        if engine not in ("python", "auto", "auto-full", "auto-states", "auto-flat"):
             parser.error(f"an engine is python, auto, auto-full or auto-states, got {engine!r}")
     labels = args.games.split(",")
     for label in labels:

@@ -99,7 +99,8 @@ def test_the_hint_runs_in_the_compiled_core_and_is_a_legal_move(monkeypatch: pyt
         assert 0 <= wins <= 6
     assert spy.calls and spy.engines == {"native"} and len(native_runs) == len(spy.calls)
     for (guess, result), budget, work in zip(spy.calls, spy.budgets, spy.works, strict=True):
-        assert work == player.WORK * budget  # the guess's work bound, from its states
+        # the guess's work bound, from its states and, past 52 cards, in proportion to the deck
+        assert work == round(player.WORK * budget * min(1, player.CARDS / len(guess.rules.deck)))
         if result.result == WIN:  # a won guess gives its first move alone: a full solve's, whose line wins
             full = front_door.solve(guess, timeout=None, max_states=budget, greedy_share=1.0, max_work=work)
             assert full.result == WIN and result.moves == full.moves[:1]
@@ -335,14 +336,16 @@ def test_a_hint_given_up_meanwhile_cancels_the_searches_under_way(monkeypatch: p
 @needs_native
 def test_a_guess_that_wins_nothing_stops_at_its_work_not_its_states(monkeypatch: pytest.MonkeyPatch) -> None:
     """Spider's guesses win nothing within 2,000 states, and its guided pass reaches about ten
-    positions for each it stores: bounded by their work too, its guesses' searches store
-    fewer states and give the same hint (the kernel's simple one, no guess won)."""
+    positions for each it stores: bounded by their work too (half a 52-card game's a state,
+    its deck being twice as large), its guesses' searches store fewer states and give the
+    same hint (the kernel's simple one, no guess won)."""
     game = played("spider", {}, 1, 0)
     bounded = Spy(monkeypatch, player)
     hint = player_hint(game, threads=1)
     only_states = Spy(monkeypatch, player)
     assert player_hint(game, threads=1, work=None) == hint == (hint[0], 0)
-    assert bounded.works == [player.WORK * 2000] * 6 and only_states.works == [None] * 6
+    # two decks: half the positions a state of a 52-card game's
+    assert bounded.works == [player.WORK * 2000 // 2] * 6 and only_states.works == [None] * 6
     assert all(result.result != WIN for _, result in bounded.calls + only_states.calls)
     pairs = list(zip(bounded.calls, only_states.calls, strict=True))
     assert all(short.states <= long.states for (_, short), (_, long) in pairs)

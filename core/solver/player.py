@@ -16,8 +16,12 @@ from .search import WIN, SolveResult
 POLL = 0.02
 
 #: the work of a guess's search in the compiled core, in positions its passes together may
-#: reach, a state of its budget (see :func:`player_hint`)
+#: reach, a state of its budget, for a game of :data:`CARDS` cards (see :func:`player_hint`)
 WORK = 12
+
+#: the deck :data:`WORK` is counted for: a game of more cards reaches fewer positions, in
+#: proportion (a position of 104 cards costs about twice as much to make, key and judge)
+CARDS = 52
 
 
 def player_hint(game: Game, samples: int = 6, states: int = 2000,
@@ -47,6 +51,9 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
     stores one position for every one to ten it reaches, as many as the game has moves a
     position, so the bound is reached first where nothing wins: Spider's, Forty Thieves'
     and the hard guesses' searches, which spent the most (docs/performance.md, "Hints").
+    ``work`` is counted for a game of :data:`CARDS` cards; a game of more cards reaches
+    fewer positions, in proportion (``work * CARDS / cards``): what a position costs grows
+    with the cards on the table, so the bound is about the same time in every game.
     ``full=True`` solves each guess as :func:`.native.solve` does by default (its proofs
     included, each won line replayed whole through the kernel): the reference the default,
     leaner solve of a guess gives the same hint as (tests and benchmarks/bench_hints.py).
@@ -75,6 +82,8 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
     # in FreeCell: one search with the whole budget, not the same one six times)
     deals = [view.deal(list(key)) for key in keys]
     budgets = [states * guesses[key] for key in keys]
+    if work is not None:
+        work = work * min(1.0, CARDS / max(1, len(game.rules.deck)))
     results = _solved(deals, budgets, stop, engine, threads or os.cpu_count() or 1, full, work)
     if results is None:
         return None, 0
