@@ -311,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     engines = [] if args.engines == "none" else args.engines.split(",")
     for engine in engines:
         if engine not in ("python", "auto", "auto-full", "auto-states", "auto-flat"):
-            parser.error(f"an engine is python, auto, auto-full or auto-states, got {engine!r}")
+            parser.error(f"an engine is python, auto, auto-full, auto-states or auto-flat, got {engine!r}")
     labels = args.games.split(",")
     for label in labels:
         if label not in GAMES:

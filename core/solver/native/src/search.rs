@@ -171,6 +171,10 @@ impl Fx {
 
 type Seen = HashSet<Box<[u16]>, BuildHasherDefault<Fx>>;
 
+/// With limited redeals: a key (the stock and waste as one card sequence) and every turn
+/// position (waste length, redeals used) stored under it (`Solver._visit`'s dominance).
+type Turns = HashMap<Box<[u16]>, Vec<(u32, u32)>, BuildHasherDefault<Fx>>;
+
 /// The Fx hash of a run of key words.
 #[inline]
 fn slice_hash(words: &[u16]) -> u64 {
@@ -180,9 +184,6 @@ fn slice_hash(words: &[u16]) -> u64 {
     }
     h.finish()
 }
-/// With limited redeals: a key (the stock and waste as one card sequence) and every turn
-/// position (waste length, redeals used) stored under it (`Solver._visit`'s dominance).
-type Turns = HashMap<Box<[u16]>, Vec<(u32, u32)>, BuildHasherDefault<Fx>>;
 
 #[derive(Default)]
 struct Bits {
@@ -280,39 +281,15 @@ pub struct Search<'a> {
     sbuf: StockScratch,
 }
 
-/// A set of cards: up to 32 inline, then on the heap.
+/// Cards on a stack: up to 32 inline, then on the heap (the stock-card wait's chains).
 #[derive(Default)]
-struct SmallSet {
+struct CardStack {
     inline: [u16; 32],
     n: usize,
     more: Vec<u16>,
 }
 
-impl SmallSet {
-    /// Add `c`; false when it was there.
-    fn insert(&mut self, c: u16) -> bool {
-        if self.inline[..self.n].contains(&c) || self.more.contains(&c) {
-            return false;
-        }
-        if self.n < self.inline.len() {
-            self.inline[self.n] = c;
-            self.n += 1;
-        } else {
-            self.more.push(c);
-        }
-        true
-    }
-}
-
-/// A stack of cards: up to 32 inline, then on the heap.
-#[derive(Default)]
-struct SmallStack {
-    inline: [u16; 32],
-    n: usize,
-    more: Vec<u16>,
-}
-
-impl SmallStack {
+impl CardStack {
     fn push(&mut self, c: u16) {
         if self.n < self.inline.len() && self.more.is_empty() {
             self.inline[self.n] = c;
@@ -331,6 +308,9 @@ impl SmallStack {
         self.n -= 1;
         Some(self.inline[self.n])
     }
+    fn contains(&self, c: u16) -> bool {
+        self.inline[..self.n].contains(&c) || self.more.contains(&c)
+    }
 }
 
 /// Scratch for `stock_moves`: the (card, pile) pairs piles take now, those cards, and the
@@ -346,8 +326,9 @@ impl<'a> Search<'a> {
     pub fn new(t: &'a Tables, x: &'a SearchTables, g: State) -> Search<'a> {
         let dominance = x.macro_waste.is_some() && t.redeals.is_some();
         Search { t, x, g, trail: Vec::new(), seen: Seen::default(), turns: Turns::default(), dominance, states: 0,
-                 count: 0, work: 0, buf: Vec::new(), prune: false, kbuf: Vec::new(), kranges: Vec::new(), vbuf: Vec::new(), every: Vec::new(), home: Bits { words: Vec::new() }, want: Bits { words: Vec::new() }, mbuf: Vec::new(), sbuf: StockScratch::default(),
-                 wanted: Vec::new() }
+                 count: 0, work: 0, buf: Vec::new(), prune: false, kbuf: Vec::new(), kranges: Vec::new(),
+                 vbuf: Vec::new(), wanted: Vec::new(), every: Vec::new(), home: Bits::default(),
+                 want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default() }
     }
 
     /// The states stored: the keys of the transposition table (with dominance, the keys,
@@ -383,8 +364,8 @@ impl<'a> Search<'a> {
         let w = t.width;
         let mut wanted = std::mem::take(&mut self.wanted);
         let mut every = std::mem::take(&mut self.every);
-        let mut home = std::mem::replace(&mut self.home, Bits { words: Vec::new() });
-        let mut want = std::mem::replace(&mut self.want, Bits { words: Vec::new() });
+        let mut home = std::mem::take(&mut self.home);
+        let mut want = std::mem::take(&mut self.want);
         if home.words.is_empty() {
             home = Bits::new(w);
             want = Bits::new(w);
@@ -599,15 +580,14 @@ impl<'a> Search<'a> {
                 out.extend(p.iter().map(|&c| face(c)));
             }
         };
-        let stock = t.stock.unwrap_or(usize::MAX);
         for i in 0..t.count {
-            if x.group_of[i] == usize::MAX && !(x.macro_waste.is_some() && (i == stock || Some(i) == x.macro_waste)) {
+            if x.group_of[i] == usize::MAX && !self.in_tail(i) {
                 pile_key(i, out);
             }
         }
         for grp in &x.groups {
-            // the members' keys side by side in one buffer, sorted as slices (the order of
-            // sorting them as vectors), then written out in that order
+            // the members' keys side by side in one buffer, sorted (below), then written out
+            // in that order
             kbuf.clear();
             kranges.clear();
             for &i in grp {
@@ -628,6 +608,12 @@ impl<'a> Search<'a> {
         self.key_tail(out);
         self.kbuf = kbuf;
         self.kranges = kranges;
+    }
+
+    /// Pile `i` is keyed by `key_tail` (the stock and the waste of the stock macro-moves), not
+    /// as a pile.
+    fn in_tail(&self, i: usize) -> bool {
+        self.x.macro_waste.is_some() && (Some(i) == self.t.stock || Some(i) == self.x.macro_waste)
     }
 
     /// The end of `key`: with stock macro-moves, the stock and the waste (their card
@@ -690,9 +676,8 @@ impl<'a> Search<'a> {
             h.finish()
         };
         let mut h = Fx::default();
-        let stock = t.stock.unwrap_or(usize::MAX);
         for i in 0..t.count {
-            if x.group_of[i] == usize::MAX && !(x.macro_waste.is_some() && (i == stock || Some(i) == x.macro_waste)) {
+            if x.group_of[i] == usize::MAX && !self.in_tail(i) {
                 h.add(pile_hash(i));
             }
         }
@@ -845,15 +830,16 @@ impl<'a> Search<'a> {
         let (stock, waste) = (&g.piles[st], &g.piles[w]);
         // a chain of stock cards is short: its cards seen, and those left to follow, on the
         // stack while it fits
-        let mut seen = SmallSet::default();
-        seen.insert(card);
-        let mut todo = SmallStack::default();
+        let mut seen = CardStack::default();
+        seen.push(card);
+        let mut todo = CardStack::default();
         todo.push(card);
         while let Some(x) = todo.pop() {
             for &c in &t.fits[dst][x as usize] {
-                if !seen.insert(c) {
+                if seen.contains(c) {
                     continue;
                 }
+                seen.push(c);
                 if waste.contains(&c) || stock.contains(&c) {
                     todo.push(c);
                     continue;
