@@ -110,6 +110,7 @@ def check_against_exhaustive(game: Game, states: int = 8_000, engine: str = "nat
 CASES = [
     ("klondike", {"draw": 1, "redeals": None}),
     ("klondike", {"draw": 3, "redeals": 0}),
+    ("klondike", {"draw": 3, "redeals": 1}),  # the waste comes back in threes: see below
     ("klondike", {"draw": 1, "redeals": 1, "relaxed": True}),
     ("calculation", {}),
     ("golf", {}),
@@ -146,6 +147,55 @@ def test_the_agreement_is_checked_on_decided_positions(name, kind, engine):
         seen[pair] = seen.get(pair, 0) + 1
     assert seen.get((WIN, WIN), 0) + seen.get((UNWINNABLE, UNWINNABLE), 0) > 0, seen
     assert kind is None or seen.get((kind, kind), 0) > 0, seen
+
+
+# ------------------------------------------------- Klondike draw 3: the waste comes again
+
+
+def draw_three_end_game(redeals: int | None) -> Game:
+    """Klondike, draw 3: everything home but KH (the waste's only card, safe by the rule of
+    1: both black queens are home), KD (t1) and 5D..QD, the stock 9D 8D 7D 6D 5D QD JD TD
+    from its top. With KH in the cycle the second pass brings 5D up (KH 9D 8D, 7D 6D 5D)
+    and the game is won; with KH home at once the threes are 9D 8D 7D, 6D 5D QD, JD TD on
+    every pass, 5D never comes up and nothing else plays."""
+    defn = get_variant("klondike")
+    rules = Rules.of(defn, {"draw": 3, "redeals": redeals})
+    piles: dict[str, dict[str, list[str]]] = {n: {"down": [], "up": []} for n in rules.names}
+    ranks = "A23456789TJQK"
+    piles["f1"]["up"] = [f"{r}H" for r in ranks[:12]]
+    piles["f2"]["up"] = [f"{r}S" for r in ranks]
+    piles["f3"]["up"] = [f"{r}C" for r in ranks]
+    piles["f4"]["up"] = [f"{r}D" for r in ranks[:4]]
+    piles["waste"]["up"] = ["KH"]
+    piles["stock"]["down"] = ["TD", "JD", "QD", "5D", "6D", "7D", "8D", "9D"]  # top last
+    piles["t1"]["up"] = ["KD"]
+    return Game.from_position(defn, {"variant": rules.name, "options": {"draw": 3, "redeals": redeals},
+                                     "piles": piles})
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("redeals", [1, None])
+def test_draw_three_a_waste_card_is_never_put_home_unasked(engine, redeals):
+    """A card out of the waste shifts every later three: the shortcut once put KH home at
+    once and called this won position unwinnable."""
+    game = draw_three_end_game(redeals)
+    assert safe_home_move(game) is None
+    if redeals is not None:
+        assert exhaustive_search(game, 100_000).result == WIN
+    answer = (python_solve(game, timeout=None, max_states=20_000) if engine == "python"
+              else solve(game, timeout=None, max_states=20_000, engine="native"))
+    assert answer.result == WIN, answer
+    replay = game.copy()
+    for move in answer.moves:
+        replay.play(move)
+    assert replay.won
+
+
+def test_draw_one_still_puts_a_safe_waste_card_home():
+    """Draw 1 keeps the rule: a card out of the waste leaves the others in their order."""
+    game = draw_three_end_game(1)
+    one = Game.from_position(get_variant("klondike"), {**game.to_position(), "options": {"draw": 1, "redeals": 1}})
+    assert safe_home_move(one) == (one.rules.index["waste"], one.rules.index["f1"], 1)
 
 
 # ---------------------------------------------------------------- Golf: no false proofs

@@ -165,8 +165,13 @@ class _Tables:
             for p in range(rules.count))
         self.found_defer = all(len(self.fitlist[f][row]) <= 1 for f in rules.foundations
                                for row in range(W)) and all(self.defer[p] for p in receivers)
+        # (not a pile whose cards the stock deals again in groups: a card taken out of the
+        # stock, or out of a waste turned back into it, shifts every later draw of more than
+        # one card, or of one card to each of several piles, and a card a line reached that way
+        # may never come up again; see docs/solver.md, "Safe moves home", condition 4)
         self.auto_sources = tuple(s for s in rules.sources if s not in found
-                                  and any(f in found for f in rules.targets[s]))
+                                  and any(f in found for f in rules.targets[s])
+                                  and not self._regroups(rules, s))
         # the dead-card cut (docs/solver.md, "Dead cards"): where no pile but a foundation
         # takes any card, every foundation gives nothing back, and a card moves only by a move
         # to a foundation or the stock's draw onto one, a card that must leave its pile can
@@ -250,6 +255,21 @@ class _Tables:
             self.stock_defer = bool(fed_piles) and all(
                 rules.accept[d] == rules.accept[fed_piles[0]] and self.defer[d] and set(rules.targets[d]) <= reach
                 for d in fed_piles)
+
+    @staticmethod
+    def _regroups(rules: Rules, s: int) -> bool:
+        """Would a card taken out of pile ``s`` change which cards later stock actions bring
+        up? The stock itself, where an action draws more than one card or deals to several
+        piles; a pile the stock deals to, where the gaps close (`consolidate`); the waste of a
+        stock that draws more than one card and turns the waste back (redeals left)."""
+        if rules.stock is None:
+            return False
+        grouped = rules.draw_count > 1 or len(rules.draw_targets) > 1
+        if s == rules.stock:
+            return grouped or rules.consolidate
+        if s not in rules.draw_targets:
+            return False
+        return rules.consolidate or (grouped and rules.redeals != 0)
 
     def free_stock_rules(self) -> Rules:
         """These rules with draw 1 and unlimited redeals (the relaxation proof's), derived
@@ -745,8 +765,20 @@ class Solver:
         found = rules.foundation_set
         prune = self.prune
         out: list[tuple[int, int, Move]] = []
-        for m in g.legal_moves():
+        legal = g.legal_moves()
+        legal_set: set[Move] | None = None
+        group_of = t.group_of
+        for m in legal:
             src, dst, n = m
+            if n > 0 and dst in group_of and not piles[dst] and not down[dst]:
+                # the same cards to the group's first empty pile: the same position, mirrored
+                # (docs/solver.md, "Empty twins"; the compiled core's twin_of_earlier)
+                first = next((e for e in group_of[dst] if e != src and not piles[e] and not down[e]), dst)
+                if first != dst:
+                    if legal_set is None:
+                        legal_set = set(legal)
+                    if (src, first, n) in legal_set:
+                        continue
             if n == 0:
                 if t.macro:
                     continue
