@@ -102,8 +102,9 @@ def test_a_race_session_refuses_undo_and_hints_with_its_own_reasons():
 
 
 def test_autoplay_is_off_by_default_and_when_on_sends_only_safe_cards_home():
-    # the black aces are home, so the 2D is safe; the 3C is not (the 2H, which could go on it, is out)
-    spec = {"f1": "AC 2C", "f2": "AD", "f3": "AH", "f4": "AS 2S", "t1": "9H | 2D", "t2": "3C", "t3": "KS"}
+    # the black aces are home, so the 2D is safe; the 3C is not (the 2H, which could go on it,
+    # is out, and so is the AH it would go home on)
+    spec = {"f1": "AC 2C", "f2": "AD", "f3": "", "f4": "AS 2S", "t1": "9H | 2D", "t2": "3C", "t3": "KS"}
     assert [r.move for r in Session(load(spec)).move("t3 t4").records] == ["t3 t4"]
     game = load(spec)
     reply = Session(game, autoplay=True).move("t3 t4")
@@ -113,11 +114,22 @@ def test_autoplay_is_off_by_default_and_when_on_sends_only_safe_cards_home():
     assert card_name(game.piles[game.rules.index["t1"]][-1]) == "2D" and game.moves == 1
 
 
+def test_autoplay_sends_a_card_home_whose_waiting_card_could_follow_at_once():
+    """With the AH home, the 2H could go home the moment it comes up, and nothing but the black
+    aces (home) could lie on it: so the 3C follows the 2D home (docs/solver.md, the chain)."""
+    spec = {"f1": "AC 2C", "f2": "AD", "f3": "AH", "f4": "AS 2S", "t1": "9H | 2D", "t2": "3C", "t3": "KS"}
+    reply = Session(load(spec), autoplay=True).move("t3 t4")
+    assert [(r.move, r.cards) for r in reply.records] == [("t3 t4", ("KS",)), ("t1 f2", ("2D",)),
+                                                           ("t2 f1", ("3C",))]
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(VARIANTS), st.integers(0, 10_000), st.integers(0, 120))
 def test_a_safe_home_move_is_legal_and_in_klondike_waits_for_the_cards_that_go_on_it(variant, seed, steps):
-    """Autoplay's rule comes from the rules' tables; in Klondike it comes to the known rule: a
-    card is safe home once both cards of the other colour one rank lower are home."""
+    """Autoplay's rule comes from the rules' tables; in Klondike it comes to the known rule
+    and its chain: a card is safe home once each card of the other colour one rank lower is
+    home, or could go home at once (the card below it in its suit is home) and is safe by
+    the same rule in turn (docs/solver.md, "Safe moves home")."""
     game = played(variant[0], variant[1], seed, steps)
     move = safe_home_move(game)
     if move is None:
@@ -126,6 +138,20 @@ def test_a_safe_home_move_is_legal_and_in_klondike_waits_for_the_cards_that_go_o
     if variant[0] == "klondike":
         card = card_name(game.piles[move[0]][-1])
         home = {card_name(c) for f in game.rules.foundations for c in game.piles[f]}
-        rank = "A23456789TJQK".index(card[0])
-        other = "CS" if card[1] in "DH" else "DH"
-        assert rank == 0 or all("A23456789TJQK"[rank - 1] + s in home for s in other)
+        assert chain_free(card, home)
+
+
+RANKS = "A23456789TJQK"
+
+
+def chain_free(card: str, home: set[str]) -> bool:
+    """Every card that could lie on ``card`` in Klondike (the other colour, a rank lower) is
+    home, or it is not an ace, the card below it in its suit is home and it is free in turn."""
+    rank = RANKS.index(card[0])
+    if rank == 0:
+        return True
+    for suit_ in "CS" if card[1] in "DH" else "DH":
+        below = RANKS[rank - 1] + suit_
+        if below not in home and (rank == 1 or RANKS[rank - 2] + suit_ not in home or not chain_free(below, home)):
+            return False
+    return True

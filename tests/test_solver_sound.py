@@ -112,6 +112,8 @@ CASES = [
     ("klondike", {"draw": 3, "redeals": 0}),
     ("klondike", {"draw": 3, "redeals": 1}),  # the waste comes back in threes: see below
     ("klondike", {"draw": 1, "redeals": 1, "relaxed": True}),
+    ("beleaguered-castle", {}),  # the chain of a safe move home, runs of one card
+    ("westcliff", {}),  # the chain where runs move (and a card may go onto the king)
     ("calculation", {}),
     ("golf", {}),
     ("freecell", {}),
@@ -196,6 +198,35 @@ def test_draw_one_still_puts_a_safe_waste_card_home():
     game = draw_three_end_game(1)
     one = Game.from_position(get_variant("klondike"), {**game.to_position(), "options": {"draw": 1, "redeals": 1}})
     assert safe_home_move(one) == (one.rules.index["waste"], one.rules.index["f1"], 1)
+
+
+# ------------------------------------------------------ the chain of a safe move home
+
+
+def chain_end_game(diamonds: int) -> Game:
+    """Klondike, draw 1: hearts home to the 4, clubs and spades to the 3, diamonds to
+    ``diamonds``; the 5H alone on t1, every other card in the stock."""
+    defn = get_variant("klondike")
+    rules = Rules.of(defn, {})
+    piles: dict[str, dict[str, list[str]]] = {n: {"down": [], "up": []} for n in rules.names}
+    ranks = "A23456789TJQK"
+    home = {"f1": ("H", 4), "f2": ("C", 3), "f3": ("S", 3), "f4": ("D", diamonds)}
+    for f, (suit, top) in home.items():
+        piles[f]["up"] = [f"{r}{suit}" for r in ranks[:top]]
+    piles["t1"]["up"] = ["5H"]
+    placed = {c for p in piles.values() for c in p["up"]}
+    piles["stock"]["down"] = [f"{r}{s}" for s in "CDHS" for r in ranks if f"{r}{s}" not in placed]
+    return Game.from_position(defn, {"variant": rules.name, "options": {}, "piles": piles})
+
+
+def test_a_card_goes_home_while_the_cards_that_could_go_on_it_could_follow_at_once():
+    """The 4C and 4S could go on the 5H, but both could go home the moment they come up (the
+    3s are home), and so could the 3D that could go on them (the 2D is home): the 5H is safe.
+    With the 2D away the 3D could not follow, and the 5H waits."""
+    game = chain_end_game(2)
+    assert safe_home_move(game) == (game.rules.index["t1"], game.rules.index["f1"], 1)
+    short = chain_end_game(1)
+    assert safe_home_move(short) is None
 
 
 # ---------------------------------------------------------------- Golf: no false proofs

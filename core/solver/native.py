@@ -160,6 +160,7 @@ def tables(rules: Rules, relaxed: bool = True) -> dict[str, Any]:
         "onto": [[[y for y in range(width) if mask >> y & 1] for mask in rows] for rows in t.onto_mask],
         "dead_piles": list(t.dead_piles), "dead_pred": [[list(row) for row in k] for k in t.dead_pred],
         "dead_under": [sorted(u) for u in t.dead_under],  # the dead-card cut (search._Tables)
+        "chain_on": [list(c) for c in t.chain_on], "chain_pred": list(t.chain_pred),  # (search._Tables)
         "relaxed": free,
     }
 

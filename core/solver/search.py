@@ -89,6 +89,7 @@ class _Tables:
         children: list[tuple[int, ...]] = []
         for c in range(W):
             children.append(tuple(sorted({x for p in receivers for x in rules.fits[p][c]})))
+        children_direct = children
         give_back = any(rules.gives[f] != GIVES_NONE for f in rules.foundations)
         if give_back:  # a home card may come back down: everything that can pile on it must be home
             closure = []
@@ -169,6 +170,36 @@ class _Tables:
         # stock, or out of a waste turned back into it, shifts every later draw of more than
         # one card, or of one card to each of several piles, and a card a line reached that way
         # may never come up again; see docs/solver.md, "Safe moves home", condition 4)
+        # the chain (docs/solver.md, "Safe moves home", the chain): a card may also go home
+        # while a card that could go onto it is away, if that card could go home at once
+        # (the card under it on its foundation is home) and so on up the chain, every card
+        # of it one that goes on one card only of a track; proved where nothing gives a card
+        # back, every pile that takes cards gives them to every foundation, runs are moved
+        # by their sequence rule, and nothing fills, covers, pairs or deals onto those piles
+        pred = [-1] * width
+        for c in range(width):
+            if self.home_kind[c] == HOME_LONE and len(rows[c]) == 1:
+                pred[c] = next(iter(rows[c]))
+        chain_ok = (not give_back and rules.foundations and all(self.track[f] for f in rules.foundations)
+                    and not (rules.fills or rules.covering or rules.draw_not_onto_empty or rules.needs_base
+                             or rules.pair_home is not None or rules.beaten or rules.consolidate
+                             or rules.win_one_card or any(m > 1 for m in rules.min_accept))
+                    and not set(rules.draw_targets) & set(receivers)
+                    and all(rules.gives[s] in (GIVES_TOP, GIVES_RUN) and set(rules.foundations) <= set(rules.targets[s])
+                            for s in rules.sources if any(d in receivers for d in rules.targets[s])))
+        on: list[tuple[int, ...]] = []
+        if chain_ok:
+            runs = [q for q in rules.sources if rules.gives[q] == GIVES_RUN]
+            for c in range(width):
+                kids = set(children_direct[c])
+                for q in runs:
+                    row = rules.seq[q][c * W:(c + 1) * W]
+                    kids.update(y for y in range(width) if row[y])
+                on.append(tuple(sorted(kids)))
+        #: chain_on[c]: the cards that could lie on c outside the foundations (built, or above
+        #: it in a run); chain_pred[c]: the one card c goes on home (-1: none); both empty: off
+        self.chain_on: tuple[tuple[int, ...], ...] = tuple(on)
+        self.chain_pred: tuple[int, ...] = tuple(pred) if chain_ok else ()
         self.auto_sources = tuple(s for s in rules.sources if s not in found
                                   and any(f in found for f in rules.targets[s])
                                   and not self._regroups(rules, s))
@@ -256,6 +287,19 @@ class _Tables:
                 rules.accept[d] == rules.accept[fed_piles[0]] and self.defer[d] and set(rules.targets[d]) <= reach
                 for d in fed_piles)
 
+    def chain_free(self, card: int, home: int, depth: int) -> bool:
+        """Could every card that could lie on ``card`` (outside the foundations) that is not
+        home go home at once, and so every card that could lie on it in turn, ``depth``
+        cards deep at most? (The chain of docs/solver.md, "Safe moves home".)"""
+        pred = self.chain_pred
+        for y in self.chain_on[card]:
+            if home >> y & 1:
+                continue
+            under = pred[y]
+            if depth == 0 or under < 0 or not home >> under & 1 or not self.chain_free(y, home, depth - 1):
+                return False
+        return True
+
     @staticmethod
     def _regroups(rules: Rules, s: int) -> bool:
         """Would a card taken out of pile ``s`` change which cards later stock actions bring
@@ -291,9 +335,10 @@ class _Tables:
         (it goes on one card only, which is that foundation's top), or it only starts
         foundations and every foundation that takes it is an empty interchangeable one (or
         the one foundation that takes it waits for no other card that could start it)."""
-        if self.needs_mask[card] & ~home:
-            return False
         kind = self.home_kind[card]
+        if self.needs_mask[card] & ~home and not (kind == HOME_LONE and self.chain_pred
+                                                  and self.chain_free(card, home, CHAIN_DEPTH)):
+            return False
         if kind == HOME_NEVER or not all(self.track[f] for f in fits):
             return False
         if kind == HOME_LONE:
@@ -306,6 +351,7 @@ class _Tables:
 
 
 HOME_NEVER, HOME_LONE, HOME_START = 0, 1, 2
+CHAIN_DEPTH = 4  # how deep the chain of a safe move home is followed (deeper: not safe)
 _TABLES: dict[int, _Tables] = {}
 _TABLES_LOCK = threading.RLock()  # solves in several threads (solitaire solve --jobs N) build each once
 

@@ -70,6 +70,11 @@ pub struct Raw {
     pub dead_piles: Vec<usize>,
     pub dead_pred: Vec<Vec<Vec<u16>>>,
     pub dead_under: Vec<Vec<usize>>,
+    /// the chain of a safe move home (both empty: off; older tables have neither)
+    #[cfg_attr(feature = "json", serde(default))]
+    pub chain_on: Vec<Vec<u16>>,
+    #[cfg_attr(feature = "json", serde(default))]
+    pub chain_pred: Vec<i32>,
     /// the same game with draw 1 and unlimited redeals, for the relaxation proof (None: the
     /// game has no such relaxation)
     #[cfg_attr(feature = "json", serde(default))]
@@ -145,6 +150,8 @@ fn convert(r: Raw) -> Result<(Tables, SearchTables), String> {
         dead_piles: r.dead_piles,
         dead_pred: r.dead_pred,
         dead_under: r.dead_under,
+        chain_on: r.chain_on,
+        chain_pred: r.chain_pred,
     };
     check(&t, &x)?;
     x.face = alike(&t, &x);
@@ -207,6 +214,12 @@ fn swaps(t: &Tables, x: &SearchTables, a: usize, b: usize) -> bool {
         && x.start.iter().all(|v| set(v, v))
         && x.onto.iter().all(|m| rows(m))
         && x.dead_pred.iter().all(|m| rows(m))
+        && rows(&x.chain_on)
+        && (x.chain_pred.is_empty() || (0..w).all(|c| {
+            // chain_pred read through τ: the card under τ(c) is τ of the card under c
+            let (p, q) = (x.chain_pred[c], x.chain_pred[tau(c)]);
+            (p < 0 && q < 0) || (p >= 0 && q >= 0 && tau(p as usize) == q as usize)
+        }))
 }
 
 /// Check and convert a game's tables (and its relaxation's, which must be the same game
@@ -320,6 +333,13 @@ fn check(t: &Tables, x: &SearchTables) -> Result<(), String> {
         || x.needs.iter().chain(x.start.iter()).any(|v| v.iter().any(|&c| c as usize >= w))
     {
         return bad("safe-move tables");
+    }
+    if x.chain_on.len() != x.chain_pred.len()
+        || (!x.chain_pred.is_empty()
+            && (x.chain_pred.len() != w || x.chain_pred.iter().any(|&c| c >= w as i32 || c < -1)
+                || x.chain_on.iter().flatten().any(|&c| c as usize >= w)))
+    {
+        return bad("chain tables");
     }
     Ok(())
 }

@@ -103,6 +103,8 @@ fn raw(d: &Bound<'_, PyDict>) -> PyResult<Raw> {
         dead_piles: get!(d, "dead_piles"),
         dead_pred: get!(d, "dead_pred"),
         dead_under: get!(d, "dead_under"),
+        chain_on: get!(d, "chain_on"),
+        chain_pred: get!(d, "chain_pred"),
         relaxed: None,
     })
 }

@@ -71,6 +71,29 @@ pub struct SearchTables {
     pub dead_pred: Vec<Vec<Vec<u16>>>,
     /// dead_under[p]: the piles that give nothing until p is empty (covered by p, in turn)
     pub dead_under: Vec<Vec<usize>>,
+    /// the chain of a safe move home (`_Tables.chain_on`, `chain_pred`; docs/solver.md,
+    /// "Safe moves home"): chain_on[c], the cards that could lie on c outside the
+    /// foundations; chain_pred[c], the one card c goes on home (-1: none); empty: off
+    pub chain_on: Vec<Vec<u16>>,
+    pub chain_pred: Vec<i32>,
+}
+
+/// How deep the chain of a safe move home is followed (`search.CHAIN_DEPTH`).
+pub const CHAIN_DEPTH: u32 = 4;
+
+impl SearchTables {
+    /// Could every card that could lie on `card` that is not home go home at once, and so
+    /// on up the chain, `depth` cards deep at most (`_Tables.chain_free`)?
+    fn chain_free(&self, card: usize, home: &Bits, depth: u32) -> bool {
+        self.chain_on[card].iter().all(|&y| {
+            let y = y as usize;
+            if home.has(y) {
+                return true;
+            }
+            let under = self.chain_pred[y];
+            depth > 0 && under >= 0 && home.has(under as usize) && self.chain_free(y, home, depth - 1)
+        })
+    }
 }
 
 impl SearchTables {
@@ -339,10 +362,12 @@ impl<'a> Search<'a> {
 
     fn home_is_safe(&self, card: usize, fits: &[usize], home: &Bits) -> bool {
         let x = self.x;
-        if x.needs[card].iter().any(|&c| !home.has(c as usize)) {
+        let kind = x.home_kind[card];
+        if x.needs[card].iter().any(|&c| !home.has(c as usize))
+            && !(kind == HOME_LONE && !x.chain_pred.is_empty() && x.chain_free(card, home, CHAIN_DEPTH))
+        {
             return false;
         }
-        let kind = x.home_kind[card];
         if kind == HOME_NEVER || !fits.iter().all(|&f| x.track[f]) {
             return false;
         }
@@ -1402,6 +1427,8 @@ pub(crate) mod tests {
             dead_piles: vec![],
             dead_pred: vec![],
             dead_under: vec![],
+            chain_on: vec![],
+            chain_pred: vec![],
         }
     }
 
