@@ -229,6 +229,62 @@ def test_a_card_goes_home_while_the_cards_that_could_go_on_it_could_follow_at_on
     assert safe_home_move(short) is None
 
 
+# ------------------------------------------- a greedy pass that never cut is a proof
+
+
+def take_back_end_game() -> Game:
+    """Klondike, relaxed: the 4C alone on the 5D, 3C and 2D face down (t1); spades home,
+    hearts to the 5, clubs to the 2, diamonds to the ace, six empty columns, the rest in the
+    stock. The 4C can go nowhere but onto the 5H taken back from its foundation (onto the
+    6C the stock's KH QC JH TC 9H 8C 7H 6C build): a win that needs the move the greedy
+    pass leaves out."""
+    defn = get_variant("klondike")
+    rules = Rules.of(defn, {"relaxed": True})
+    piles: dict[str, dict[str, list[str]]] = {n: {"down": [], "up": []} for n in rules.names}
+    ranks = "A23456789TJQK"
+    home = {"f1": ("S", 13), "f2": ("H", 5), "f3": ("C", 2), "f4": ("D", 1)}
+    for f, (suit, top) in home.items():
+        piles[f]["up"] = [f"{r}{suit}" for r in ranks[:top]]
+    piles["t1"] = {"down": ["5D", "3C", "2D"], "up": ["4C"]}
+    placed = {c for p in piles.values() for c in p["up"] + p["down"]}
+    piles["stock"]["down"] = [f"{r}{s}" for s in "CDHS" for r in ranks if f"{r}{s}" not in placed]
+    return Game.from_position(defn, {"variant": rules.name, "options": {"relaxed": True}, "piles": piles})
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_pruned_pass_that_left_a_move_out_proves_nothing(engine):
+    """The greedy and best-first passes leave foundation take-backs out and run out of
+    positions here; they left a move out, so the search goes on (the exact search, or the
+    core's guided pass, which keeps every move) and wins."""
+    game = take_back_end_game()
+    answer = (python_solve(game, timeout=None, max_states=150_000) if engine == "python"
+              else solve(game, timeout=None, max_states=150_000, engine="native"))
+    assert answer.result == WIN and answer.method in ("exact", "guided"), answer
+    replay = game.copy()
+    for move in answer.moves:
+        replay.play(move)
+    assert replay.won
+    assert any(move.startswith("f2 ") for move in answer.moves)  # a heart taken back
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_greedy_pass_that_never_cut_a_move_is_a_proof(engine):
+    """Golf (the test variant): no card goes between piles, so the greedy pass's cuts never
+    apply and its running out of positions is the exact search's proof; every answer is
+    checked against the exhaustive search (never a proof where it wins)."""
+    by_greedy = 0
+    for seed in range(1, 17):
+        rng = random.Random(seed)
+        game = end_game("golf", {}, rng, rng.randrange(10, 16))
+        answer = (python_solve(game, timeout=None, max_states=20_000) if engine == "python"
+                  else solve(game, timeout=None, max_states=20_000, engine="native"))
+        if answer.result == UNWINNABLE:
+            assert answer.method in ("greedy", "blocked"), answer
+            by_greedy += answer.method == "greedy"
+        check_against_exhaustive(game, 100_000, engine)
+    assert by_greedy > 0
+
+
 # ---------------------------------------------------------------- Golf: no false proofs
 
 

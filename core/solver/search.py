@@ -459,6 +459,8 @@ class Solver:
             result = self._run(prune=True, deadline=t0 + share / 2)
             if result is True:
                 return self._win(began, "greedy")
+            if result is False and not self.cut:  # no cut left a move out: the exact search, to the end
+                return SolveResult(UNWINNABLE, (), time.perf_counter() - began, self.states, "greedy")
             if self._lost_with_every_stock_card_free(min(deadline, time.perf_counter() + span * 0.15)):
                 return SolveResult(UNWINNABLE, (), time.perf_counter() - began, self.states, "relaxation")
             if self.best_first:
@@ -481,6 +483,9 @@ class Solver:
         self.trail: list[Any] = []  # what the search played: moves, and (draws, snapshot before)
         self.seen: Any = set() if not self.dominance else {}
         self.prune = prune
+        #: a cut of ``prune`` left out a move the exact search would have tried: until then
+        #: the pruned pass is the exact search, and running out of positions is a proof
+        self.cut = False
         self.deadline = deadline
         self.count = 0
         try:
@@ -842,8 +847,11 @@ class Solver:
                 # a card taken back from a foundation: only when a card can go on it next (it
                 # can wait until then, as the foundation takes nothing but it meanwhile)
                 # (or the card under it can leave the foundation next)
-                if prune or (t.found_defer and len(pile) > 1 and not self._wanted_on(pile[-1], dst, -1)
-                             and not self._can_follow(pile[-2], src, dst, pile[-1])):
+                if t.found_defer and len(pile) > 1 and not self._wanted_on(pile[-1], dst, -1) \
+                        and not self._can_follow(pile[-2], src, dst, pile[-1]):
+                    continue
+                if prune:
+                    self.cut = True
                     continue
                 out.append((2, 0, m))
                 continue
@@ -859,6 +867,7 @@ class Solver:
                 out.append((60, 0, m))
             elif left == 0:
                 if prune and not dest:
+                    self.cut = True
                     continue
                 out.append((40, 0, m))
             else:
@@ -866,16 +875,20 @@ class Solver:
                 under = pile[left - 1]
                 if any(self._fits(under, f) for f in rules.targets[src] if f in found):
                     out.append((30, 0, m))
-                elif prune or (t.defer[src] and rules.seq[src][under * rules.width + pile[left]]
-                               and not self._wanted_on(under, src, pile[left])):
+                elif t.defer[src] and rules.seq[src][under * rules.width + pile[left]] \
+                        and not self._wanted_on(under, src, pile[left]):
                     continue
+                elif prune:
+                    self.cut = True
                 else:
                     out.append((10, 0, m))
         if t.macro:
             out.extend(self._stock_moves())
         if prune and self.know_prune is not None:  # greedy passes only: need not be sound
             cut = self.know_prune
-            out = [e for e in out if not (e[1] == 0 and cut(g, e[2]))]
+            kept = [e for e in out if not (e[1] == 0 and cut(g, e[2]))]
+            self.cut = self.cut or len(kept) < len(out)
+            out = kept
         if self.priority is not None:
             bonus = self.priority
             out = [(p + int(bonus(g, m)) if draws == 0 else p, draws, m) for p, draws, m in out]

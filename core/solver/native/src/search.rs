@@ -287,6 +287,10 @@ pub struct Search<'a> {
     buf: Vec<Move>,
     /// the greedy pass's cuts (`Solver._moves` with prune=True): a failure proves nothing
     pub prune: bool,
+    /// a cut of `prune` left out a move the exact search would have tried (`Solver.cut`):
+    /// until then the pruned pass is the exact search, and running out of positions
+    /// without one is a proof
+    pub cut: bool,
     /// scratch space reused by `key` (a group's pile keys, and their ranges) and `auto`
     /// (the cards the foundations want), so that neither allocates per position
     kbuf: Vec<u16>,
@@ -349,7 +353,7 @@ impl<'a> Search<'a> {
     pub fn new(t: &'a Tables, x: &'a SearchTables, g: State) -> Search<'a> {
         let dominance = x.macro_waste.is_some() && t.redeals.is_some();
         Search { t, x, g, trail: Vec::new(), seen: Seen::default(), turns: Turns::default(), dominance, states: 0,
-                 count: 0, work: 0, buf: Vec::new(), prune: false, kbuf: Vec::new(), kranges: Vec::new(),
+                 count: 0, work: 0, buf: Vec::new(), prune: false, cut: false, kbuf: Vec::new(), kranges: Vec::new(),
                  vbuf: Vec::new(), wanted: Vec::new(), every: Vec::new(), home: Bits::default(),
                  want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default() }
     }
@@ -1024,10 +1028,13 @@ impl<'a> Search<'a> {
                 // or the card under it can leave the foundation next (it can wait until then,
                 // as the foundation takes nothing but it meanwhile: see can_follow)
                 let top = pile[pile.len() - 1];
-                if self.prune
-                    || (x.found_defer && pile.len() > 1 && !self.wanted_on(top as usize, dst, NO_CARD)
-                        && !self.can_follow(pile[pile.len() - 2], src, dst, top))
+                if x.found_defer && pile.len() > 1 && !self.wanted_on(top as usize, dst, NO_CARD)
+                    && !self.can_follow(pile[pile.len() - 2], src, dst, top)
                 {
+                    continue;
+                }
+                if self.prune {
+                    self.cut = true;
                     continue;
                 }
                 out.push((2, 0, m));
@@ -1047,18 +1054,23 @@ impl<'a> Search<'a> {
                 }
                 out.push((60, 0, m));
             } else if left == 0 {
-                if !(self.prune && dest.is_empty()) {
+                if self.prune && dest.is_empty() {
+                    self.cut = true;
+                } else {
                     out.push((40, 0, m));
                 }
             } else {
                 let under = pile[left - 1] as usize;
                 if t.targets[src].iter().any(|&f| t.is_foundation[f] && self.fits_now(under, f)) {
                     out.push((30, 0, m));
-                } else if !self.prune
-                    && !(x.defer.get(src) == Some(&true) && t.seq[src][under * t.width + pile[left] as usize] != 0
-                        && !self.wanted_on(under, src, pile[left]))
+                } else if !(x.defer.get(src) == Some(&true) && t.seq[src][under * t.width + pile[left] as usize] != 0
+                    && !self.wanted_on(under, src, pile[left]))
                 {
-                    out.push((10, 0, m)); // (else it can wait until `under` is used: see wanted_on)
+                    if self.prune {
+                        self.cut = true;
+                    } else {
+                        out.push((10, 0, m)); // (else it can wait until `under` is used: see wanted_on)
+                    }
                 }
             }
         }
@@ -1347,6 +1359,10 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
     if let Outcome::Win(line) = first {
         return (Outcome::Win(line), states, "greedy");
     }
+    if first == Outcome::Unwinnable && !greedy.cut {
+        // no cut of the greedy pass ever left a move out: it was the exact search, to the end
+        return (Outcome::Unwinnable, states, "greedy");
+    }
     drop(greedy);
     // cancelled: no pass after this one would search either (each looks at the flag)
     if budget.cancelled() {
@@ -1587,18 +1603,22 @@ pub(crate) mod tests {
         let needed = s.work;
         assert!(needed > 1, "{needed}");
         // one position short of the proof's work, the exact search proves nothing; the
-        // portfolio's passes share the bound, so it is spent before the exact search ends
+        // portfolio's passes share the bound (here the greedy pass cuts no move, so it is
+        // the exact search: it proves the deal with the work it needs, and not one short)
         let short = Budget { max_work: Some(needed - 1), ..Budget::states(100_000) };
         let mut s = Search::new(&t, &x, g.clone());
         assert_eq!(s.run(&short), Outcome::Unknown);
         assert_eq!(s.work, needed - 1);
         let exact = Budget { max_work: Some(needed), ..Budget::states(100_000) };
         assert_eq!(Search::new(&t, &x, g.clone()).run(&exact), Outcome::Unwinnable);
-        for work in [0, 1, needed - 1, needed] {
+        for work in [0, 1, needed - 1] {
             let b = Budget { max_work: Some(work), ..Budget::states(100_000) };
             let (outcome, _, _) = solve(&t, &x, g.clone(), &b, None, None, None, Some(&b));
             assert_eq!(outcome, Outcome::Unknown, "{work}");
         }
+        let b = Budget { max_work: Some(needed), ..Budget::states(100_000) };
+        let (outcome, _, method) = solve(&t, &x, g.clone(), &b, None, None, None, Some(&b));
+        assert_eq!((outcome, method), (Outcome::Unwinnable, "greedy"));
         // a bound the whole portfolio stays under changes nothing
         let b = Budget { max_work: Some(10_000_000), ..Budget::states(100_000) };
         assert_eq!(solve(&t, &x, g.clone(), &b, None, None, None, Some(&b)).0, Outcome::Unwinnable);
@@ -1611,8 +1631,10 @@ pub(crate) mod tests {
         assert_eq!(solve(&t, &x, open, &b, None, None, None, Some(&b)).0, Outcome::Unknown);
     }
 
+    /// The greedy pass's running out of positions is a proof only when no cut of it left a
+    /// move out (`Search::cut`): the blocked deal has no move a cut concerns.
     #[test]
-    fn a_greedy_failure_is_no_proof_the_exact_search_decides() {
+    fn a_greedy_failure_is_a_proof_only_when_it_cut_nothing() {
         let t = little();
         let x = plain(&t);
         let g = open_deal(&t);
@@ -1623,9 +1645,15 @@ pub(crate) mod tests {
         let mut blocked = t.clone();
         blocked.redeals = Some(0);
         let g = blocked_deal(&blocked);
-        let (outcome, states, method) = solve(&blocked, &x, g, &budget, None, None, None, None);
-        assert_eq!((outcome, method), (Outcome::Unwinnable, "exact"));
-        assert!(states > 0);
+        let mut greedy = Search::new(&blocked, &x, g.clone());
+        greedy.prune = true;
+        assert_eq!(greedy.run(&budget), Outcome::Unwinnable);
+        assert!(!greedy.cut);
+        let (outcome, states, method) = solve(&blocked, &x, g.clone(), &budget, None, None, None, None);
+        assert_eq!((outcome, method, states), (Outcome::Unwinnable, "greedy", greedy.states));
+        // and the exact search agrees
+        let mut exact = Search::new(&blocked, &x, g);
+        assert_eq!(exact.run(&budget), Outcome::Unwinnable);
     }
 
     #[test]
