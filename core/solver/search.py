@@ -183,7 +183,8 @@ class _Tables:
         chain_ok = (not give_back and rules.foundations and all(self.track[f] for f in rules.foundations)
                     and not (rules.fills or rules.covering or rules.draw_not_onto_empty or rules.needs_base
                              or rules.pair_home is not None or rules.beaten or rules.consolidate
-                             or rules.win_one_card or any(m > 1 for m in rules.min_accept))
+                             or rules.win_one_card or any(m > 1 for m in rules.min_accept)
+                             or rules.win_home < width)  # a win with cards away: a card under may not take it
                     and not set(rules.draw_targets) & set(receivers)
                     and all(rules.gives[s] in (GIVES_TOP, GIVES_RUN) and set(rules.foundations) <= set(rules.targets[s])
                             for s in rules.sources if any(d in receivers for d in rules.targets[s])))
