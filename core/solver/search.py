@@ -848,11 +848,12 @@ class Solver:
                 # a card taken back from a foundation: only when a card can go on it next (it
                 # can wait until then, as the foundation takes nothing but it meanwhile)
                 # (or the card under it can leave the foundation next)
+                if prune:  # left out; a cut only if the exact search would try it (once is enough)
+                    self.cut = self.cut or not (t.found_defer and len(pile) > 1 and not self._wanted_on(
+                        pile[-1], dst, -1) and not self._can_follow(pile[-2], src, dst, pile[-1]))
+                    continue
                 if t.found_defer and len(pile) > 1 and not self._wanted_on(pile[-1], dst, -1) \
                         and not self._can_follow(pile[-2], src, dst, pile[-1]):
-                    continue
-                if prune:
-                    self.cut = True
                     continue
                 out.append((2, 0, m))
                 continue
@@ -876,12 +877,11 @@ class Solver:
                 under = pile[left - 1]
                 if any(self._fits(under, f) for f in rules.targets[src] if f in found):
                     out.append((30, 0, m))
-                elif t.defer[src] and rules.seq[src][under * rules.width + pile[left]] \
-                        and not self._wanted_on(under, src, pile[left]):
-                    continue
-                elif prune:
-                    self.cut = True
-                else:
+                elif prune:  # (as above)
+                    self.cut = self.cut or not (t.defer[src] and rules.seq[src][under * rules.width + pile[left]]
+                                                and not self._wanted_on(under, src, pile[left]))
+                elif not (t.defer[src] and rules.seq[src][under * rules.width + pile[left]]
+                          and not self._wanted_on(under, src, pile[left])):
                     out.append((10, 0, m))
         if t.macro:
             out.extend(self._stock_moves())

@@ -1028,13 +1028,16 @@ impl<'a> Search<'a> {
                 // or the card under it can leave the foundation next (it can wait until then,
                 // as the foundation takes nothing but it meanwhile: see can_follow)
                 let top = pile[pile.len() - 1];
-                if x.found_defer && pile.len() > 1 && !self.wanted_on(top as usize, dst, NO_CARD)
-                    && !self.can_follow(pile[pile.len() - 2], src, dst, top)
-                {
+                let waits = |s: &Self| {
+                    x.found_defer && pile.len() > 1 && !s.wanted_on(top as usize, dst, NO_CARD)
+                        && !s.can_follow(pile[pile.len() - 2], src, dst, top)
+                };
+                if self.prune {
+                    // left out; a cut only if the exact search would try it (once is enough)
+                    self.cut = self.cut || !waits(self);
                     continue;
                 }
-                if self.prune {
-                    self.cut = true;
+                if waits(self) {
                     continue;
                 }
                 out.push((2, 0, m));
@@ -1063,12 +1066,14 @@ impl<'a> Search<'a> {
                 let under = pile[left - 1] as usize;
                 if t.targets[src].iter().any(|&f| t.is_foundation[f] && self.fits_now(under, f)) {
                     out.push((30, 0, m));
-                } else if !(x.defer.get(src) == Some(&true) && t.seq[src][under * t.width + pile[left] as usize] != 0
-                    && !self.wanted_on(under, src, pile[left]))
-                {
+                } else {
+                    let waits = |s: &Self| {
+                        x.defer.get(src) == Some(&true) && t.seq[src][under * t.width + pile[left] as usize] != 0
+                            && !s.wanted_on(under, src, pile[left])
+                    };
                     if self.prune {
-                        self.cut = true;
-                    } else {
+                        self.cut = self.cut || !waits(self); // (as above)
+                    } else if !waits(self) {
                         out.push((10, 0, m)); // (else it can wait until `under` is used: see wanted_on)
                     }
                 }
