@@ -89,7 +89,6 @@ class _Tables:
         children: list[tuple[int, ...]] = []
         for c in range(W):
             children.append(tuple(sorted({x for p in receivers for x in rules.fits[p][c]})))
-        children_direct = children
         give_back = any(rules.gives[f] != GIVES_NONE for f in rules.foundations)
         if give_back:  # a home card may come back down: everything that can pile on it must be home
             closure = []
@@ -176,10 +175,6 @@ class _Tables:
         # of it one that goes on one card only of a track; proved where nothing gives a card
         # back, every pile that takes cards gives them to every foundation, runs are moved
         # by their sequence rule, and nothing fills, covers, pairs or deals onto those piles
-        pred = [-1] * width
-        for c in range(width):
-            if self.home_kind[c] == HOME_LONE and len(rows[c]) == 1:
-                pred[c] = next(iter(rows[c]))
         chain_ok = (not give_back and rules.foundations and all(self.track[f] for f in rules.foundations)
                     and not (rules.fills or rules.covering or rules.draw_not_onto_empty or rules.needs_base
                              or rules.pair_home is not None or rules.beaten or rules.consolidate
@@ -189,10 +184,13 @@ class _Tables:
                     and all(rules.gives[s] in (GIVES_TOP, GIVES_RUN) and set(rules.foundations) <= set(rules.targets[s])
                             for s in rules.sources if any(d in receivers for d in rules.targets[s])))
         on: list[tuple[int, ...]] = []
+        pred: list[int] = []
         if chain_ok:
+            pred = [next(iter(rows[c])) if self.home_kind[c] == HOME_LONE and len(rows[c]) == 1 else -1
+                    for c in range(width)]
             runs = [q for q in rules.sources if rules.gives[q] == GIVES_RUN]
             for c in range(width):
-                kids = set(children_direct[c])
+                kids = set(children[c])  # the cards built on c (no closure: nothing gives back)
                 for q in runs:
                     row = rules.seq[q][c * W:(c + 1) * W]
                     kids.update(y for y in range(width) if row[y])
@@ -200,7 +198,7 @@ class _Tables:
         #: chain_on[c]: the cards that could lie on c outside the foundations (built, or above
         #: it in a run); chain_pred[c]: the one card c goes on home (-1: none); both empty: off
         self.chain_on: tuple[tuple[int, ...], ...] = tuple(on)
-        self.chain_pred: tuple[int, ...] = tuple(pred) if chain_ok else ()
+        self.chain_pred: tuple[int, ...] = tuple(pred)
         self.auto_sources = tuple(s for s in rules.sources if s not in found
                                   and any(f in found for f in rules.targets[s])
                                   and not self._regroups(rules, s))
@@ -849,11 +847,9 @@ class Solver:
                 # can wait until then, as the foundation takes nothing but it meanwhile)
                 # (or the card under it can leave the foundation next)
                 if prune:  # left out; a cut only if the exact search would try it (once is enough)
-                    self.cut = self.cut or not (t.found_defer and len(pile) > 1 and not self._wanted_on(
-                        pile[-1], dst, -1) and not self._can_follow(pile[-2], src, dst, pile[-1]))
+                    self.cut = self.cut or not self._take_back_waits(pile, src, dst)
                     continue
-                if t.found_defer and len(pile) > 1 and not self._wanted_on(pile[-1], dst, -1) \
-                        and not self._can_follow(pile[-2], src, dst, pile[-1]):
+                if self._take_back_waits(pile, src, dst):
                     continue
                 out.append((2, 0, m))
                 continue
@@ -878,10 +874,8 @@ class Solver:
                 if any(self._fits(under, f) for f in rules.targets[src] if f in found):
                     out.append((30, 0, m))
                 elif prune:  # (as above)
-                    self.cut = self.cut or not (t.defer[src] and rules.seq[src][under * rules.width + pile[left]]
-                                                and not self._wanted_on(under, src, pile[left]))
-                elif not (t.defer[src] and rules.seq[src][under * rules.width + pile[left]]
-                          and not self._wanted_on(under, src, pile[left])):
+                    self.cut = self.cut or not self._run_waits(src, under, pile[left])
+                elif not self._run_waits(src, under, pile[left]):
                     out.append((10, 0, m))
         if t.macro:
             out.extend(self._stock_moves())
@@ -895,6 +889,19 @@ class Solver:
             out = [(p + int(bonus(g, m)) if draws == 0 else p, draws, m) for p, draws, m in out]
         out.sort(key=lambda e: (-e[0], e[1]))
         return out
+
+    def _take_back_waits(self, pile: list[int], src: int, dst: int) -> bool:
+        """May the top card of foundation ``src`` wait before it is taken back to ``dst``
+        (no card can go onto it next, nor can the card under it leave next)?"""
+        return self.t.found_defer and len(pile) > 1 and not self._wanted_on(pile[-1], dst, -1) \
+            and not self._can_follow(pile[-2], src, dst, pile[-1])
+
+    def _run_waits(self, src: int, under: int, moved: int) -> bool:
+        """May the run from ``moved`` up, built on the face-up card ``under`` in ``src``, wait
+        until ``under`` is used?"""
+        rules = self.rules
+        return bool(self.t.defer[src] and rules.seq[src][under * rules.width + moved]
+                    and not self._wanted_on(under, src, moved))
 
     def _wanted_on(self, under: int, src: int, moved: int) -> bool:
         """May a card other than ``moved`` go onto ``under`` (top of ``src``) right now?

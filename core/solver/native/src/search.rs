@@ -94,9 +94,7 @@ impl SearchTables {
             depth > 0 && under >= 0 && home.has(under as usize) && self.chain_free(y, home, depth - 1)
         })
     }
-}
 
-impl SearchTables {
     /// The card that stands for `c` in the key (see `face`).
     #[inline]
     pub fn class(&self, c: u16) -> u16 {
