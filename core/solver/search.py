@@ -41,6 +41,7 @@ import attrs
 from ..cards import DECK_SIZE, FACE
 from ..game import Game, Move, Snapshot
 from ..rules import GIVES_NONE, GIVES_RUN, GIVES_TOP, Rules
+from .deadlock import Deadlock
 from .knowledge import Knowledge, variant_knowledge
 
 WIN, UNWINNABLE, UNKNOWN = "win", "unwinnable", "unknown"
@@ -81,6 +82,7 @@ class _Tables:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.knowledge = Knowledge.of(variant_knowledge(rules))
+        self.deadlock = Deadlock(rules)  # a proof from the order cards must move in (deadlock.py)
         found = rules.foundation_set
         # piles that receive cards by moves, outside the foundations
         receivers = sorted({d for s in rules.sources for d in rules.targets[s] if d not in found})
@@ -595,8 +597,14 @@ class Solver:
         return answer.result == UNWINNABLE
 
     def _blocked(self) -> bool:
-        """A card that can never move, because every card it could go onto lies under it in
-        its own pile (and no empty pile takes it), while cards lie under it: a sure loss."""
+        """A sure loss, seen without a search: a card that can never move, because every card
+        it could go onto lies under it in its own pile (and no empty pile takes it), while
+        cards lie under it; or, more generally, cards that each wait for another to move
+        first, in a cycle through several piles (:mod:`.deadlock`)."""
+        g = self.start
+        return self._stuck_card() or self.t.deadlock.lost(g.piles, g.down)
+
+    def _stuck_card(self) -> bool:
         g = self.start
         rules = self.rules
         if rules.win_home < len(rules.deck):  # a card may stay where it is and the game still be won
@@ -1123,7 +1131,8 @@ class Solver:
             if g.won:
                 return True
             if not self._visit() or (self.t.dead_piles and self._dead_card()) \
-                    or (self.dead is not None and self.dead(g)):
+                    or (self.dead is not None and self.dead(g)) \
+                    or (self.t.deadlock.node and self.t.deadlock.lost(g.piles, g.down)):
                 self._undo(mark)
             else:
                 frames.append((iter(self._moves()), mark, len(trail)))

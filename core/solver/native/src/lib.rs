@@ -6,6 +6,7 @@
 //! searching, and the search runs with the GIL released.
 
 pub mod core;
+pub mod deadlock;
 pub mod load;
 pub mod search;
 

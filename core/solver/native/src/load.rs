@@ -152,8 +152,10 @@ fn convert(r: Raw) -> Result<(Tables, SearchTables), String> {
         dead_under: r.dead_under,
         chain_on: r.chain_on,
         chain_pred: r.chain_pred,
+        deadlock: Default::default(),
     };
     check(&t, &x)?;
+    x.deadlock = crate::deadlock::Deadlock::new(&t, x.deck_size);
     x.face = alike(&t, &x);
     Ok((t, x))
 }

@@ -208,6 +208,12 @@ impl Position {
     fn won(&self) -> bool {
         self.s.won(&self.t.0)
     }
+
+    /// Is the position lost by the deadlock proof (`deadlock::Deadlock::lost`)?
+    fn deadlocked(&self) -> bool {
+        let (t, x) = &*self.t;
+        x.deadlock.lost(t, &self.s.piles, &self.s.down, &mut crate::deadlock::Scratch::default())
+    }
 }
 
 /// A flag that stops a search from another thread: `cancel()` sets it (for good), and a

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::core::{Move, State, Tables, GIVES_NONE, GIVES_RUN, GIVES_TOP, PAIR};
+use crate::deadlock::{Deadlock, Scratch};
 
 /// The guided pass (a beam search on an evaluation read off the tables), in its own file.
 #[path = "guided.rs"]
@@ -76,6 +77,8 @@ pub struct SearchTables {
     /// foundations; chain_pred[c], the one card c goes on home (-1: none); empty: off
     pub chain_on: Vec<Vec<u16>>,
     pub chain_pred: Vec<i32>,
+    /// the proof from the order cards must move in (`deadlock`), derived from `Tables`
+    pub deadlock: Deadlock,
 }
 
 /// How deep the chain of a safe move home is followed (`search.CHAIN_DEPTH`).
@@ -304,6 +307,8 @@ pub struct Search<'a> {
     /// scratch for `moves`: the moves with their priority and draws
     mbuf: Vec<(i32, usize, Move)>,
     sbuf: StockScratch,
+    /// scratch for the deadlock proof
+    dl: Scratch,
 }
 
 /// Cards on a stack: up to 32 inline, then on the heap (the stock-card wait's chains).
@@ -353,7 +358,7 @@ impl<'a> Search<'a> {
         Search { t, x, g, trail: Vec::new(), seen: Seen::default(), turns: Turns::default(), dominance, states: 0,
                  count: 0, work: 0, buf: Vec::new(), prune: false, cut: false, kbuf: Vec::new(), kranges: Vec::new(),
                  vbuf: Vec::new(), wanted: Vec::new(), every: Vec::new(), home: Bits::default(),
-                 want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default() }
+                 want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default(), dl: Scratch::default() }
     }
 
     /// The states stored: the keys of the transposition table (with dominance, the keys,
@@ -1255,6 +1260,11 @@ impl<'a> Search<'a> {
         false
     }
 
+    /// Can some card of the position never get home, whatever is played (`deadlock`)?
+    pub fn deadlocked(&mut self) -> bool {
+        self.x.deadlock.lost(self.t, &self.g.piles, &self.g.down, &mut self.dl)
+    }
+
     /// Depth first from the current position (`Solver._dfs`).
     pub fn run(&mut self, budget: &Budget) -> Outcome {
         // every open position's moves, one after another in `stack`; a frame is the end of
@@ -1275,7 +1285,7 @@ impl<'a> Search<'a> {
             if self.g.won(self.t) {
                 break Outcome::Win(self.line());
             }
-            if !self.visit() || (!self.x.dead_piles.is_empty() && self.dead_card()) {
+            if !self.visit() || (!self.x.dead_piles.is_empty() && self.dead_card()) || (self.x.deadlock.node && self.deadlocked()) {
                 self.undo(mark);
             } else {
                 let start = stack.len();
@@ -1346,6 +1356,9 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
              guided: Option<&Budget>) -> (Outcome, usize, &'static str) {
     if budget.cancelled() {
         return (Outcome::Unknown, 0, "");
+    }
+    if x.deadlock.applies && x.deadlock.lost(t, &g.piles, &g.down, &mut Scratch::default()) {
+        return (Outcome::Unwinnable, 0, "blocked"); // lost before any search (`Solver._blocked`)
     }
     let mut spent = 0usize; // the work of the passes so far
     // a pass's budget: its states and deadline, and the solve's work the passes before left
@@ -1448,6 +1461,7 @@ pub(crate) mod tests {
             dead_under: vec![],
             chain_on: vec![],
             chain_pred: vec![],
+            deadlock: Deadlock::default(),
         }
     }
 
