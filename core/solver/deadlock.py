@@ -13,9 +13,17 @@ the first time it leaves the place it holds now. Then, in any winning line:
 3. ``leave(c)`` happens in one of these ways: ``c`` goes home (1 holds at that time); it goes
    onto a card ``t`` that some pile it may move to takes it on (``accept``), which then lies
    at a top: ``t`` is not under ``c`` in its own pile (``c`` has not moved) and ``t``'s own
-   cover has left (2), or ``t`` is in the stock or on a foundation; it goes to an empty pile
-   that takes it, other than its own: one empty now, or one whose bottom card has left; or,
-   face-up in a pile that gives runs, it is carried along when the card under it leaves.
+   cover has left (2), or ``t`` has come out of the stock (4), or ``t`` is on a foundation
+   and foundations give cards back (a card home never leaves where they do not); it goes to
+   an empty pile that takes it, other than its own: one empty now, or one whose bottom card
+   has left; or, face-up in a pile that gives runs, it is carried along when the card under
+   it leaves.
+4. The stock's cards (and the waste's, when the stock is turned again) count as free to play
+   at any time: too easy, and safe. Such a card is a base for others only once it has come
+   out onto a pile: ``out(t)`` comes after a card or an empty pile that takes it from the
+   waste is there (3, from the waste), or after ``home(t)`` where foundations give back; at
+   once where the stock deals onto piles without a move, or where ``c``'s own pile moves
+   cards onto the waste.
 
 Everything else is left out, so the conditions can only be too easy: taking more lines for
 possible than there are is safe. The events that can ever happen are the least fixed point
@@ -25,8 +33,7 @@ never get home in the fixed point, no line wins: the position is lost.
 
 It applies where every card must get home and cards travel only by moves, the stock's
 draws and its redeals: no pairs, discards, gaps closed or piles filled, no foundation taking
-more than one card a move, nothing covered by other piles. Stock cards count as free to play
-at any time (and so do the waste's, when the stock is turned again): too easy again.
+more than one card a move, nothing covered by other piles.
 
 A card whose every target lies under it in its own pile (the single-card dead end) is the
 simplest case; the fixed point also finds the cycles through several piles, such as a
@@ -36,7 +43,7 @@ the 7S, whose own eights are under it and under the 3C.
 
 from __future__ import annotations
 
-from ..rules import GIVES_ANY, GIVES_PILE, GIVES_RUN, GIVES_TOP, Rules
+from ..rules import GIVES_ANY, GIVES_NONE, GIVES_PILE, GIVES_RUN, GIVES_TOP, Rules
 
 _CARRIES = (GIVES_RUN, GIVES_ANY, GIVES_PILE)  # piles a face-up card may leave with those on it
 
@@ -73,9 +80,11 @@ class Deadlock:
         tables: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
         onto: list[tuple[tuple[int, ...], ...]] = []
         empty: list[tuple[tuple[int, bytes], ...]] = []
+        dest_sets: list[frozenset[int]] = []
         for p in range(rules.count):
             dests = tuple(d for d in rules.targets[p] if d not in found)
             empty.append(tuple((d, rules.accept[d]) for d in dests))
+            dest_sets.append(frozenset(dests))
             key = tuple(sorted({id(rules.accept[d]) for d in dests}))
             if key not in tables:
                 accepts = {id(rules.accept[d]): rules.accept[d] for d in dests}.values()
@@ -83,6 +92,8 @@ class Deadlock:
                     tuple(t for t in range(W) if any(a[t * W + c] for a in accepts)) for c in range(W))
             onto.append(tables[key])
         self.onto = tuple(onto)
+        self.dests = tuple(dest_sets)
+        self.give_back = any(rules.gives[f] != GIVES_NONE for f in rules.foundations)
         self.empty = tuple(empty)
         self.carries = tuple(rules.gives[p] in _CARRIES for p in range(rules.count))
         # checked at every position of the depth-first passes too, not only where a search
@@ -96,6 +107,9 @@ class Deadlock:
         if rules.stock is not None and rules.redeals != 0:
             free.update(rules.draw_targets)
         self.free = frozenset(free)
+        self.free_sources = tuple(p for p in sorted(free) if rules.targets[p])  # (the waste)
+        # the stock deals onto a pile that is not free: its cards come out without a move
+        self.deal_in = any(d not in found and d not in free for d in rules.draw_targets)
         # a foundation the stock deals onto: stock cards go home without waiting
         self.stock_home = any(d in found for d in rules.draw_targets)
 
@@ -141,10 +155,14 @@ class Deadlock:
             for t in onto[p][c]:
                 q = pile_of[t]
                 if q == -1:  # on a foundation, or not in this game
-                    if home[t]:
+                    if home[t] and give_back:
                         return True
                     continue
-                if q in free or (exposed(t) and not (q == p and place[t] < i)):
+                if q in free:
+                    if entered[t] or q in dests[p]:
+                        return True
+                    continue
+                if exposed(t) and not (q == p and place[t] < i):
                     return True
             return any(d != p and table[WW + c] and (not piles[d] or left[piles[d][0]]) for d, table in empty[p])
 
@@ -157,10 +175,27 @@ class Deadlock:
                         home[d] = left[d] = 1
                         stack.append(d)
 
+        entered = bytearray(W)  # a free card that can come out onto a pile, where cards may go on it
+        stock = [c for c in todo if pile_of[c] in free]
+        if self.deal_in:
+            for c in stock:
+                entered[c] = 1
+            stock = []
+        give_back = self.give_back
+        dests = self.dests
+        free_sources = self.free_sources
         changed = True
         while changed:
             changed = False
             waiting = []
+            outside = []  # the free cards that have not yet come out to a pile
+            for c in stock:
+                if (give_back and home[c]) or any(goes(c, r, -1) for r in free_sources):
+                    entered[c] = 1
+                    changed = True
+                else:
+                    outside.append(c)
+            stock = outside
             for c in todo:
                 if home[c]:
                     continue

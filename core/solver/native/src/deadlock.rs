@@ -8,7 +8,7 @@
 //! (tests/test_native.py checks them on random positions). As a function of the position
 //! and of tables that `load::alike`'s symmetry leaves unchanged, the cut is unchanged by it.
 
-use crate::core::{Tables, GIVES_ANY, GIVES_PILE, GIVES_RUN, GIVES_TOP};
+use crate::core::{Tables, GIVES_ANY, GIVES_NONE, GIVES_PILE, GIVES_RUN, GIVES_TOP};
 
 #[derive(Clone, Debug, Default)]
 pub struct Deadlock {
@@ -33,6 +33,14 @@ pub struct Deadlock {
     carries: Vec<bool>,
     /// the stock, and what its redeals take back: cards free to play at any time
     free: Vec<bool>,
+    /// the free piles that give cards to others by moves (the waste)
+    free_sources: Vec<usize>,
+    /// the stock deals onto a pile that is not free: its cards come out without a move
+    deal_in: bool,
+    /// some foundation gives cards back: a card home may come down again
+    give_back: bool,
+    /// dest[p][d]: pile p moves cards to d, outside the foundations
+    dest: Vec<Vec<bool>>,
     /// the stock deals onto a foundation: its cards go home without waiting
     stock_home: bool,
 }
@@ -47,6 +55,11 @@ pub struct Scratch {
     todo: Vec<u16>,
     waiting: Vec<u16>,
     stack: Vec<u16>,
+    /// a free card that can come out onto a pile, where cards may go on it
+    entered: Vec<u8>,
+    /// the free cards that have not yet come out
+    outside: Vec<u16>,
+    held: Vec<u16>,
 }
 
 impl Deadlock {
@@ -116,8 +129,15 @@ impl Deadlock {
             }
         }
         let stock_home = t.draw_targets.iter().any(|&d| t.is_foundation[d]);
+        let free_sources = (0..count).filter(|&p| free[p] && !t.targets[p].is_empty()).collect();
+        let deal_in = t.draw_targets.iter().any(|&d| !t.is_foundation[d] && !free[d]);
+        let give_back = t.foundations.iter().any(|&f| t.gives[f] != GIVES_NONE);
+        let dest = (0..count).map(|p| (0..count).map(|d| empty[p].contains(&d)).collect()).collect();
         let node = applies && t.receivers.iter().any(|&d| !t.is_foundation[d] && t.gives[d] == GIVES_TOP);
-        Deadlock { applies, node, width: w, homes, after, class, onto, empty, carries, free, stock_home }
+        Deadlock {
+            applies, node, width: w, homes, after, class, onto, empty, carries, free, free_sources, deal_in, give_back,
+            dest, stock_home,
+        }
     }
 
     /// Can some card of this position never get home? Then it is lost.
@@ -159,8 +179,34 @@ impl Deadlock {
                 }
             }
         }
+        s.entered.clear();
+        s.entered.resize(w, 0);
+        s.outside.clear();
+        for k in 0..s.todo.len() {
+            let c = s.todo[k];
+            if self.free[s.pile_of[c as usize]] {
+                if self.deal_in {
+                    s.entered[c as usize] = 1;
+                } else {
+                    s.outside.push(c);
+                }
+            }
+        }
         loop {
             let mut changed = false;
+            s.held.clear();
+            for k in 0..s.outside.len() {
+                let c = s.outside[k] as usize;
+                if (self.give_back && s.home[c] != 0)
+                    || self.free_sources.iter().any(|&r| self.goes(t, piles, down, s, c, r, usize::MAX))
+                {
+                    s.entered[c] = 1;
+                    changed = true;
+                } else {
+                    s.held.push(c as u16);
+                }
+            }
+            std::mem::swap(&mut s.outside, &mut s.held);
             s.waiting.clear();
             for k in 0..s.todo.len() {
                 let c = s.todo[k] as usize;
@@ -217,13 +263,21 @@ impl Deadlock {
             let y = y as usize;
             let q = s.pile_of[y];
             if q == usize::MAX {
-                // on a foundation, or not in this game
-                if s.home[y] != 0 {
+                // on a foundation (it may come down only where foundations give back), or not
+                // in this game
+                if s.home[y] != 0 && self.give_back {
                     return true;
                 }
                 continue;
             }
-            if self.free[q] || (self.exposed(piles, down, s, y) && !(q == p && s.place[y] < i)) {
+            if self.free[q] {
+                // a free card is a base once it can come out (or where it lies, if p moves there)
+                if s.entered[y] != 0 || self.dest[p][q] {
+                    return true;
+                }
+                continue;
+            }
+            if self.exposed(piles, down, s, y) && !(q == p && s.place[y] < i) {
                 return true;
             }
         }
@@ -297,7 +351,8 @@ mod tests {
         assert_eq!(s.run(&Budget::states(100_000)), Outcome::Unwinnable);
         assert!(lost(&t, &g));
         // the blocked deal of the search's tests is lost too, but not by this proof: the
-        // stock's cards count as targets, and a column can empty onto them
+        // stock, never turned again, deals onto the waste without a move, so its cards count
+        // as bases at once, and a column can empty onto them
         let mut closed = game();
         closed.redeals = Some(0);
         assert!(!lost(&closed, &blocked_deal(&closed)));
@@ -320,6 +375,24 @@ mod tests {
         let mut s = Search::new(&t, &x, g.clone());
         assert_eq!(s.run(&Budget::states(100_000)), Outcome::Unwinnable);
         assert!(lost(&t, &g));
+    }
+
+    #[test]
+    fn a_stock_card_is_a_base_only_once_it_can_come_out() {
+        // column 3: A 4 2 (the 2 on top), column 4: the king alone, the rest in the stock
+        // (turned again and again): the 2 could go onto the 3, but the 3 comes out only onto
+        // the 4 (under the 2) or an empty column, and neither column can empty first
+        let t = game();
+        let piles = vec![vec![11, 10, 9, 8, 7, 6, 5, 4, 2], vec![], vec![], vec![0, 3, 1], vec![12]];
+        let g = State::new(&t, piles, vec![9, 0, 0, 2, 0], 0);
+        let x = plain(&t);
+        let mut s = Search::new(&t, &x, g.clone());
+        assert_eq!(s.run(&Budget::states(100_000)), Outcome::Unwinnable);
+        assert!(lost(&t, &g));
+        // with column 4 empty (the king in the stock), the 3 comes out into it: not lost
+        let piles = vec![vec![12, 11, 10, 9, 8, 7, 6, 5, 4, 2], vec![], vec![], vec![0, 3, 1], vec![]];
+        let g = State::new(&t, piles, vec![10, 0, 0, 2, 0], 0);
+        assert!(!lost(&t, &g));
     }
 
     /// Random positions of the little game (its 13 cards dealt anywhere outside the
