@@ -381,3 +381,28 @@ def test_the_exhaustive_search_leaves_the_game_untouched():
     before = game.key()
     exhaustive_search(game, 500)
     assert game.key() == before
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_exact_pass_goes_on_from_a_greedy_pass_that_cut_nothing(engine):
+    """Golf deal 15: the greedy pass (no cut concerns Golf's moves, so it is the exact search)
+    exhausts it in 52,844 states in the core (63,511 in Python, which keys no identical
+    cards). At 40,000 states a pass it stops unknown; the exact pass then goes on from where
+    it stopped, with its table, rather than storing the same 40,000 again, and proves the deal
+    lost (method ``exact``). Under a memory bound of the same 40,000 states the table may not
+    grow, and the answer is unknown, stopped by memory."""
+    game = Game.new(Rules.of(get_variant("golf"), {}), 15)
+    if engine == "python":
+        answer = python_solve(game, timeout=None, max_states=40_000)
+    else:
+        answer = solve(game, timeout=None, max_states=40_000, engine="native")
+    assert (answer.result, answer.method) == (UNWINNABLE, "exact")
+    whole = solve(game, timeout=None, max_states=100_000, engine=engine)
+    assert (whole.result, whole.method) == (UNWINNABLE, "greedy")
+    from solitaire.core.solver.native import states_for_memory
+
+    mb = 1.0
+    while states_for_memory(mb, game.rules, engine) < 40_000:
+        mb += 0.5
+    bounded = solve(game, timeout=None, max_states=10**7, engine=engine, memory_mb=mb)
+    assert (bounded.result, bounded.stopped) == (UNKNOWN, "memory")

@@ -33,7 +33,8 @@ class Cancel:
 def solve(core: Core, piles: list[list[int]], down: list[int], recycles: int, max_states: int,
           timeout: float | None = None, guided: bool = True, relaxation: bool = True,
           cancel: Cancel | None = None,
-          guided_states: int | None = None) -> tuple[str, list[tuple[int, int, int]], int, str]: ...
+          guided_states: int | None = None, max_work: int | None = None,
+          fixed_table: bool = False) -> tuple[str, list[tuple[int, int, int]], int, str]: ...
 def guided(core: Core, piles: list[list[int]], down: list[int], recycles: int, max_states: int,
            width: int | None = None, timeout: float | None = None,
            cancel: Cancel | None = None, by_deals: bool = False) -> tuple[str, list[tuple[int, int, int]], int]: ...

@@ -297,11 +297,12 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
             max_states, bound = cap, "memory"
     if engine == "python":
         result = python_solve(game, timeout=timeout, max_states=max_states, greedy_share=greedy_share,
-                              knowledge=knowledge)
+                              knowledge=knowledge, fixed_table=memory_mb is not None)
         result = SolveResult(result.result, result.moves if whole_line else result.moves[:1], result.seconds,
                              result.states, result.method, "python", reason)
     else:
-        result = _solve_native(game, timeout, max_states, guided, cancel, not wins_only, whole_line, max_work)
+        result = _solve_native(game, timeout, max_states, guided, cancel, not wins_only, whole_line, max_work,
+                               memory_mb is not None)
     if result.result != UNKNOWN:
         return result
     if cancel is not None and cancel.cancelled:
@@ -312,7 +313,7 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
 
 def _solve_native(game: Game, timeout: float | None, max_states: int, guided: bool = True,
                   cancel: Cancel | None = None, relaxation: bool = True, whole_line: bool = True,
-                  max_work: int | None = None) -> SolveResult:
+                  max_work: int | None = None, fixed_table: bool = False) -> SolveResult:
     began = time.perf_counter()
     checker = Solver(game, timeout=timeout, max_states=max_states)
     if checker._blocked():  # a card that can never move: the Python engine's proof, made once
@@ -320,7 +321,7 @@ def _solve_native(game: Game, timeout: float | None, max_states: int, guided: bo
     left = None if timeout is None or math.isinf(timeout) else max(0.0, timeout - (time.perf_counter() - began))
     answer, line, states, method = _module().solve(  # type: ignore[union-attr]
         core(game.rules), game.piles, game.down, game.recycles, max_states, left, guided, relaxation,
-        None if cancel is None else cancel._flag, None, max_work)
+        None if cancel is None else cancel._flag, None, max_work, fixed_table)
     if answer == WIN:
         moves = replayed(game, [tuple(m) for m in line]) if whole_line or not line else first_move(game, tuple(line[0]))
         return SolveResult(WIN, tuple(moves), time.perf_counter() - began, states, method, "native")

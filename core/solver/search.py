@@ -415,8 +415,10 @@ class Solver:
     """Solve ``game`` (full information: it sees the face-down cards and the stock order)."""
 
     def __init__(self, game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
-                 greedy_share: float = 0.5, knowledge: Any = None) -> None:
+                 greedy_share: float = 0.5, knowledge: Any = None, fixed_table: bool = False) -> None:
         self.start = game
+        #: ``max_states`` bounds the states held at once (a memory bound), not a pass's own
+        self.fixed_table = fixed_table
         self.rules = game.rules
         self.t = _tables(game.rules)
         know = self.t.knowledge if knowledge is None else Knowledge.of(knowledge)
@@ -436,6 +438,15 @@ class Solver:
         # limited redeals: positions of the turn are compared by dominance, not equality
         self.dominance = self.t.macro and self.rules.redeals is not None
         self.states = 0
+        # a pass's search: where it is, what it played (moves, and (draws, snapshot before)),
+        # its table, its open positions' moves, whether a cut left a move out, and its bound
+        self.g: Game = game
+        self.trail: list[Any] = []
+        self.seen: Any = set()
+        self.frames: list[tuple[Iterator[tuple[int, int, Move]], int, int]] = []
+        self.cut = False
+        self.count = 0
+        self.limit = max_states
 
     # ------------------------------------------------------------------ public
 
@@ -455,6 +466,7 @@ class Solver:
                 return SolveResult(UNWINNABLE, (), time.perf_counter() - began, self.states, "variant")
             t0 = time.perf_counter()  # out of budget: the generic portfolio has the rest
             span = deadline - t0
+        kept: tuple[Any, ...] | None = None  # the greedy pass the budget stopped before any cut
         if self.greedy_share > 0:
             share = span * self.greedy_share
             result = self._run(prune=True, deadline=t0 + share / 2)
@@ -462,13 +474,19 @@ class Solver:
                 return self._win(began, "greedy")
             if result is False and not self.cut:  # no cut left a move out: the exact search, to the end
                 return SolveResult(UNWINNABLE, (), time.perf_counter() - began, self.states, "greedy")
+            if result is None and not self.cut:  # the exact search so far: the exact pass goes on from it
+                kept = (self.g, self.trail, self.seen, self.frames, self.count)
             if self._lost_with_every_stock_card_free(min(deadline, time.perf_counter() + span * 0.15)):
                 return SolveResult(UNWINNABLE, (), time.perf_counter() - began, self.states, "relaxation")
             if self.best_first:
                 result = self._best_first(deadline=t0 + share)
                 if result is True:
                     return self._win(began, "best-first")
-        result = self._run(prune=False, deadline=deadline)
+        if kept is not None:
+            self.g, self.trail, self.seen, self.frames, self.count = kept
+            result = self._run(prune=False, deadline=deadline, resume=True)
+        else:
+            result = self._run(prune=False, deadline=deadline)
         if result is True:
             return self._win(began, "exact")
         seconds = time.perf_counter() - began
@@ -478,17 +496,26 @@ class Solver:
 
     # ------------------------------------------------------------------ search
 
-    def _run(self, prune: bool, deadline: float) -> bool | None:
-        g = self.start.without_history()
-        self.g = g
-        self.trail: list[Any] = []  # what the search played: moves, and (draws, snapshot before)
-        self.seen: Any = set() if not self.dominance else {}
+    def _run(self, prune: bool, deadline: float, resume: bool = False) -> bool | None:
+        """A depth-first pass: True (won: the line in ``solution``), False (out of moves) or
+        None (out of budget). ``resume``: go on with the pass the budget stopped last (its
+        position, table and open moves), unpruned, storing ``max_states`` more states (or up
+        to ``max_states`` in all, with ``fixed_table``)."""
+        before = len(self.seen) if resume else 0
+        if resume:
+            self.limit = self.max_states if self.fixed_table else before + self.max_states
+        else:
+            self.g = self.start.without_history()
+            self.trail = []
+            self.seen = set() if not self.dominance else {}
+            self.frames = []
+            #: a cut of ``prune`` left out a move the exact search would have tried: until then
+            #: the pruned pass is the exact search, and running out of positions is a proof
+            self.cut = False
+            self.count = 0
+            self.limit = self.max_states
         self.prune = prune
-        #: a cut of ``prune`` left out a move the exact search would have tried: until then
-        #: the pruned pass is the exact search, and running out of positions is a proof
-        self.cut = False
         self.deadline = deadline
-        self.count = 0
         try:
             if self._dfs():
                 self.solution = self._plain(self.trail)
@@ -497,7 +524,7 @@ class Solver:
         except _OutOfBudget:
             return None
         finally:
-            self.states += len(self.seen)
+            self.states += len(self.seen) - before
 
     def _best_first(self, deadline: float) -> bool | None:
         """Greedy best-first: always expand the open state with the fewest cards away from
@@ -1120,11 +1147,11 @@ class Solver:
         game is too deep for it (the order of the positions tried is the recursive one's)."""
         g = self.g
         trail = self.trail
-        frames: list[tuple[Iterator[tuple[int, int, Move]], int, int]] = []
+        frames = self.frames  # kept when the budget stops the pass: a resumed pass goes on from there
         while True:
             self.count += 1  # entering a position
             # the states budget exactly (a pass stores at most max_states), the clock now and then
-            if len(self.seen) >= self.max_states or (not self.count & 255 and time.perf_counter() > self.deadline):
+            if len(self.seen) >= self.limit or (not self.count & 255 and time.perf_counter() > self.deadline):
                 raise _OutOfBudget
             mark = len(trail)
             self._auto()
@@ -1185,11 +1212,11 @@ class Solver:
 
 
 def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000, greedy_share: float = 0.5,
-          knowledge: Any = None) -> SolveResult:
+          knowledge: Any = None, fixed_table: bool = False) -> SolveResult:
     """Solve ``game`` with full information; see :class:`Solver`. ``knowledge`` overrides
     what the ``solver_knowledge`` hook gives (an object with ``safe_home``/``priority``).
 
     ``timeout`` is in seconds; ``None`` sets no deadline, so the search stops only when a
     pass has stored ``max_states`` states: the same answer on any machine, however loaded."""
     return Solver(game, timeout=timeout, max_states=max_states, greedy_share=greedy_share,
-                  knowledge=knowledge).solve()
+                  knowledge=knowledge, fixed_table=fixed_table).solve()

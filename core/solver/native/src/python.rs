@@ -253,15 +253,17 @@ impl Cancel {
 /// only ever prove a deal lost, for a caller that wants only wins: a hint); `cancel` (a
 /// `Cancel`) stops it, "unknown", when set; `guided_states` is the guided pass's own states
 /// budget (None: `max_states`, as every pass); `max_work` bounds the solve's work too, the
-/// positions its passes together may reach (`search::solve`; None: no such bound). The GIL
-/// is released while searching.
+/// positions its passes together may reach (`search::solve`; None: no such bound);
+/// `fixed_table`: `max_states` is a memory bound, which the exact pass going on from the
+/// greedy pass's table may not pass (`Budget::fixed_table`). The GIL is released while
+/// searching.
 #[pyfunction]
 #[pyo3(signature = (core, piles, down, recycles, max_states, timeout=None, guided=true, relaxation=true, cancel=None,
-                    guided_states=None, max_work=None))]
+                    guided_states=None, max_work=None, fixed_table=false))]
 #[allow(clippy::too_many_arguments)]
 fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32, max_states: usize,
          timeout: Option<f64>, guided: bool, relaxation: bool, cancel: Option<&Cancel>, guided_states: Option<usize>,
-         max_work: Option<usize>)
+         max_work: Option<usize>, fixed_table: bool)
          -> PyResult<(String, Vec<PyMove>, usize, String)> {
     let g = state(core, piles, down, recycles)?;
     if let Some(s) = timeout {
@@ -282,7 +284,7 @@ fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, re
         let (t, x) = &*shared;
         // the relaxation has 15 % of the time from the greedy pass's end (search.py)
         let relax = relaxed.as_deref().map(|(rt, rx)| search::Relaxed { t: rt, x: rx, share: timeout.map(|s| s * 0.15) });
-        let budget = Budget { max_states, max_work, deadline, cancel: flag };
+        let budget = Budget { max_states, max_work, deadline, cancel: flag, fixed_table };
         let beam = guided.then(|| budget.with(guided_states.unwrap_or(max_states), beam));
         search::solve(t, x, g, &budget, greedy, best, relax, beam.as_ref())
     });
@@ -320,7 +322,7 @@ fn guided(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, r
     let (outcome, states, _) = py.detach(move || {
         let (t, x) = &*shared;
         let deals = if by_deals { search::guided::Deals::ByDeals } else { search::guided::Deals::Plain };
-        search::guided::guided(t, x, g, &Budget { max_states, max_work: None, deadline, cancel: flag }, width, deals)
+        search::guided::guided(t, x, g, &Budget { max_states, max_work: None, deadline, cancel: flag, fixed_table: false }, width, deals)
     });
     Ok(match outcome {
         Outcome::Win(line) => ("win".to_string(), line.into_iter().map(to_py).collect(), states),

@@ -134,6 +134,9 @@ pub struct Budget {
     pub max_work: Option<usize>,
     pub deadline: Option<Instant>,
     pub cancel: Option<Arc<AtomicBool>>,
+    /// `max_states` bounds the states held at once, not a pass's own (a memory bound): the
+    /// exact pass that goes on from the greedy pass's table may not grow it past that
+    pub fixed_table: bool,
 }
 
 impl Budget {
@@ -144,7 +147,7 @@ impl Budget {
 
     /// The same flag and work with another count and deadline (a pass's share of a solve).
     pub fn with(&self, max_states: usize, deadline: Option<Instant>) -> Budget {
-        Budget { max_states, max_work: self.max_work, deadline, cancel: self.cancel.clone() }
+        Budget { max_states, max_work: self.max_work, deadline, cancel: self.cancel.clone(), fixed_table: self.fixed_table }
     }
 
     /// `work` positions reached is the pass's whole work budget.
@@ -309,6 +312,9 @@ pub struct Search<'a> {
     sbuf: StockScratch,
     /// scratch for the deadlock proof
     dl: Scratch,
+    /// where a depth-first pass the budget stopped was: its open positions' moves and frames
+    dfs_stack: Vec<(usize, Move)>,
+    dfs_frames: Vec<(usize, usize, usize, usize)>,
 }
 
 /// Cards on a stack: up to 32 inline, then on the heap (the stock-card wait's chains).
@@ -358,7 +364,8 @@ impl<'a> Search<'a> {
         Search { t, x, g, trail: Vec::new(), seen: Seen::default(), turns: Turns::default(), dominance, states: 0,
                  count: 0, work: 0, buf: Vec::new(), prune: false, cut: false, kbuf: Vec::new(), kranges: Vec::new(),
                  vbuf: Vec::new(), wanted: Vec::new(), every: Vec::new(), home: Bits::default(),
-                 want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default(), dl: Scratch::default() }
+                 want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default(), dl: Scratch::default(),
+                 dfs_stack: Vec::new(), dfs_frames: Vec::new() }
     }
 
     /// The states stored: the keys of the transposition table (with dominance, the keys,
@@ -1270,8 +1277,9 @@ impl<'a> Search<'a> {
         // every open position's moves, one after another in `stack`; a frame is the end of
         // its moves there, the next to try, the trail's length before its safe moves home
         // and after them
-        let mut stack: Vec<(usize, Move)> = Vec::new();
-        let mut frames: Vec<(usize, usize, usize, usize)> = Vec::new(); // end, next, mark, inner
+        // (kept when the budget stops the pass, so that `run` again goes on where it stopped)
+        let mut stack = std::mem::take(&mut self.dfs_stack);
+        let mut frames = std::mem::take(&mut self.dfs_frames); // end, next, mark, inner
         let outcome = loop {
             self.count += 1;
             if self.stored() >= budget.max_states || budget.worked(self.work)
@@ -1322,6 +1330,10 @@ impl<'a> Search<'a> {
                 }
             }
         };
+        if outcome == Outcome::Unknown {
+            self.dfs_stack = stack;
+            self.dfs_frames = frames;
+        }
         self.states = self.stored();
         outcome
     }
@@ -1379,7 +1391,9 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
         // no cut of the greedy pass ever left a move out: it was the exact search, to the end
         return (Outcome::Unwinnable, states, "greedy");
     }
-    drop(greedy);
+    // stopped by its budget with no cut so far: it is the exact search so far, and the exact
+    // pass goes on from where it stopped (with its table) instead of searching it all again
+    let mut resume = if first == Outcome::Unknown && !greedy.cut && !budget.cancelled() { Some(greedy) } else { None };
     // cancelled: no pass after this one would search either (each looks at the flag)
     if budget.cancelled() {
         return (Outcome::Unknown, states, "");
@@ -1425,9 +1439,25 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
     if budget.cancelled() {
         return (Outcome::Unknown, states, "");
     }
-    let mut exact = Search::new(t, x, g);
-    let outcome = exact.run(&share(budget, budget.max_states, budget.deadline, spent));
-    states += exact.states;
+    let (outcome, stored) = match resume.as_mut() {
+        Some(exact) => {
+            // the greedy pass's states are counted already; the exact pass may store as many
+            // again, as a fresh one would (a fresh one would first store the same ones again),
+            // or, under a memory bound, up to the bound in all
+            let before = exact.states;
+            exact.prune = false;
+            exact.work = 0;
+            let limit = if budget.fixed_table { budget.max_states } else { before.saturating_add(budget.max_states) };
+            let outcome = exact.run(&share(budget, limit, budget.deadline, spent));
+            (outcome, exact.states - before)
+        }
+        None => {
+            let mut exact = Search::new(t, x, g);
+            let outcome = exact.run(&share(budget, budget.max_states, budget.deadline, spent));
+            (outcome, exact.states)
+        }
+    };
+    states += stored;
     let method = if outcome == Outcome::Unknown { "" } else { "exact" };
     (outcome, states, method)
 }
