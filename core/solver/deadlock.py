@@ -141,7 +141,9 @@ class Deadlock:
             for c in piles[rules.stock]:
                 home[c] = 1
         homes, after, onto, empty, carries = self.homes, self.after, self.onto, self.empty, self.carries
+        give_back, dests, free_sources = self.give_back, self.dests, self.free_sources
         WW = W * W
+        entered = bytearray(W)  # a free card that can come out onto a pile, where cards may go on it
 
         def exposed(c: int) -> bool:
             p = pile_of[c]
@@ -175,15 +177,11 @@ class Deadlock:
                         home[d] = left[d] = 1
                         stack.append(d)
 
-        entered = bytearray(W)  # a free card that can come out onto a pile, where cards may go on it
         stock = [c for c in todo if pile_of[c] in free]
         if self.deal_in:
             for c in stock:
                 entered[c] = 1
             stock = []
-        give_back = self.give_back
-        dests = self.dests
-        free_sources = self.free_sources
         changed = True
         while changed:
             changed = False

@@ -316,7 +316,9 @@ def _solve_native(game: Game, timeout: float | None, max_states: int, guided: bo
                   max_work: int | None = None, fixed_table: bool = False) -> SolveResult:
     began = time.perf_counter()
     checker = Solver(game, timeout=timeout, max_states=max_states)
-    if checker._blocked():  # a card that can never move: the Python engine's proof, made once
+    # a card that can never move: the Python engine's check, made once (the core makes the
+    # deadlock proof of the same method, `Solver._blocked`'s other half, itself)
+    if checker._stuck_card():
         return SolveResult(UNWINNABLE, (), time.perf_counter() - began, 0, "blocked", "native")
     left = None if timeout is None or math.isinf(timeout) else max(0.0, timeout - (time.perf_counter() - began))
     answer, line, states, method = _module().solve(  # type: ignore[union-attr]

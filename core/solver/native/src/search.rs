@@ -1369,7 +1369,7 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
     if budget.cancelled() {
         return (Outcome::Unknown, 0, "");
     }
-    if x.deadlock.applies && x.deadlock.lost(t, &g.piles, &g.down, &mut Scratch::default()) {
+    if x.deadlock.lost(t, &g.piles, &g.down, &mut Scratch::default()) {
         return (Outcome::Unwinnable, 0, "blocked"); // lost before any search (`Solver._blocked`)
     }
     let mut spent = 0usize; // the work of the passes so far
@@ -1393,7 +1393,7 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
     }
     // stopped by its budget with no cut so far: it is the exact search so far, and the exact
     // pass goes on from where it stopped (with its table) instead of searching it all again
-    let mut resume = if first == Outcome::Unknown && !greedy.cut && !budget.cancelled() { Some(greedy) } else { None };
+    let mut resume = if first == Outcome::Unknown && !greedy.cut { Some(greedy) } else { None };
     // cancelled: no pass after this one would search either (each looks at the flag)
     if budget.cancelled() {
         return (Outcome::Unknown, states, "");
