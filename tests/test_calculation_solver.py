@@ -8,6 +8,7 @@ positions built by hand and, for the dead-end rule, against a search without any
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import subprocess
@@ -29,6 +30,7 @@ from solitaire.core.solver import (
 )
 from solitaire.variants.calculation import CalculationKnowledge
 
+REQUIRED = os.environ.get("SOLITAIRE_REQUIRE_NATIVE") == "1"
 RANKS = "A23456789TJQK"
 # the budget of every search that must reach a definite answer: states, never seconds, so
 # a loaded machine gives the same answers as an idle one
@@ -169,28 +171,54 @@ def test_play_without_seed_deals_a_pool_seed(cli, calc):
     assert out.json_lines()[0]["position"]["seed"] in pool_of(calc)
 
 
-def exact_search(data: dict[str, Any]) -> tuple[Any, bool]:
-    """The plugin's exhaustive search alone (no beam): True won, False proved lost."""
-    from solitaire.variants.calculation.search import Search
-
+def ranks_of(data: dict[str, Any]) -> tuple[list[int], list[list[int]], list[int]]:
+    """A position as the dedicated search takes it: foundation lengths, reserves, the draws."""
     calc = get_variant("calculation")
     g = Game.from_position(calc, data)
     know = calc_knowledge(calc)
-    found = [g.piles[f] for f in know.found]
     cards = [c % 13 for c in g.piles[know.waste] + g.piles[know.stock][::-1]]
-    s = Search([len(f) for f in found], [[c % 13 for c in g.piles[r]] for r in know.reserves], cards,
-               float("inf"), 10**9)
-    return s, s.dfs(0)
+    return [len(g.piles[f]) for f in know.found], [[c % 13 for c in g.piles[r]] for r in know.reserves], cards
+
+
+def exact_search(data: dict[str, Any], native: bool = False) -> tuple[str, list[Any], int]:
+    """The plugin's exhaustive search alone (no beam), in Python or compiled: its answer
+    (WIN or UNWINNABLE, no budget), its path and the positions it stored."""
+    from solitaire.variants.calculation.search import exact
+
+    lengths, reserves, cards = ranks_of(data)
+    return exact(lengths, reserves, cards, float("inf"), 10**9, native=native)
+
+
+def compiled() -> bool:
+    """Whether the compiled search is installed; a failure instead of a skip in CI."""
+    from solitaire.variants.calculation import search
+
+    if not search.installed():
+        assert not REQUIRED, "SOLITAIRE_REQUIRE_NATIVE=1 but solitaire.variants.calculation._search does not import"
+        pytest.skip("the compiled Calculation search is not installed")
+    return True
+
+
+def compiled_or_none() -> bool:
+    """Whether the compiled search is installed (a failure when CI requires it)."""
+    from solitaire.variants.calculation import search
+
+    assert search.installed() or not REQUIRED, "SOLITAIRE_REQUIRE_NATIVE=1 but the compiled search does not import"
+    return search.installed()
 
 
 def test_exact_search_pruning_agrees_with_a_search_without_it(calc):
-    """The dedicated search's pruning (stuck cards, the free-stock relaxation, forced last
-    copies) never changes an answer: compared with the generic search without knowledge."""
+    """The dedicated search's pruning (stuck cards, the free-stock relaxation at every card
+    parked, forced last copies) never changes an answer, in Python and compiled: compared
+    with the generic search without knowledge."""
+    native = [False, True] if compiled_or_none() else [False]
     rng = random.Random(77)
     seen = {True: 0, False: 0}
     for _ in range(40):
         data = random_end(rng)
-        _, won = exact_search(data)
+        answers = {exact_search(data, engine)[0] for engine in native}
+        assert len(answers) == 1
+        won = answers.pop() == WIN
         without = solve(Game.from_position(calc, data), timeout=None, max_states=BUDGET,
                         knowledge=object()).result
         if without == UNKNOWN:  # beyond the reference's states budget: nothing to compare
@@ -233,6 +261,56 @@ def test_beam_estimates_win_with_a_small_states_budget(calc, seed):
     for move in result.moves:
         game.play(move)
     assert game.won and game.score == 48
+
+
+def test_the_compiled_search_is_the_pythons_move_for_move(calc):
+    """The compiled exhaustive search makes the Python one's moves in the same order: the
+    same answer, the same line and the same count of positions stored, on positions near the
+    end (no budget) and on whole deals stopped by a states budget or won within it."""
+    compiled()
+    rng = random.Random(31)
+    answers = set()
+    for _ in range(30):
+        data = random_end(rng)
+        python, native = exact_search(data, native=False), exact_search(data, native=True)
+        assert native == python
+        answers.add(native[0])
+    assert answers == {WIN, UNWINNABLE}
+    from solitaire.variants.calculation.search import exact
+
+    rules = Rules.of(calc, {})
+    for seed in (1, 2, 51, 56):
+        lengths, reserves, cards = ranks_of(Game.new(rules, seed).to_position())
+        python = exact(lengths, reserves, cards, float("inf"), 600, native=False)
+        native = exact(lengths, reserves, cards, float("inf"), 600, native=True)
+        assert native == python
+        answers.add(native[0])
+    assert UNKNOWN in answers
+
+
+def test_the_compiled_search_refuses_a_malformed_position():
+    compiled()
+    from solitaire.variants.calculation import _search
+
+    empty: list[list[int]] = [[], [], [], []]
+    for lengths, reserves, cards in (([1, 1, 1], empty, []), ([1] * 4, empty, [13]), ([14, 1, 1, 1], empty, [])):
+        with pytest.raises(ValueError):
+            _search.exact(lengths, reserves, cards, 100)
+    with pytest.raises(ValueError, match="seconds"):
+        _search.exact([1] * 4, [[], [], [], []], [], 100, -1.0)
+
+
+def test_solve_uses_the_compiled_search_unless_python_is_asked_for(calc, monkeypatch):
+    """``SOLITAIRE_ENGINE=python`` runs the reference search: the same answer either way."""
+    compiled()
+    from solitaire.variants.calculation import search
+
+    assert search.native_search()
+    answer = solve(Game.new(Rules.of(calc, {}), 56), timeout=None, max_states=2000)
+    monkeypatch.setenv("SOLITAIRE_ENGINE", "python")
+    assert not search.native_search()
+    again = solve(Game.new(Rules.of(calc, {}), 56), timeout=None, max_states=2000)
+    assert (again.result, again.states, again.moves) == (answer.result, answer.states, answer.moves)
 
 
 # ---------------------------------------------------------------------- issue: hint crashed

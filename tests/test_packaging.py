@@ -27,7 +27,8 @@ TOP_FOLDERS = ("core", "variants", "cli")
 SKIP_PARTS = {"__pycache__"}
 #: the compiled solver core's crate (built into the extension module, shipped in the sdist by
 #: MANIFEST.in, not in the wheel) and the extension as an editable install leaves it in the tree
-CRATE = ROOT / "core" / "solver" / "native"
+# the Rust crates: sources of the compiled modules, not package data
+CRATES = (ROOT / "core" / "solver" / "native", ROOT / "variants" / "calculation" / "native")
 
 
 def package_folders() -> dict[str, Path]:
@@ -53,7 +54,7 @@ def data_files(folder: Path) -> list[Path]:
         rel = path.relative_to(folder)
         if not path.is_file() or path.suffix in (".py", ".pyc", ".so") or SKIP_PARTS & set(rel.parts):
             continue
-        if path.is_relative_to(CRATE):
+        if any(path.is_relative_to(crate) for crate in CRATES):
             continue
         if any((folder / Path(*rel.parts[:i]) / "__init__.py").exists() for i in range(1, len(rel.parts))):
             continue  # inside a sub-package: that package's file
@@ -155,6 +156,9 @@ def test_wheel_has_the_compiled_core_for_every_python_from_311(wheel):
     names = set(wheel.namelist())
     assert "solitaire/core/solver/_native.abi3.so" in names, sorted(n for n in names if "_native" in n)
     assert "solitaire/core/solver/_native.pyi" in names
+    # and Calculation's exhaustive search, the plugin's own compiled part
+    assert "solitaire/variants/calculation/_search.abi3.so" in names, sorted(n for n in names if "_search" in n)
+    assert "solitaire/variants/calculation/_search.pyi" in names
     assert not any("/native/" in n for n in names), "the crate's sources are not for the wheel"
 
 

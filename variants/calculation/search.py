@@ -8,21 +8,52 @@ with a transposition table, and returns kernel moves that the solver replays.
 
 Everything it prunes is a proof (see :func:`search`), so an exhausted search is a proof the
 deal is lost.
+
+The exhaustive search is also compiled (``native/``, a Rust crate built into
+``solitaire.variants.calculation._search`` by the package's install): the same moves in the
+same order, the same proofs, the same positions stored, many times faster. :func:`search`
+uses it when it is installed, unless ``SOLITAIRE_ENGINE=python`` asks for Python; this
+module's :class:`Search` is the reference it is tested against.
 """
 
 from __future__ import annotations
 
 import operator
 import time
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from solitaire.core.solver import UNKNOWN, UNWINNABLE, WIN, SearchOutcome
+from solitaire.core.solver.native import forced_python
 
 from .tables import PATH, POS, RANKS, urgency  # the tables of the four sequences, built once
 from .tables import SEQ as _SEQ
 
+_exact: Callable[..., tuple[str, list[tuple[str, int, int]], int]] | None
+try:  # the compiled exhaustive search (native/); without it, Search below does the same
+    from ._search import exact as _exact
+except ImportError:  # pragma: no cover - a platform with no wheel and no Rust
+    _exact = None
+
 # SEQ[k][j]: the rank of card j on foundation k, then -1 once the foundation is complete
 SEQ = tuple((*seq, -1) for seq in _SEQ)
+
+#: the relaxation's budget at each card parked (positions of :meth:`Search.relaxed_ok`):
+#: past it the check gives no answer. On deals 1..200 it almost never runs out at 2,000,
+#: while 300 left deals 7, 56 and 75 undecided after 3,000,000 states that 2,000 wins in
+#: 76,000 to 1,080,000 (docs/performance.md, "Calculation")
+RELAX_BUDGET = 2000
+
+
+def installed() -> bool:
+    """Whether the compiled exhaustive search is installed."""
+    return _exact is not None
+
+
+def native_search() -> bool:
+    """Whether :func:`search` runs the compiled exhaustive search (installed, and
+    ``SOLITAIRE_ENGINE`` does not ask for Python)."""
+    return _exact is not None and not forced_python()
 
 
 class _Out(Exception):
@@ -96,7 +127,7 @@ class Search:
                 return False
         return True
 
-    def relaxed_ok(self, budget: int = 150) -> bool:
+    def relaxed_ok(self, budget: int = RELAX_BUDGET) -> bool:
         """False only when the reserves can never be cleared even if every card still in the
         stock could be played at any time (a relaxation of the game, so False is a proof).
 
@@ -294,8 +325,7 @@ class Search:
             else:
                 R[j].append(c)
                 self.path.append(("d", -1, j))
-                if not self.stuck(j) and (len(R[j]) < 2 or self.urgency(c) <= self.urgency(R[j][-2])
-                                          or self.relaxed_ok()) and self.dfs(i + 1):
+                if not self.stuck(j) and self.relaxed_ok(RELAX_BUDGET) and self.dfs(i + 1):
                     return True
                 self.path.pop()
                 R[j].pop()
@@ -484,13 +514,31 @@ def search(game: Any, piles: dict[str, Any], deadline: float, max_states: int) -
         width *= 3
     if path is not None:
         return SearchOutcome(WIN, tuple(_moves(path, piles, len(pending))), states)
+    result, line, stored = exact(lengths, s.R, cards, deadline, max_states)
+    return SearchOutcome(result, tuple(_moves(line, piles, len(pending))) if result == WIN else (), states + stored)
+
+
+def exact(lengths: list[int], reserves: list[list[int]], cards: list[int], deadline: float,
+          max_states: int, native: bool | None = None) -> tuple[str, list[tuple[Any, ...]], int]:
+    """The exhaustive search (:meth:`Search.dfs`) from a position on ranks: (WIN, its path),
+    (UNWINNABLE, []) (a proof) or (UNKNOWN, []) once more than ``max_states`` positions are
+    stored or past ``deadline`` (``time.perf_counter()``), with the positions stored. The
+    compiled search when it is installed (``native`` None: :func:`native_search`; True:
+    required), else this module's :class:`Search`; the two store the same positions."""
+    if native is None:
+        native = native_search()
+    if native:
+        if _exact is None:
+            raise RuntimeError("the compiled search (solitaire.variants.calculation._search) is not installed")
+        seconds = None if deadline == float("inf") else max(0.0, deadline - time.perf_counter())
+        result, steps, stored = _exact(lengths, reserves, cards, max_states, seconds)
+        return str(result), [tuple(step) for step in steps], int(stored)
+    s = Search(lengths, reserves, cards, deadline, max_states)
     try:
         ok = s.dfs(0)
     except _Out:
-        return SearchOutcome(UNKNOWN, (), states + len(s.seen))
-    if not ok:
-        return SearchOutcome(UNWINNABLE, (), states + len(s.seen))
-    return SearchOutcome(WIN, tuple(_moves(s.path, piles, len(pending))), states + len(s.seen))
+        return UNKNOWN, [], len(s.seen)
+    return (WIN, s.path, len(s.seen)) if ok else (UNWINNABLE, [], len(s.seen))
 
 
 def _moves(path: list[tuple[Any, ...]], piles: dict[str, Any], pending: int) -> list[tuple[int, int, int]]:

@@ -1,0 +1,51 @@
+//! The Python module `solitaire.variants.calculation._search`: `exact`, search.py's
+//! exhaustive search, with the GIL released while it searches.
+
+use std::time::{Duration, Instant};
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::{search, Budget, Outcome, Step, RELAX_BUDGET};
+
+/// A step as search.py writes it: ("h", reserve, foundation), ("d", foundation, -1) or
+/// ("d", -1, reserve).
+type PyStep = (&'static str, i64, i64);
+
+fn to_py(s: Step) -> PyStep {
+    match s {
+        Step::Home { reserve, foundation } => ("h", reserve as i64, foundation as i64),
+        Step::DrawHome { foundation } => ("d", foundation as i64, -1),
+        Step::DrawPark { reserve } => ("d", -1, reserve as i64),
+    }
+}
+
+/// Search a Calculation position: the foundations' lengths, the four reserves' ranks
+/// (bottom to top) and the ranks to draw, in order. Returns ("win", steps, states),
+/// ("unwinnable", [], states) (a proof) or ("unknown", [], states) once more than
+/// `max_states` positions are stored or `seconds` have passed.
+#[pyfunction]
+#[pyo3(signature = (lengths, reserves, cards, max_states, seconds=None, relax_budget=RELAX_BUDGET))]
+fn exact(py: Python<'_>, lengths: Vec<usize>, reserves: Vec<Vec<u8>>, cards: Vec<u8>, max_states: usize,
+         seconds: Option<f64>, relax_budget: u32) -> PyResult<(&'static str, Vec<PyStep>, usize)> {
+    let deadline = match seconds {
+        Some(s) if s.is_nan() || s < 0.0 => return Err(PyValueError::new_err("seconds must be 0 or more")),
+        Some(s) if s.is_finite() => Some(Instant::now() + Duration::from_secs_f64(s.min(1e9))),
+        _ => None,
+    };
+    let budget = Budget { max_states, deadline, relax_budget };
+    let found = py.detach(move || search(&lengths, &reserves, &cards, budget));
+    match found {
+        Err(bad) => Err(PyValueError::new_err(bad.0)),
+        Ok((Outcome::Win(steps), states)) => Ok(("win", steps.into_iter().map(to_py).collect(), states)),
+        Ok((Outcome::Lost, states)) => Ok(("unwinnable", Vec::new(), states)),
+        Ok((Outcome::Unknown, states)) => Ok(("unknown", Vec::new(), states)),
+    }
+}
+
+#[pymodule]
+fn _search(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(exact, m)?)?;
+    m.add("RELAX_BUDGET", RELAX_BUDGET)?;
+    Ok(())
+}

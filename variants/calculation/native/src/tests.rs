@@ -1,0 +1,223 @@
+//! The search against a search with no pruning at all, on random positions with few cards
+//! away from home; every win replayed by the rules.
+
+use super::*;
+use std::collections::HashMap;
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            v.swap(i, self.below(i + 1));
+        }
+    }
+}
+
+fn empty() -> Vec<Vec<u8>> {
+    vec![Vec::new(); 4]
+}
+
+fn unbounded() -> Budget {
+    Budget { max_states: usize::MAX, deadline: None, relax_budget: RELAX_BUDGET }
+}
+
+/// Play `steps` by the rules from the position; true when every step is legal and the
+/// foundations end complete.
+fn replays(lengths: &[usize], reserves: &[Vec<u8>], cards: &[u8], steps: &[Step]) -> bool {
+    let t = Tables::new();
+    let mut l = lengths.to_vec();
+    let mut r = reserves.to_vec();
+    let mut next = 0;
+    for &s in steps {
+        match s {
+            Step::Home { reserve, foundation } => {
+                let Some(&top) = r[reserve].last() else { return false };
+                if t.seq[foundation][l[foundation]] != top as i8 {
+                    return false;
+                }
+                r[reserve].pop();
+                l[foundation] += 1;
+            }
+            Step::DrawHome { foundation } => {
+                if next >= cards.len() || t.seq[foundation][l[foundation]] != cards[next] as i8 {
+                    return false;
+                }
+                l[foundation] += 1;
+                next += 1;
+            }
+            Step::DrawPark { reserve } => {
+                if next >= cards.len() {
+                    return false;
+                }
+                r[reserve].push(cards[next]);
+                next += 1;
+            }
+        }
+    }
+    l.iter().all(|&x| x == RANKS)
+}
+
+/// Can the position be won? Every move tried, no pruning: a table of the positions seen
+/// (the whole position: each decides its own future).
+fn brute(t: &Tables, l: &mut [usize; 4], r: &mut [Vec<u8>; 4], cards: &[u8], i: usize,
+         memo: &mut HashMap<(usize, [usize; 4], [Vec<u8>; 4]), bool>) -> bool {
+    if l.iter().all(|&x| x == RANKS) {
+        return true;
+    }
+    let key = (i, *l, r.clone());
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let mut won = false;
+    'moves: for j in 0..4 {
+        let Some(&top) = r[j].last() else { continue };
+        for k in 0..4 {
+            if t.seq[k][l[k]] == top as i8 {
+                r[j].pop();
+                l[k] += 1;
+                won = brute(t, l, r, cards, i, memo);
+                l[k] -= 1;
+                r[j].push(top);
+                if won {
+                    break 'moves;
+                }
+            }
+        }
+    }
+    if !won && i < cards.len() {
+        let c = cards[i];
+        for k in 0..4 {
+            if !won && t.seq[k][l[k]] == c as i8 {
+                l[k] += 1;
+                won = brute(t, l, r, cards, i + 1, memo);
+                l[k] -= 1;
+            }
+        }
+        for j in 0..4 {
+            if won {
+                break;
+            }
+            r[j].push(c);
+            won = brute(t, l, r, cards, i + 1, memo);
+            r[j].pop();
+        }
+    }
+    memo.insert(key, won);
+    won
+}
+
+/// A random position: foundations at random lengths from `least`, the cards they still
+/// need shuffled, some dealt onto the reserves, the rest to draw.
+fn position(rng: &mut Rng, least: usize) -> ([usize; 4], [Vec<u8>; 4], Vec<u8>) {
+    let t = Tables::new();
+    let mut l = [0usize; 4];
+    let mut away = Vec::new();
+    for k in 0..4 {
+        l[k] = least + rng.below(RANKS - least + 1);
+        for j in l[k]..RANKS {
+            away.push(t.seq[k][j] as u8);
+        }
+    }
+    rng.shuffle(&mut away);
+    let parked = rng.below(away.len() + 1);
+    let mut r: [Vec<u8>; 4] = Default::default();
+    for &c in &away[..parked] {
+        r[rng.below(4)].push(c);
+    }
+    (l, r, away[parked..].to_vec())
+}
+
+#[test]
+fn the_tables_are_calculations() {
+    let t = Tables::new();
+    for k in 0..4 {
+        let mut ranks: Vec<i8> = t.seq[k][..RANKS].to_vec();
+        assert_eq!(ranks[0] as usize, k, "foundation {k} starts on rank {k}");
+        assert_eq!(ranks[RANKS - 1] as usize, RANKS - 1, "every foundation ends on its King");
+        assert_eq!(t.seq[k][RANKS], -1);
+        ranks.sort();
+        assert_eq!(ranks, (0..RANKS as i8).collect::<Vec<_>>(), "foundation {k} takes every rank once");
+        assert_eq!(t.path[k][0][t.seq[k][2] as usize].count_ones(), 2);
+    }
+}
+
+#[test]
+fn agrees_with_a_search_without_pruning() {
+    let t = Tables::new();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut won, mut lost) = (0, 0);
+    for _ in 0..2000 {
+        let (l, r, cards) = position(&mut rng, 9);
+        let (outcome, _) = search(&l, &r, &cards, unbounded()).unwrap();
+        let truth = brute(&t, &mut l.clone(), &mut r.clone(), &cards, 0, &mut HashMap::new());
+        match outcome {
+            Outcome::Win(steps) => {
+                assert!(truth, "won a lost position {l:?} {r:?} {cards:?}");
+                assert!(replays(&l, &r, &cards, &steps), "a line that does not replay: {l:?} {r:?} {cards:?}");
+                won += 1;
+            }
+            Outcome::Lost => {
+                assert!(!truth, "called lost a position that wins: {l:?} {r:?} {cards:?}");
+                lost += 1;
+            }
+            Outcome::Unknown => panic!("an unbounded search answered unknown"),
+        }
+    }
+    eprintln!("{won} won, {lost} lost");
+    assert!(won > 200 && lost > 100, "both answers tested: {won} won, {lost} lost");
+}
+
+#[test]
+fn whole_deals_win_with_lines_that_replay() {
+    let mut rng = Rng(12345);
+    let t = Tables::new();
+    let mut won = 0;
+    for _ in 0..8 {
+        let mut cards: Vec<u8> = Vec::new();
+        for k in 0..4 {
+            cards.extend(t.seq[k][1..RANKS].iter().map(|&r| r as u8));
+        }
+        rng.shuffle(&mut cards);
+        let budget = Budget { max_states: 20_000, deadline: None, relax_budget: RELAX_BUDGET };
+        let (outcome, states) = search(&[1; 4], &empty(), &cards, budget).unwrap();
+        if let Outcome::Win(steps) = outcome {
+            assert!(replays(&[1; 4], &empty(), &cards, &steps));
+            won += 1;
+        } else {
+            assert!(states > 0);
+        }
+    }
+    assert!(won >= 2, "{won} of 8 deals won");
+}
+
+#[test]
+fn a_states_budget_answers_unknown_not_lost() {
+    let mut rng = Rng(777);
+    let t = Tables::new();
+    let mut cards: Vec<u8> = Vec::new();
+    for k in 0..4 {
+        cards.extend(t.seq[k][1..RANKS].iter().map(|&r| r as u8));
+    }
+    rng.shuffle(&mut cards);
+    let budget = Budget { max_states: 10, deadline: None, relax_budget: RELAX_BUDGET };
+    let (outcome, states) = search(&[1; 4], &empty(), &cards, budget).unwrap();
+    assert_ne!(outcome, Outcome::Lost);
+    assert!(states <= 10 + 64, "stopped near its budget: {states}");
+}
+
+#[test]
+fn refuses_a_malformed_position() {
+    assert!(search(&[1; 3], &empty(), &[], unbounded()).is_err());
+    assert!(search(&[14, 1, 1, 1], &empty(), &[], unbounded()).is_err());
+    assert!(search(&[1; 4], &empty(), &[13], unbounded()).is_err());
+}
