@@ -250,6 +250,48 @@ def test_relaxation_failing_is_a_proof(calc):
     assert proofs and beyond
 
 
+def test_the_relaxations_shared_answers_are_a_fresh_checks(calc):
+    """The relaxation's table of answers, shared by every check of one search, answers as a
+    check with a table of its own: along random lines of play from random deals, each check
+    equals a fresh search's, and the table spares part of the work."""
+    from solitaire.variants.calculation.search import SEQ, Search
+
+    rng = random.Random(8)
+    rules = Rules.of(calc, {})
+    checks = {True: 0, False: 0}
+    spared = 0
+    for seed in range(1, 9):
+        lengths, reserves, cards = ranks_of(Game.new(rules, seed).to_position())
+        shared = Search(lengths, reserves, [], float("inf"), 10**9)
+        for c in cards:
+            homes = [(j, k) for j in range(4) for k in range(4)
+                     if shared.R[j] and SEQ[k][shared.L[k]] == shared.R[j][-1]]
+            if homes and rng.random() < 0.7:
+                shared.home(*rng.choice(homes))
+            fits = [k for k in range(4) if SEQ[k][shared.L[k]] == c]
+            if fits and rng.random() < 0.5:
+                shared.L[fits[0]] += 1
+                shared.remaining[c] -= 1
+                continue
+            shared.R[rng.randrange(4)].append(c)
+            before = len(shared.relax_memo)
+            ok = shared.relaxed_ok(budget=10**6)
+            fresh = Search(shared.L, shared.R, [], float("inf"), 10**9)
+            assert fresh.relaxed_ok(budget=10**6) == ok, (shared.L, shared.R)
+            spared += len(shared.relax_memo) - before < len(fresh.relax_memo)
+            checks[ok] += 1
+            if not ok:
+                break
+    assert checks[True] > 50 and checks[False] >= 3 and spared > 10, (checks, spared)
+
+
+def test_both_searches_share_their_constants():
+    compiled()
+    from solitaire.variants.calculation import _search, search
+
+    assert (_search.RELAX_BUDGET, _search.RELAX_MEMO) == (search.RELAX_BUDGET, search.RELAX_MEMO)
+
+
 @pytest.mark.parametrize("seed", [97, 123])
 def test_beam_estimates_win_with_a_small_states_budget(calc, seed):
     """Deals the first estimate alone could not win within 10 s are won by the beam's other

@@ -44,6 +44,13 @@ SEQ = tuple((*seq, -1) for seq in _SEQ)
 #: 76,000 to 1,080,000 (docs/performance.md, "Calculation")
 RELAX_BUDGET = 2000
 
+#: the relaxation's table of answers, shared by every check of one search, is emptied when it
+#: holds this many: a position of the relaxation is the foundations' lengths and the reserves
+#: cut to some heights, and its answer depends on nothing else, so a check meets many of its
+#: siblings' (Deal 7, 717,436 states: 168M positions of the relaxation searched without the
+#: table, 27M with it, 22 s -> 7 s compiled)
+RELAX_MEMO = 1 << 16
+
 
 def installed() -> bool:
     """Whether the compiled exhaustive search is installed."""
@@ -81,6 +88,8 @@ class Search:
         self.deadline = deadline
         self.max_states = max_states
         self.seen: set[bytes] = set()
+        #: the relaxation's answers (see :meth:`relaxed_ok`), by position
+        self.relax_memo: dict[bytes, bool] = {}
         self.path: list[tuple[Any, ...]] = []  # ("h", reserve, foundation) / ("d", foundation or -1, reserve)
         self.count = 0
         # remaining[r]: copies of rank r not yet home (== foundations still needing r)
@@ -135,7 +144,15 @@ class Search:
         wanting a rank with no copy in the reserves takes a free copy at once, and one wanting
         a rank whose only reserve copy is a top card takes that card at once; a free copy is
         never used while a reserve top of that rank could be instead. Gives up (True) after
-        ``budget`` positions."""
+        ``budget`` positions.
+
+        A position of this search depends on nothing but the foundations' lengths and the
+        reserves cut to their heights (the free copies of a rank are those not home less those
+        in the reserves), so its answer holds for every check: answers are kept in
+        :attr:`relax_memo` and a position found there is not searched (nor counted against
+        ``budget``) again. A "false" is always an answer (no position is its own descendant);
+        a "true" is one unless the budget ran out, which ends the check, so that one is not
+        kept."""
         R = self.R
         resv = [0] * RANKS
         for pile in R:
@@ -144,8 +161,9 @@ class Search:
         free = [self.remaining[r] - resv[r] for r in range(RANKS)]
         L = list(self.L)
         H = [len(p) for p in R]
-        seen: set[tuple[Any, ...]] = set()
+        memo = self.relax_memo
         count = [0]
+        inexact = [False]
 
         def go() -> bool:
             log = []  # ("f", k, r) free copy, ("t", k, j) reserve top
@@ -175,12 +193,15 @@ class Search:
             if not any(H):
                 ok = True
             else:
-                key = (*L, *H)
-                if key not in seen:
-                    seen.add(key)
+                key = bytes(L) + b"\xff".join(sorted(bytes(R[j][:H[j]]) for j in range(4)))
+                known = memo.get(key)
+                if known is not None:
+                    ok = known
+                else:
                     count[0] += 1
                     if count[0] > budget:
                         ok = True
+                        inexact[0] = True
                     else:
                         for k in range(4):
                             r = SEQ[k][L[k]]
@@ -207,6 +228,10 @@ class Search:
                                 free[r] += 1
                                 if ok:
                                     break
+                    if not (ok and inexact[0]):
+                        if len(memo) >= RELAX_MEMO:
+                            memo.clear()
+                        memo[key] = ok
             for kind, k, x in reversed(log):
                 L[k] -= 1
                 if kind == "f":

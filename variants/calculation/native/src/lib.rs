@@ -24,7 +24,7 @@
 #[cfg(feature = "python")]
 mod python;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
@@ -32,6 +32,9 @@ use std::time::Instant;
 pub const RANKS: usize = 13;
 /// The relaxation's default budget (positions), as search.py's `RELAX_BUDGET`.
 pub const RELAX_BUDGET: u32 = 2000;
+/// The relaxation's table of answers, shared by every check of one search, is emptied when
+/// it holds this many (search.py's `RELAX_MEMO`).
+pub const RELAX_MEMO: usize = 1 << 16;
 
 /// Multiplicative hashing over 8-byte words (the keys are short; SipHash costs more here).
 #[derive(Default)]
@@ -52,6 +55,9 @@ impl Hasher for Fx {
     }
     fn write_u64(&mut self, v: u64) {
         self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(v as u64);
     }
 }
 
@@ -145,26 +151,7 @@ pub fn search(lengths: &[usize], reserves: &[Vec<u8>], cards: &[u8], budget: Bud
         return Err(BadPosition(format!("a rank is 0 to {}", RANKS - 1)));
     }
     let t = Tables::new();
-    let mut rem = [0u8; RANKS];
-    for k in 0..4 {
-        for j in lengths[k]..RANKS {
-            rem[t.seq[k][j] as usize] += 1;
-        }
-    }
-    let mut s = Search {
-        t: &t,
-        l: [lengths[0], lengths[1], lengths[2], lengths[3]],
-        r: [reserves[0].clone(), reserves[1].clone(), reserves[2].clone(), reserves[3].clone()],
-        cards,
-        rem,
-        seen: HashSet::default(),
-        path: Vec::new(),
-        count: 0,
-        budget,
-        out: false,
-        relax_seen: HashSet::default(),
-        key_buf: Vec::with_capacity(64),
-    };
+    let mut s = Search::new(&t, [lengths[0], lengths[1], lengths[2], lengths[3]], reserves, cards, budget);
     let won = s.dfs(0);
     let states = s.seen.len();
     let outcome = if won {
@@ -189,15 +176,70 @@ struct Search<'a> {
     count: u64,
     budget: Budget,
     out: bool,
-    relax_seen: HashSet<u64, FxBuild>,
+    /// `ids[j][h]`: the number of reserve j's lowest h cards (see [`Prefixes`])
+    ids: [Vec<u32>; 4],
+    prefixes: Prefixes,
+    relax_memo: HashMap<RelaxKey, bool, FxBuild>,
     key_buf: Vec<u8>,
 }
+
+/// Every sequence of ranks a reserve has held during a search, numbered (0: the empty
+/// reserve; a sequence's number from its prefix's and its top card), so that a position of
+/// the relaxation (the foundations' lengths and every reserve cut to some height) is a key
+/// of fixed size. Numbers are never reused within a search: equal numbers, equal sequences.
+#[derive(Default)]
+struct Prefixes {
+    /// (number of the sequence below, rank on top) -> number
+    child: HashMap<u64, u32, FxBuild>,
+}
+
+impl Prefixes {
+    fn id(&mut self, below: u32, rank: u8) -> u32 {
+        let next = self.child.len() as u32 + 1;
+        *self.child.entry((below as u64) << 8 | rank as u64).or_insert(next)
+    }
+}
+
+/// A position of the relaxation: its reserves' numbers sorted (the reserves are
+/// interchangeable) and the foundations' lengths, four bits each.
+type RelaxKey = (u64, u64, u32);
 
 /// A move of one node: (priority, move), ordered by priority, highest first, ties in the
 /// order generated (Python's stable sort).
 type Ranked = (i32, Step);
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    fn new(t: &'a Tables, l: [usize; 4], reserves: &[Vec<u8>], cards: &'a [u8], budget: Budget) -> Search<'a> {
+        let mut rem = [0u8; RANKS];
+        for k in 0..4 {
+            for j in l[k]..RANKS {
+                rem[t.seq[k][j] as usize] += 1;
+            }
+        }
+        let mut s = Search {
+            t,
+            l,
+            r: Default::default(),
+            cards,
+            rem,
+            seen: HashSet::default(),
+            path: Vec::new(),
+            count: 0,
+            budget,
+            out: false,
+            ids: std::array::from_fn(|_| vec![0]),
+            prefixes: Prefixes::default(),
+            relax_memo: HashMap::default(),
+            key_buf: Vec::with_capacity(64),
+        };
+        for (j, pile) in reserves.iter().enumerate() {
+            for &r in pile {
+                s.push(j, r);
+            }
+        }
+        s
+    }
+
     fn want(&self, k: usize) -> i8 {
         self.t.seq[k][self.l[k]]
     }
@@ -229,8 +271,20 @@ impl Search<'_> {
         buf.as_slice().into()
     }
 
+    fn push(&mut self, j: usize, r: u8) {
+        self.r[j].push(r);
+        let below = *self.ids[j].last().expect("the empty reserve's number");
+        let id = self.prefixes.id(below, r);
+        self.ids[j].push(id);
+    }
+
+    fn pop(&mut self, j: usize) -> u8 {
+        self.ids[j].pop();
+        self.r[j].pop().expect("a reserve's top card")
+    }
+
     fn home(&mut self, j: usize, k: usize) {
-        let r = self.r[j].pop().expect("a reserve's top card");
+        let r = self.pop(j);
         self.l[k] += 1;
         self.rem[r as usize] -= 1;
         self.path.push(Step::Home { reserve: j, foundation: k });
@@ -240,7 +294,7 @@ impl Search<'_> {
         if let Some(Step::Home { reserve: j, foundation: k }) = self.path.pop() {
             self.l[k] -= 1;
             let r = self.t.seq[k][self.l[k]] as u8;
-            self.r[j].push(r);
+            self.push(j, r);
             self.rem[r as usize] += 1;
         }
     }
@@ -315,7 +369,6 @@ impl Search<'_> {
         for r in 0..RANKS {
             free[r] = self.rem[r] as i32 - resv[r];
         }
-        self.relax_seen.clear();
         let mut relax = Relax {
             t: self.t,
             r: &self.r,
@@ -323,8 +376,10 @@ impl Search<'_> {
             h: [self.r[0].len(), self.r[1].len(), self.r[2].len(), self.r[3].len()],
             resv,
             free,
-            seen: &mut self.relax_seen,
+            ids: &self.ids,
+            memo: &mut self.relax_memo,
             count: 0,
+            inexact: false,
             budget: self.budget.relax_budget,
         };
         relax.go()
@@ -415,7 +470,7 @@ impl Search<'_> {
                     self.rem[c] += 1;
                 }
                 Step::DrawPark { reserve: j } => {
-                    self.r[j].push(self.cards[i]);
+                    self.push(j, self.cards[i]);
                     self.path.push(m);
                     if !self.stuck(j) && self.relaxed_ok() && self.dfs(i + 1) {
                         return true;
@@ -424,7 +479,7 @@ impl Search<'_> {
                         return false;
                     }
                     self.path.pop();
-                    self.r[j].pop();
+                    self.pop(j);
                 }
             }
         }
@@ -441,9 +496,14 @@ struct Relax<'a> {
     h: [usize; 4],
     resv: [i32; RANKS],
     free: [i32; RANKS],
-    seen: &'a mut HashSet<u64, FxBuild>,
+    ids: &'a [Vec<u32>; 4],
+    /// answers of positions searched to the end, shared by every check of the search
+    memo: &'a mut HashMap<RelaxKey, bool, FxBuild>,
+    /// positions searched by this check (those answered by the memo are not counted)
     count: u32,
     budget: u32,
+    /// the budget ran out: this check's "true" is no answer, not to be remembered
+    inexact: bool,
 }
 
 /// A step of the relaxation's closure, to undo: a free copy of a rank, or a reserve's top.
@@ -493,17 +553,23 @@ impl Relax<'_> {
         if self.h.iter().all(|&x| x == 0) {
             ok = true;
         } else {
-            let mut key = 0u64;
-            for k in 0..4 {
-                key = key << 4 | self.l[k] as u64;
-            }
+            let mut ids = [0u32; 4];
             for j in 0..4 {
-                key = key << 8 | self.h[j] as u64;
+                ids[j] = self.ids[j][self.h[j]];
             }
-            if self.seen.insert(key) {
+            ids.sort_unstable();
+            let mut lengths = 0u32;
+            for k in 0..4 {
+                lengths = lengths << 4 | self.l[k] as u32;
+            }
+            let key = (ids[0] as u64 | (ids[1] as u64) << 32, ids[2] as u64 | (ids[3] as u64) << 32, lengths);
+            if let Some(&known) = self.memo.get(&key) {
+                ok = known;
+            } else {
                 self.count += 1;
                 if self.count > self.budget {
                     ok = true; // no answer: keep the position
+                    self.inexact = true;
                 } else {
                     'found: for k in 0..4 {
                         let r = self.t.seq[k][self.l[k]];
@@ -539,6 +605,15 @@ impl Relax<'_> {
                             }
                         }
                     }
+                }
+                // a "false" is always an answer (a position is never its own descendant, so
+                // every child was searched to the end); a "true" is one unless the budget ran
+                // out, which ends the check
+                if !(ok && self.inexact) {
+                    if self.memo.len() >= RELAX_MEMO {
+                        self.memo.clear();
+                    }
+                    self.memo.insert(key, ok);
                 }
             }
         }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::{search, Budget, Outcome, Step, RELAX_BUDGET};
+use crate::{search, Budget, Outcome, Step, RELAX_BUDGET, RELAX_MEMO};
 
 /// A step as search.py writes it: ("h", reserve, foundation), ("d", foundation, -1) or
 /// ("d", -1, reserve).
@@ -47,5 +47,6 @@ fn exact(py: Python<'_>, lengths: Vec<usize>, reserves: Vec<Vec<u8>>, cards: Vec
 fn _search(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(exact, m)?)?;
     m.add("RELAX_BUDGET", RELAX_BUDGET)?;
+    m.add("RELAX_MEMO", RELAX_MEMO)?;
     Ok(())
 }

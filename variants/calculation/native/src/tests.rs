@@ -215,6 +215,54 @@ fn a_states_budget_answers_unknown_not_lost() {
     assert!(states <= 10 + 64, "stopped near its budget: {states}");
 }
 
+/// The relaxation's table of answers, shared along a line of play, answers as a check with
+/// a table of its own would: a position of the relaxation depends on nothing else.
+#[test]
+fn the_relaxations_shared_answers_are_a_fresh_checks() {
+    let t = Tables::new();
+    let mut rng = Rng(4242);
+    let exact = Budget { max_states: usize::MAX, deadline: None, relax_budget: u32::MAX };
+    let (mut lost, mut kept, mut hits) = (0, 0, 0);
+    for _ in 0..60 {
+        let (l, r, cards) = position(&mut rng, 3);
+        let mut shared = Search::new(&t, l, &r, &cards, exact);
+        let mut budgeted = Search::new(&t, l, &r, &cards, unbounded());
+        for i in 0..cards.len() {
+            // a random move home or two, then the next card parked on a random reserve
+            for _ in 0..rng.below(3) {
+                let homes: Vec<(usize, usize)> = (0..4)
+                    .flat_map(|j| (0..4).map(move |k| (j, k)))
+                    .filter(|&(j, k)| shared.r[j].last().is_some_and(|&top| shared.want(k) == top as i8))
+                    .collect();
+                if let Some(&(j, k)) = homes.get(rng.below(homes.len().max(1))) {
+                    shared.home(j, k);
+                    budgeted.home(j, k);
+                }
+            }
+            let j = rng.below(4);
+            shared.push(j, cards[i]);
+            budgeted.push(j, cards[i]);
+            let before = shared.relax_memo.len();
+            let ok = shared.relaxed_ok();
+            let mut fresh = Search::new(&t, shared.l, &shared.r, &cards, exact);
+            assert_eq!(ok, fresh.relaxed_ok(), "{:?} {:?}", shared.l, shared.r);
+            // the shared table spared part of the work of a check of its own
+            hits += (shared.relax_memo.len() - before < fresh.relax_memo.len()) as usize;
+            if !budgeted.relaxed_ok() {
+                assert!(!ok, "a budgeted check's 'false' is a proof: {:?} {:?}", shared.l, shared.r);
+            }
+            if ok {
+                kept += 1;
+            } else {
+                lost += 1;
+                break;
+            }
+        }
+    }
+    eprintln!("{lost} lost, {kept} kept, {hits} answered by the table");
+    assert!(lost > 10 && kept > 100 && hits > 10, "{lost} lost, {kept} kept, {hits} answered by the table");
+}
+
 #[test]
 fn refuses_a_malformed_position() {
     assert!(search(&[1; 3], &empty(), &[], unbounded()).is_err());
