@@ -330,6 +330,32 @@ def test_the_compiled_search_is_the_pythons_move_for_move(calc):
     assert UNKNOWN in answers
 
 
+def test_the_compiled_beam_is_the_pythons_level_for_level(calc):
+    """The compiled beam keeps the Python one's positions in the same order: the same line
+    (or none), the same cut and the same count of positions stored, for every estimate, on
+    whole deals at several widths and on positions near the end."""
+    compiled()
+    from solitaire.variants.calculation.search import run_beam
+
+    rules = Rules.of(calc, {})
+    found = set()
+    for seed, width in ((1, 25), (40, 75), (5, 25), (38, 225)):
+        lengths, reserves, cards = ranks_of(Game.new(rules, seed).to_position())
+        for kind in (0, 1, 2):
+            python = run_beam(lengths, reserves, cards, width, float("inf"), kind, native=False)
+            native = run_beam(lengths, reserves, cards, width, float("inf"), kind, native=True)
+            assert native == python, (seed, width, kind)
+            found.add(native.path is not None)
+    rng = random.Random(12)
+    for _ in range(30):
+        lengths, reserves, cards = ranks_of(random_end(rng))
+        kind, width = rng.randrange(3), rng.choice((2, 5, 25))
+        python = run_beam(lengths, reserves, cards, width, float("inf"), kind, native=False)
+        assert run_beam(lengths, reserves, cards, width, float("inf"), kind, native=True) == python
+        found.add(python.path is not None)
+    assert found == {True, False}
+
+
 def test_the_compiled_search_refuses_a_malformed_position():
     compiled()
     from solitaire.variants.calculation import _search
@@ -340,6 +366,11 @@ def test_the_compiled_search_refuses_a_malformed_position():
             _search.exact(lengths, reserves, cards, 100)
     with pytest.raises(ValueError, match="seconds"):
         _search.exact([1] * 4, [[], [], [], []], [], 100, -1.0)
+    with pytest.raises(ValueError, match="kind"):
+        _search.beam([1] * 4, empty, [], 25, None, 3)
+    for lengths, reserves, cards in (([1, 1, 1], empty, []), ([1] * 4, empty, [13]), ([1] * 4, empty, [0] * 53)):
+        with pytest.raises(ValueError):
+            _search.beam(lengths, reserves, cards, 25)
 
 
 def test_solve_uses_the_compiled_search_unless_python_is_asked_for(calc, monkeypatch):

@@ -9,11 +9,11 @@ with a transposition table, and returns kernel moves that the solver replays.
 Everything it prunes is a proof (see :func:`search`), so an exhausted search is a proof the
 deal is lost.
 
-The exhaustive search is also compiled (``native/``, a Rust crate built into
+Both searches are also compiled (``native/``, a Rust crate built into
 ``solitaire.variants.calculation._search`` by the package's install): the same moves in the
 same order, the same proofs, the same positions stored, many times faster. :func:`search`
-uses it when it is installed, unless ``SOLITAIRE_ENGINE=python`` asks for Python; this
-module's :class:`Search` is the reference it is tested against.
+uses them when they are installed, unless ``SOLITAIRE_ENGINE=python`` asks for Python; this
+module's :class:`Search` and :func:`beam` are the reference they are tested against.
 """
 
 from __future__ import annotations
@@ -30,10 +30,12 @@ from .tables import PATH, POS, RANKS, urgency  # the tables of the four sequence
 from .tables import SEQ as _SEQ
 
 _exact: Callable[..., tuple[str, list[tuple[str, int, int]], int]] | None
-try:  # the compiled exhaustive search (native/); without it, Search below does the same
+_beam: Callable[..., tuple[list[tuple[str, int, int]] | None, bool, int]] | None
+try:  # the compiled searches (native/); without them, Search and beam below do the same
+    from ._search import beam as _beam
     from ._search import exact as _exact
 except ImportError:  # pragma: no cover - a platform with no wheel and no Rust
-    _exact = None
+    _exact = _beam = None
 
 # SEQ[k][j]: the rank of card j on foundation k, then -1 once the foundation is complete
 SEQ = tuple((*seq, -1) for seq in _SEQ)
@@ -530,7 +532,7 @@ def search(game: Any, piles: dict[str, Any], deadline: float, max_states: int) -
     while path is None and cut and time.perf_counter() < share and width <= max_states:
         cut = False
         for kind in (1, 2, 0):
-            found_beam = beam(lengths, s.R, cards, width, share, kind)
+            found_beam = run_beam(lengths, s.R, cards, width, share, kind)
             path = found_beam.path
             states += found_beam.states
             cut = cut or found_beam.cut
@@ -541,6 +543,21 @@ def search(game: Any, piles: dict[str, Any], deadline: float, max_states: int) -
         return SearchOutcome(WIN, tuple(_moves(path, piles, len(pending))), states)
     result, line, stored = exact(lengths, s.R, cards, deadline, max_states)
     return SearchOutcome(result, tuple(_moves(line, piles, len(pending))) if result == WIN else (), states + stored)
+
+
+def run_beam(lengths: list[int], reserves: list[list[int]], cards: list[int], width: int, deadline: float,
+             kind: int = 0, native: bool | None = None) -> BeamResult:
+    """:func:`beam`, compiled when it is installed (``native`` as for :func:`exact`): the
+    same line, cut and positions stored either way."""
+    if native is None:
+        native = native_search()
+    if not native:
+        return beam(lengths, reserves, cards, width, deadline, kind)
+    if _beam is None:
+        raise RuntimeError("the compiled search (solitaire.variants.calculation._search) is not installed")
+    seconds = None if deadline == float("inf") else max(0.0, deadline - time.perf_counter())
+    path, cut, states = _beam(lengths, reserves, cards, width, seconds, kind)
+    return BeamResult(None if path is None else [tuple(step) for step in path], bool(cut), int(states))
 
 
 def exact(lengths: list[int], reserves: list[list[int]], cards: list[int], deadline: float,

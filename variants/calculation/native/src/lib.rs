@@ -21,8 +21,11 @@
 //!   foundations' lengths and the reserves' heights up to `relax_budget` positions (past it,
 //!   no answer: the position is kept).
 
+mod beam;
 #[cfg(feature = "python")]
 mod python;
+
+pub use beam::{beam, BeamResult};
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -38,7 +41,7 @@ pub const RELAX_MEMO: usize = 1 << 16;
 
 /// Multiplicative hashing over 8-byte words (the keys are short; SipHash costs more here).
 #[derive(Default)]
-struct Fx(u64);
+pub(crate) struct Fx(u64);
 
 impl Hasher for Fx {
     fn finish(&self) -> u64 {
@@ -61,7 +64,7 @@ impl Hasher for Fx {
     }
 }
 
-type FxBuild = BuildHasherDefault<Fx>;
+pub(crate) type FxBuild = BuildHasherDefault<Fx>;
 
 /// The four sequences' tables, as tables.py builds them.
 pub struct Tables {
@@ -138,9 +141,8 @@ pub struct Budget {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadPosition(pub String);
 
-/// Search a position; see the module's documentation. Returns the outcome and the positions
-/// stored. A position whose ranks or lengths are out of range is refused.
-pub fn search(lengths: &[usize], reserves: &[Vec<u8>], cards: &[u8], budget: Budget) -> Result<(Outcome, usize), BadPosition> {
+/// Refuse a position whose shape, ranks or lengths are out of range.
+pub fn check(lengths: &[usize], reserves: &[Vec<u8>], cards: &[u8]) -> Result<(), BadPosition> {
     if lengths.len() != 4 || reserves.len() != 4 {
         return Err(BadPosition("a position has four foundations and four reserves".into()));
     }
@@ -150,6 +152,16 @@ pub fn search(lengths: &[usize], reserves: &[Vec<u8>], cards: &[u8], budget: Bud
     if reserves.iter().flatten().chain(cards.iter()).any(|&r| r as usize >= RANKS) {
         return Err(BadPosition(format!("a rank is 0 to {}", RANKS - 1)));
     }
+    if reserves.iter().map(Vec::len).sum::<usize>() + cards.len() > 4 * RANKS {
+        return Err(BadPosition(format!("a position has at most {} cards away from home", 4 * RANKS)));
+    }
+    Ok(())
+}
+
+/// Search a position; see the module's documentation. Returns the outcome and the positions
+/// stored. A position whose ranks or lengths are out of range is refused.
+pub fn search(lengths: &[usize], reserves: &[Vec<u8>], cards: &[u8], budget: Budget) -> Result<(Outcome, usize), BadPosition> {
+    check(lengths, reserves, cards)?;
     let t = Tables::new();
     let mut s = Search::new(&t, [lengths[0], lengths[1], lengths[2], lengths[3]], reserves, cards, budget);
     let won = s.dfs(0);

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::{search, Budget, Outcome, Step, RELAX_BUDGET, RELAX_MEMO};
+use crate::{beam, search, BadPosition, Budget, Outcome, Step, RELAX_BUDGET, RELAX_MEMO};
 
 /// A step as search.py writes it: ("h", reserve, foundation), ("d", foundation, -1) or
 /// ("d", -1, reserve).
@@ -28,11 +28,7 @@ fn to_py(s: Step) -> PyStep {
 #[pyo3(signature = (lengths, reserves, cards, max_states, seconds=None, relax_budget=RELAX_BUDGET))]
 fn exact(py: Python<'_>, lengths: Vec<usize>, reserves: Vec<Vec<u8>>, cards: Vec<u8>, max_states: usize,
          seconds: Option<f64>, relax_budget: u32) -> PyResult<(&'static str, Vec<PyStep>, usize)> {
-    let deadline = match seconds {
-        Some(s) if s.is_nan() || s < 0.0 => return Err(PyValueError::new_err("seconds must be 0 or more")),
-        Some(s) if s.is_finite() => Some(Instant::now() + Duration::from_secs_f64(s.min(1e9))),
-        _ => None,
-    };
+    let deadline = deadline(seconds)?;
     let budget = Budget { max_states, deadline, relax_budget };
     let found = py.detach(move || search(&lengths, &reserves, &cards, budget));
     match found {
@@ -43,9 +39,34 @@ fn exact(py: Python<'_>, lengths: Vec<usize>, reserves: Vec<Vec<u8>>, cards: Vec
     }
 }
 
+/// The beam search for wins from a position (as `exact` takes it): (steps or None, whether
+/// any level was cut, positions stored); `kind` picks the estimate (search.py's `KINDS`).
+#[pyfunction(name = "beam")]
+#[pyo3(signature = (lengths, reserves, cards, width, seconds=None, kind=0))]
+fn beam_py(py: Python<'_>, lengths: Vec<usize>, reserves: Vec<Vec<u8>>, cards: Vec<u8>, width: usize,
+           seconds: Option<f64>, kind: usize) -> PyResult<(Option<Vec<PyStep>>, bool, usize)> {
+    let deadline = deadline(seconds)?;
+    if kind >= crate::beam::KINDS.len() {
+        return Err(PyValueError::new_err(format!("kind is 0 to {}", crate::beam::KINDS.len() - 1)));
+    }
+    crate::check(&lengths, &reserves, &cards).map_err(|BadPosition(why)| PyValueError::new_err(why))?;
+    let l = [lengths[0] as u8, lengths[1] as u8, lengths[2] as u8, lengths[3] as u8];
+    let found = py.detach(move || beam(l, &reserves, &cards, width, deadline, kind));
+    Ok((found.path.map(|p| p.into_iter().map(to_py).collect()), found.cut, found.states))
+}
+
+fn deadline(seconds: Option<f64>) -> PyResult<Option<Instant>> {
+    match seconds {
+        Some(s) if s.is_nan() || s < 0.0 => Err(PyValueError::new_err("seconds must be 0 or more")),
+        Some(s) if s.is_finite() => Ok(Some(Instant::now() + Duration::from_secs_f64(s.min(1e9)))),
+        _ => Ok(None),
+    }
+}
+
 #[pymodule]
 fn _search(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(exact, m)?)?;
+    m.add_function(wrap_pyfunction!(beam_py, m)?)?;
     m.add("RELAX_BUDGET", RELAX_BUDGET)?;
     m.add("RELAX_MEMO", RELAX_MEMO)?;
     Ok(())

@@ -263,6 +263,33 @@ fn the_relaxations_shared_answers_are_a_fresh_checks() {
     assert!(lost > 10 && kept > 100 && hits > 10, "{lost} lost, {kept} kept, {hits} answered by the table");
 }
 
+/// The beam's lines win (each replays by the rules, from a position the search without
+/// pruning wins), whatever the estimate or the width; a beam that finds none and was never
+/// cut says so, and then a wider one finds none either.
+#[test]
+fn the_beams_lines_replay() {
+    let t = Tables::new();
+    let mut rng = Rng(99);
+    let (mut found, mut none) = (0, 0);
+    for n in 0..600 {
+        let (l, r, cards) = position(&mut rng, 9);
+        let (kind, width) = (n % 3, [1, 3, 1000][n / 3 % 3]);
+        let l8 = [l[0] as u8, l[1] as u8, l[2] as u8, l[3] as u8];
+        let result = beam(l8, &r, &cards, width, None, kind);
+        if let Some(steps) = &result.path {
+            assert!(replays(&l, &r, &cards, steps), "a line that does not replay: {l:?} {r:?} {cards:?}");
+            assert!(brute(&t, &mut l.clone(), &mut r.clone(), &cards, 0, &mut HashMap::new()));
+            found += 1;
+        } else {
+            if !result.cut {
+                assert_eq!(beam(l8, &r, &cards, 100_000, None, kind).path, None);
+            }
+            none += 1;
+        }
+    }
+    assert!(found > 100 && none > 20, "{found} found, {none} not");
+}
+
 #[test]
 fn refuses_a_malformed_position() {
     assert!(search(&[1; 3], &empty(), &[], unbounded()).is_err());
