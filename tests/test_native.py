@@ -302,11 +302,34 @@ def test_the_tables_carry_the_relaxed_rules_only_where_the_relaxation_applies():
 
 @needs_native
 def test_a_game_the_core_does_not_speak_is_solved_in_python_and_says_why():
-    game = Game.new(rules_of("calculation", {}), 1)  # its plugin's own search is Python
+    game = Game.new(rules_of("calculation", {}), 1)  # its plugin's knowledge is Python
     result = solve(game, timeout=None, max_states=2_000)
     assert result.engine == "python"
     assert "knowledge" in result.engine_reason
     assert result.as_json()["engine_reason"] == result.engine_reason
+    # and the plugin says where its own search runs (compiled in the plugin, when installed)
+    from solitaire.variants.calculation import search
+
+    assert ("compiled" in result.engine_reason) == search.native_search()
+
+
+def test_a_plugins_note_on_its_engine_is_one_line_and_never_breaks_the_answer():
+    from solitaire.core.solver.knowledge import own_engine
+
+    class Compiled:
+        def engine(self) -> str:
+            return "Python, its search compiled\nsecond line"
+
+    class Broken:
+        def engine(self) -> str:
+            raise RuntimeError("boom")
+
+    class Silent:
+        def engine(self) -> object:
+            return 3
+
+    assert own_engine(Compiled()) == "Python, its search compiled"
+    assert own_engine(Broken()) == own_engine(Silent()) == own_engine(object()) == "Python"
 
 
 @needs_native

@@ -73,7 +73,27 @@ class OwnSearch(Protocol):
         """The variant's own full search, given ``search_share`` of the budget."""
 
 
-SolverKnowledge = SafeHome | Priority | Key | Dead | Heuristic | Prune | OwnSearch
+@runtime_checkable
+class OwnEngine(Protocol):
+    def engine(self) -> str:
+        """Where the variant's own search runs, in a few words (its plugin may compile it):
+        said in ``solve --json``'s ``engine_reason``."""
+
+
+def own_engine(obj: object) -> str:
+    """Where a knowledge object's own search runs (:class:`OwnEngine`), or "Python"; a
+    method that raises or answers no text gives "Python" too."""
+    if isinstance(obj, OwnEngine):
+        try:
+            where = obj.engine()
+        except Exception:  # noqa: BLE001 - a third party's hook: its failure only loses the note
+            return "Python"
+        if isinstance(where, str) and where.strip():
+            return where.strip().splitlines()[0][:120]
+    return "Python"
+
+
+SolverKnowledge = SafeHome | Priority | Key | Dead | Heuristic | Prune | OwnSearch | OwnEngine
 """Any object with one or more of the methods above (the hook's answer)."""
 
 

@@ -26,7 +26,7 @@ import attrs
 
 from ..game import Game, Move
 from ..rules import GIVES_PILE, NO_LIMIT, Rules
-from .knowledge import variant_knowledge
+from .knowledge import own_engine, variant_knowledge
 from .search import UNKNOWN, UNWINNABLE, WIN, Solver, SolveResult, _tables, notation
 from .search import solve as python_solve
 
@@ -104,8 +104,9 @@ def unsupported(rules: Rules) -> str | None:
         return f"the rules use {', '.join(unknown)}, which the compiled core does not know"
     if rules.width > MAX_WIDTH or any(g < 0 or g > GIVES_PILE for g in rules.gives):
         return "the tables are wider than the compiled core takes"
-    if variant_knowledge(rules) is not None:
-        return "the variant's plugin gives the solver knowledge of its own, which runs in Python"
+    know = variant_knowledge(rules)
+    if know is not None:
+        return f"the variant's plugin gives the solver knowledge of its own, which runs in {own_engine(know)}"
     return None
 
 

@@ -82,6 +82,12 @@ class CalculationKnowledge:
 
         return search.search(game, self.piles, deadline, max_states)
 
+    def engine(self) -> str:
+        """Where :meth:`search` runs: compiled (``native/``) when installed, else Python."""
+        from . import search
+
+        return "Python, its own search compiled (the plugin's native/)" if search.native_search() else "Python"
+
     def key(self, game: Game) -> bytes:
         """Ranks only (suits never matter); foundations by length; reserves sorted."""
         piles = game.piles
