@@ -43,14 +43,14 @@ SEQ = tuple((*seq, -1) for seq in _SEQ)
 #: the relaxation's budget at each card parked (positions of :meth:`Search.relaxed_ok`):
 #: past it the check gives no answer. On deals 1..200 it almost never runs out at 2,000,
 #: while 300 left deals 7, 56 and 75 undecided after 3,000,000 states that 2,000 wins in
-#: 76,000 to 1,080,000 (docs/performance.md, "Calculation")
+#: 76,000 to 1,080,000 (docs/performance.md, "Calculation: 1,000 deals")
 RELAX_BUDGET = 2000
 
 #: the relaxation's table of answers, shared by every check of one search, is emptied when it
 #: holds this many: a position of the relaxation is the foundations' lengths and the reserves
 #: cut to some heights, and its answer depends on nothing else, so a check meets many of its
-#: siblings' (Deal 7, 717,436 states: 168M positions of the relaxation searched without the
-#: table, 27M with it, 22 s -> 7 s compiled)
+#: siblings' (deal 7, 717,436 states: 168M positions of the relaxation searched without the
+#: table, 27M with it, 22 s -> 6.3 s compiled)
 RELAX_MEMO = 1 << 16
 
 
