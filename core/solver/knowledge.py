@@ -86,7 +86,7 @@ def own_engine(obj: object) -> str:
     if isinstance(obj, OwnEngine):
         try:
             where = obj.engine()
-        except Exception:  # noqa: BLE001 - a third party's hook: its failure only loses the note
+        except Exception:  # a third party's hook: its failure only loses the note
             return "Python"
         if isinstance(where, str) and where.strip():
             return where.strip().splitlines()[0][:120]
