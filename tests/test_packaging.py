@@ -89,6 +89,22 @@ def test_every_data_file_is_package_data():
     assert not uncovered, f"not in [tool.setuptools.package-data], so not in the wheel: {uncovered}"
 
 
+def test_the_sdist_ships_every_crate_a_compiled_module_is_built_from():
+    """Each Rust crate of pyproject's setuptools-rust modules is in MANIFEST.in (its sources,
+    not its build folder), so a build from the sdist compiles it too: the modules are
+    optional, and a crate left out would fall back to Python without a word."""
+    import tomllib
+
+    modules = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools-rust"]["ext-modules"]
+    manifest = (ROOT / "MANIFEST.in").read_text().splitlines()
+    assert len(modules) >= 2
+    for module in modules:
+        crate = Path(module["path"]).parent.as_posix()
+        assert (ROOT / crate / "Cargo.lock").is_file(), crate
+        assert f"recursive-include {crate} Cargo.toml Cargo.lock *.rs" in manifest, crate
+        assert f"prune {crate}/target" in manifest, crate
+
+
 def test_solitaire_itself_is_a_namespace():
     assert "solitaire" not in SETUPTOOLS["packages"]
     assert all(name.startswith("solitaire.") for name in SETUPTOOLS["packages"])
