@@ -83,8 +83,9 @@ class Search:
     """Depth-first search over (foundation lengths, reserves); see :func:`search`."""
 
     def __init__(self, lengths: list[int], reserves: list[list[int]], cards: list[int],
-                 deadline: float, max_states: int) -> None:
+                 deadline: float, max_states: int, relax_budget: int = RELAX_BUDGET) -> None:
         self.L = list(lengths)
+        self.relax_budget = relax_budget  # for each check of :meth:`relaxed_ok` in :meth:`dfs`
         self.R = [list(r) for r in reserves]
         self.cards = list(cards)  # ranks still to come, in the order they are drawn
         self.deadline = deadline
@@ -352,7 +353,7 @@ class Search:
             else:
                 R[j].append(c)
                 self.path.append(("d", -1, j))
-                if not self.stuck(j) and self.relaxed_ok(RELAX_BUDGET) and self.dfs(i + 1):
+                if not self.stuck(j) and self.relaxed_ok(self.relax_budget) and self.dfs(i + 1):
                     return True
                 self.path.pop()
                 R[j].pop()
@@ -561,21 +562,23 @@ def run_beam(lengths: list[int], reserves: list[list[int]], cards: list[int], wi
 
 
 def exact(lengths: list[int], reserves: list[list[int]], cards: list[int], deadline: float,
-          max_states: int, native: bool | None = None) -> tuple[str, list[tuple[Any, ...]], int]:
+          max_states: int, native: bool | None = None,
+          relax_budget: int = RELAX_BUDGET) -> tuple[str, list[tuple[Any, ...]], int]:
     """The exhaustive search (:meth:`Search.dfs`) from a position on ranks: (WIN, its path),
     (UNWINNABLE, []) (a proof) or (UNKNOWN, []) once more than ``max_states`` positions are
     stored or past ``deadline`` (``time.perf_counter()``), with the positions stored. The
     compiled search when it is installed (``native`` None: :func:`native_search`; True:
-    required), else this module's :class:`Search`; the two store the same positions."""
+    required), else this module's :class:`Search`; the two store the same positions.
+    ``relax_budget``: the positions each check of the relaxation may search."""
     if native is None:
         native = native_search()
     if native:
         if _exact is None:
             raise RuntimeError("the compiled search (solitaire.variants.calculation._search) is not installed")
         seconds = None if deadline == float("inf") else max(0.0, deadline - time.perf_counter())
-        result, steps, stored = _exact(lengths, reserves, cards, max_states, seconds)
+        result, steps, stored = _exact(lengths, reserves, cards, max_states, seconds, relax_budget)
         return str(result), [tuple(step) for step in steps], int(stored)
-    s = Search(lengths, reserves, cards, deadline, max_states)
+    s = Search(lengths, reserves, cards, deadline, max_states, relax_budget)
     try:
         ok = s.dfs(0)
     except _Out:

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 use std::time::Instant;
 
-use crate::{FxBuild, Step, Tables, RANKS};
+use crate::{check, BadPosition, FxBuild, Step, Tables, RANKS};
 
 /// The estimates: (pair penalty base, gap divisor, twice the weight of the reserve tops'
 /// urgency, weight of a card home): search.py's `KINDS`, the third doubled.
@@ -228,9 +228,19 @@ impl Keys {
 }
 
 /// Search for a win; see the module's documentation. `lengths`, `reserves` and `cards` are
-/// as for [`crate::search`] (checked there); `kind` picks the estimate.
-pub fn beam(lengths: [u8; 4], reserves: &[Vec<u8>], cards: &[u8], width: usize, deadline: Option<Instant>,
-            kind: usize) -> BeamResult {
+/// as for [`crate::search`], refused likewise; `kind` picks the estimate ([`KINDS`]).
+pub fn beam(lengths: &[usize], reserves: &[Vec<u8>], cards: &[u8], width: usize, deadline: Option<Instant>,
+            kind: usize) -> Result<BeamResult, BadPosition> {
+    check(lengths, reserves, cards)?;
+    if kind >= KINDS.len() {
+        return Err(BadPosition(format!("kind is 0 to {}", KINDS.len() - 1)));
+    }
+    let lengths = [lengths[0] as u8, lengths[1] as u8, lengths[2] as u8, lengths[3] as u8];
+    Ok(search(lengths, reserves, cards, width, deadline, kind))
+}
+
+fn search(lengths: [u8; 4], reserves: &[Vec<u8>], cards: &[u8], width: usize, deadline: Option<Instant>,
+          kind: usize) -> BeamResult {
     let t = Tables::new();
     let done = [RANKS as u8; 4];
     let home = KINDS[kind].3;

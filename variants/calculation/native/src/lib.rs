@@ -19,7 +19,13 @@
 //! * a position is lost when the reserves cannot be cleared even if every card still to be
 //!   drawn were free to play at any time (a relaxation of the game), searched over the
 //!   foundations' lengths and the reserves' heights up to `relax_budget` positions (past it,
-//!   no answer: the position is kept).
+//!   no answer: the position is kept). A position of that search depends on nothing but the
+//!   foundations' lengths and the reserves cut to their heights, so its answer holds for
+//!   every check of the search: the answers are kept in one table (`RELAX_MEMO` of them,
+//!   emptied when full), a "false" always (no position is its own descendant), a "true" unless
+//!   the budget ran out.
+//!
+//! The beam search for wins that runs before it is compiled here too ([`beam()`]).
 
 mod beam;
 #[cfg(feature = "python")]
@@ -207,7 +213,8 @@ struct Prefixes {
 
 impl Prefixes {
     fn id(&mut self, below: u32, rank: u8) -> u32 {
-        let next = self.child.len() as u32 + 1;
+        // never 0 again (the empty reserve's): a search stores far fewer sequences than 2^32
+        let next = u32::try_from(self.child.len() + 1).expect("fewer than 2^32 reserve sequences");
         *self.child.entry((below as u64) << 8 | rank as u64).or_insert(next)
     }
 }

@@ -46,12 +46,8 @@ fn exact(py: Python<'_>, lengths: Vec<usize>, reserves: Vec<Vec<u8>>, cards: Vec
 fn beam_py(py: Python<'_>, lengths: Vec<usize>, reserves: Vec<Vec<u8>>, cards: Vec<u8>, width: usize,
            seconds: Option<f64>, kind: usize) -> PyResult<(Option<Vec<PyStep>>, bool, usize)> {
     let deadline = deadline(seconds)?;
-    if kind >= crate::beam::KINDS.len() {
-        return Err(PyValueError::new_err(format!("kind is 0 to {}", crate::beam::KINDS.len() - 1)));
-    }
-    crate::check(&lengths, &reserves, &cards).map_err(|BadPosition(why)| PyValueError::new_err(why))?;
-    let l = [lengths[0] as u8, lengths[1] as u8, lengths[2] as u8, lengths[3] as u8];
-    let found = py.detach(move || beam(l, &reserves, &cards, width, deadline, kind));
+    let found = py.detach(move || beam(&lengths, &reserves, &cards, width, deadline, kind));
+    let found = found.map_err(|BadPosition(why)| PyValueError::new_err(why))?;
     Ok((found.path.map(|p| p.into_iter().map(to_py).collect()), found.cut, found.states))
 }
 
