@@ -63,6 +63,7 @@ GAMES: dict[str, tuple[str, dict[str, Any]]] = {
     "forty-thieves": ("forty-thieves", {}),
     "yukon": ("yukon", {}),
     "double-klondike": ("double-klondike", {}),
+    "calculation": ("calculation", {}),
 }
 
 

@@ -388,6 +388,17 @@ def test_a_variants_own_search_gets_its_share_of_the_budget(klondike, share, par
     assert before + part * 3600 <= know.deadline <= know.called + part * 3600
 
 
+def test_a_variants_own_search_with_the_whole_budget_has_the_last_word(klondike):
+    """At a share of 1 the generic portfolio never runs after the variant's own search: its
+    "unknown" is the answer, on a deal the portfolio alone wins."""
+    game = Game.new(Rules.of(klondike, {}), 2)
+    assert solve(game, timeout=None, max_states=BUDGET, knowledge=OwnSearch(0.5)).result == WIN
+    know = OwnSearch(1)
+    result = solve(game, timeout=None, max_states=BUDGET, knowledge=know)
+    assert know.called is not None
+    assert (result.result, result.states, result.method) == (UNKNOWN, 0, "")
+
+
 KLONDIKE_YAML = Path(__file__).resolve().parents[1] / "variants" / "klondike" / "klondike.yaml"
 
 

@@ -114,7 +114,7 @@ class Knowledge:
     heuristic: Callable[[Game], int] | None = None
     prune: Callable[[Game, Move], bool] | None = None
     search: Callable[[Game, float, int], SearchOutcome] | None = None
-    search_share: float = 0.5  # of the budget for ``search``; the generic portfolio has the rest
+    search_share: float = 0.5  # of the budget for ``search``; the generic portfolio has the rest (none at 1)
     given: bool = False  # an object was given (even one with none of the methods)
 
     @classmethod

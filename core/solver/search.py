@@ -464,6 +464,8 @@ class Solver:
                 return self._win(began, "variant")
             if found.result == UNWINNABLE:  # a proof
                 return SolveResult(UNWINNABLE, (), time.perf_counter() - began, self.states, "variant")
+            if self.search_share >= 1:  # the whole budget was the variant's: no generic pass
+                return SolveResult(UNKNOWN, (), time.perf_counter() - began, self.states, "")
             t0 = time.perf_counter()  # out of budget: the generic portfolio has the rest
             span = deadline - t0
         kept: tuple[Any, ...] | None = None  # the greedy pass the budget stopped before any cut
