@@ -289,7 +289,8 @@ def test_both_searches_share_their_constants():
     compiled()
     from solitaire.variants.calculation import _search, search
 
-    assert (_search.RELAX_BUDGET, _search.RELAX_MEMO) == (search.RELAX_BUDGET, search.RELAX_MEMO)
+    assert (_search.RELAX_BUDGET, _search.RELAX_MEMO, _search.RELAX_WORK) == (
+        search.RELAX_BUDGET, search.RELAX_MEMO, search.RELAX_WORK)
 
 
 @pytest.mark.parametrize("seed", [97, 123])

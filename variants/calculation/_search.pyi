@@ -2,6 +2,7 @@
 
 RELAX_BUDGET: int
 RELAX_MEMO: int
+RELAX_WORK: int
 
 def exact(lengths: list[int], reserves: list[list[int]], cards: list[int], max_states: int,
           seconds: float | None = None, relax_budget: int = ...) -> tuple[str, list[tuple[str, int, int]], int]: ...

@@ -44,6 +44,9 @@ pub const RELAX_BUDGET: u32 = 2000;
 /// The relaxation's table of answers, shared by every check of one search, is emptied when
 /// it holds this many (search.py's `RELAX_MEMO`).
 pub const RELAX_MEMO: usize = 1 << 16;
+/// The exact search stops (no answer) once its relaxation checks have searched this many
+/// positions a state of its budget, in all (search.py's `RELAX_WORK`).
+pub const RELAX_WORK: usize = 64;
 
 /// Multiplicative hashing over 8-byte words (the keys are short; SipHash costs more here).
 #[derive(Default)]
@@ -198,6 +201,8 @@ struct Search<'a> {
     ids: [Vec<u32>; 4],
     prefixes: Prefixes,
     relax_memo: HashMap<RelaxKey, bool, FxBuild>,
+    /// positions the relaxation's checks have searched, in all
+    relax_work: usize,
     key_buf: Vec<u8>,
 }
 
@@ -249,6 +254,7 @@ impl<'a> Search<'a> {
             ids: std::array::from_fn(|_| vec![0]),
             prefixes: Prefixes::default(),
             relax_memo: HashMap::default(),
+            relax_work: 0,
             key_buf: Vec::with_capacity(64),
         };
         for (j, pile) in reserves.iter().enumerate() {
@@ -401,13 +407,17 @@ impl<'a> Search<'a> {
             inexact: false,
             budget: self.budget.relax_budget,
         };
-        relax.go()
+        let ok = relax.go();
+        self.relax_work += relax.count as usize;
+        ok
     }
 
     fn dfs(&mut self, i: usize) -> bool {
         self.count += 1;
         if self.count & 63 == 0
-            && (self.seen.len() > self.budget.max_states || self.budget.deadline.is_some_and(|d| Instant::now() > d))
+            && (self.seen.len() > self.budget.max_states
+                || self.relax_work > RELAX_WORK.saturating_mul(self.budget.max_states)
+                || self.budget.deadline.is_some_and(|d| Instant::now() > d))
         {
             self.out = true;
             return false;

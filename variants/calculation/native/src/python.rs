@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::{beam, search, BadPosition, Budget, Outcome, Step, RELAX_BUDGET, RELAX_MEMO};
+use crate::{beam, search, BadPosition, Budget, Outcome, Step, RELAX_BUDGET, RELAX_MEMO, RELAX_WORK};
 
 /// A step as search.py writes it: ("h", reserve, foundation), ("d", foundation, -1) or
 /// ("d", -1, reserve).
@@ -65,5 +65,6 @@ fn _search(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(beam_py, m)?)?;
     m.add("RELAX_BUDGET", RELAX_BUDGET)?;
     m.add("RELAX_MEMO", RELAX_MEMO)?;
+    m.add("RELAX_WORK", RELAX_WORK)?;
     Ok(())
 }
