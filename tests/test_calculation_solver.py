@@ -285,6 +285,23 @@ def test_the_relaxations_shared_answers_are_a_fresh_checks(calc):
     assert checks[True] > 50 and checks[False] >= 3 and spared > 10, (checks, spared)
 
 
+def test_the_relaxations_work_stops_the_exact_search_alike_in_both_engines(calc):
+    """Deal 3 after 40 random moves: the relaxation's checks run out of their budget one after
+    another, and their work (RELAX_WORK a state of the budget) stops the exact search long
+    before its 2,000 states, with no answer, at the same count in both engines."""
+    from solitaire.variants.calculation.search import exact
+
+    game = Game.new(Rules.of(calc, {}), 3)
+    rng = random.Random(3)
+    for _ in range(40):
+        game.play(rng.choice(game.legal_moves()))
+    lengths, reserves, cards = ranks_of(game.to_position())
+    python = exact(lengths, reserves, cards, float("inf"), 2000, native=False)
+    assert python[0] == UNKNOWN and python[2] < 1000, python[::2]
+    if compiled_or_none():
+        assert exact(lengths, reserves, cards, float("inf"), 2000, native=True) == python
+
+
 def test_both_searches_share_their_constants():
     compiled()
     from solitaire.variants.calculation import _search, search
