@@ -61,12 +61,12 @@ RELAX_WORK = 64
 
 
 def installed() -> bool:
-    """Whether the compiled exhaustive search is installed."""
+    """Whether the compiled searches (beam and exhaustive) are installed."""
     return _exact is not None
 
 
 def native_search() -> bool:
-    """Whether :func:`search` runs the compiled exhaustive search (installed, and
+    """Whether :func:`search` runs the compiled searches (installed, and
     ``SOLITAIRE_ENGINE`` does not ask for Python)."""
     return _exact is not None and not forced_python()
 

@@ -96,16 +96,8 @@ fn unpack(b: u8) -> Step {
 /// search.py's `urgency` for every rank: cards the nearest foundation still needing the rank
 /// takes before it (13: none).
 fn urgencies(t: &Tables, l: &[u8; 4]) -> [i64; RANKS] {
-    let mut us = [RANKS as i64; RANKS];
-    for (r, u) in us.iter_mut().enumerate() {
-        for k in 0..4 {
-            let d = t.pos[k][r] as i64 - l[k] as i64;
-            if 0 <= d && d < *u {
-                *u = d;
-            }
-        }
-    }
-    us
+    let lengths = l.map(usize::from);
+    std::array::from_fn(|r| t.urgency(lengths, r) as i64)
 }
 
 /// search.py's `_pile_cost`, doubled.

@@ -114,6 +114,19 @@ impl Tables {
         }
         t
     }
+
+    /// search.py's `urgency`: cards the nearest foundation that still needs `rank` takes
+    /// before it, with the foundations `lengths` long (13: none needs it).
+    pub fn urgency(&self, lengths: [usize; 4], rank: usize) -> i32 {
+        let mut best = RANKS as i32;
+        for k in 0..4 {
+            let d = self.pos[k][rank] as i32 - lengths[k] as i32;
+            if 0 <= d && d < best {
+                best = d;
+            }
+        }
+        best
+    }
 }
 
 /// One step of a line, in search.py's path format.
@@ -270,14 +283,7 @@ impl<'a> Search<'a> {
     }
 
     fn urgency(&self, rank: u8) -> i32 {
-        let mut best = RANKS as i32;
-        for k in 0..4 {
-            let d = self.t.pos[k][rank as usize] as i32 - self.l[k] as i32;
-            if 0 <= d && d < best {
-                best = d;
-            }
-        }
-        best
+        self.t.urgency(self.l, rank as usize)
     }
 
     /// search.py's key: the lengths, then the reserves sorted, joined by 0xff.

@@ -1,5 +1,5 @@
-//! The Python module `solitaire.variants.calculation._search`: `exact`, search.py's
-//! exhaustive search, with the GIL released while it searches.
+//! The Python module `solitaire.variants.calculation._search`: `exact` and `beam`, search.py's
+//! exhaustive search and beam search, with the GIL released while they search.
 
 use std::time::{Duration, Instant};
 
