@@ -2,6 +2,7 @@
 
     python benchmarks/bench_calculation.py --deals 1..100 --timeout 10
     python benchmarks/bench_calculation.py --deals 1..1000 --timeout 10 --engines compiled
+    python benchmarks/bench_calculation.py --searches 7,40 --engines compiled
 
 Each engine solves the deals as ``solitaire solve calculation --seeds A..B --json`` would
 (full information, one process a batch, ``--jobs 1``), the compiled search (the plugin's
@@ -10,6 +11,11 @@ Each engine solves the deals as ``solitaire solve calculation --seeds A..B --jso
 machine load. It prints, for each, the deals won, proved lost and unknown with 95% Wilson
 intervals, the median and p95 seconds a deal, and the CPU seconds of its processes; with
 ``--rows DIR`` it keeps every deal's JSON line, one file an engine.
+
+``--searches SEEDS`` times the plugin's two searches alone on whole deals instead, in this
+process: the exact search from the deal (``search.exact``, no limit but ``--max-states``) and
+the beam at ``--width`` with each estimate (``search.run_beam``), each engine by turns, with
+the answer and positions stored (the same in both engines) and the seconds.
 """
 
 from __future__ import annotations
@@ -50,6 +56,36 @@ def batch(engine: str, first: int, last: int, budget: list[str]) -> tuple[list[d
     return rows, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def searches(seeds: list[int], engines: list[str], max_states: int, width: int) -> None:
+    """Each search alone on whole deals, the engines by turns (see the module's docstring)."""
+    import time
+
+    from solitaire.core import Game, Rules, get_variant
+    from solitaire.core.solver import variant_knowledge
+    from solitaire.variants.calculation.search import exact, run_beam
+
+    rules = Rules.of(get_variant("calculation"), {})
+    know: Any = variant_knowledge(rules)
+    print("| deal | search | engine | answer | positions | seconds |")
+    print("|---:|---|---|---|---:|---:|")
+    for seed in seeds:
+        game = Game.new(rules, seed)
+        cards = [c % 13 for c in game.piles[know.waste] + game.piles[know.stock][::-1]]
+        lengths = [len(game.piles[f]) for f in know.found]
+        reserves = [[c % 13 for c in game.piles[r]] for r in know.reserves]
+        for engine in engines:
+            native = engine == "compiled"
+            began = time.perf_counter()
+            answer, _, stored = exact(lengths, reserves, cards, float("inf"), max_states, native=native)
+            print(f"| {seed} | exact | {engine} | {answer} | {stored} | {time.perf_counter() - began:.2f} |")
+            for kind in (1, 2, 0):
+                began = time.perf_counter()
+                found = run_beam(lengths, reserves, cards, width, float("inf"), kind, native=native)
+                print(f"| {seed} | beam {width} wide, estimate {kind} | {engine} | "
+                      f"{'win' if found.path else 'none'} | {found.states} | {time.perf_counter() - began:.2f} |",
+                      flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", default="1..100", help="A..B (default 1..100)")
@@ -58,12 +94,18 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=10, help="deals an engine solves in its turn (default 10)")
     parser.add_argument("--engines", default="compiled,python", help="compiled,python (default both)")
     parser.add_argument("--rows", type=Path, help="a folder for every deal's JSON line, one file an engine")
+    parser.add_argument("--searches", help="SEEDS (comma-separated): time the two searches alone on these deals")
+    parser.add_argument("--max-states", type=int, default=5_000_000, help="the exact search's budget (--searches)")
+    parser.add_argument("--width", type=int, default=2025, help="the beam's width (--searches)")
     args = parser.parse_args()
     first, last = (int(x) for x in args.deals.split(".."))
     budget = ["--states", str(args.states)] if args.states else ["--timeout", str(args.timeout)]
     engines = [e for e in args.engines.split(",") if e]
     if not engines or any(e not in ENGINES for e in engines):
         raise SystemExit(f"--engines: a list of {', '.join(ENGINES)}")
+    if args.searches:
+        searches([int(s) for s in args.searches.split(",")], engines, args.max_states, args.width)
+        return
     rows: dict[str, list[dict[str, Any]]] = {e: [] for e in engines}
     cpu = dict.fromkeys(engines, 0.0)
     for start in range(first, last + 1, args.chunk):
