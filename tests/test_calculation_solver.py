@@ -302,6 +302,61 @@ def test_the_relaxations_work_stops_the_exact_search_alike_in_both_engines(calc)
         assert exact(lengths, reserves, cards, float("inf"), 2000, native=True) == python
 
 
+def test_a_work_bound_stops_the_exact_search_alike_in_both_engines(calc):
+    """``max_work`` (a hint's bound: the positions the search and its relaxation checks reach
+    together) stops the exact search sooner than its 2,000 states would, with no answer, the
+    sooner the smaller it is, at the same count of positions stored in both engines; a bound
+    the search stays under changes nothing (deal 3 is won in 68 states at any bound from
+    10,000 on)."""
+    from solitaire.variants.calculation.search import exact
+
+    def ranks(seed: int, moves: int) -> tuple[list[int], list[list[int]], list[int]]:
+        game = Game.new(Rules.of(calc, {}), seed)
+        rng = random.Random(seed)
+        for _ in range(moves):
+            game.play(rng.choice(game.legal_moves()))
+        return ranks_of(game.to_position())
+
+    played = ranks(3, 15)
+    stored = []
+    for work in (2000, 10_000):
+        answer = exact(*played, float("inf"), 2000, native=False, max_work=work)
+        assert answer[0] == UNKNOWN
+        stored.append(answer[2])
+        if compiled_or_none():
+            assert exact(*played, float("inf"), 2000, native=True, max_work=work) == answer, work
+    assert stored[0] < stored[1] < 2000, stored
+    whole = ranks(3, 0)
+    won = exact(*whole, float("inf"), 2000, native=False)
+    assert won[0] == WIN and exact(*whole, float("inf"), 2000, native=False, max_work=10_000) == won
+    assert exact(*whole, float("inf"), 2000, native=False, max_work=2000)[0] == UNKNOWN
+    if compiled_or_none():
+        assert exact(*whole, float("inf"), 2000, native=True, max_work=10_000) == won
+        assert exact(*whole, float("inf"), 2000, native=True) == won
+        assert exact(*played, float("inf"), 2000, native=True)[2] > stored[1]
+
+
+def test_a_hints_work_bound_narrows_the_beam_alike_in_both_engines(calc, monkeypatch):
+    """A hint's guess reaches Calculation's own search with the hint's work bound: its beam
+    widens no more once its rounds have reached that many positions, so the guess stores
+    far fewer; the answer is never a proof the unbounded search would not make, and both
+    engines store the same count."""
+    from solitaire.core.solver.native import solve as front_door
+
+    game = Game.new(Rules.of(calc, {}), 1)
+    rng = random.Random(1040)
+    for _ in range(40):
+        game.play(rng.choice(game.legal_moves()))
+    free = front_door(game, timeout=None, max_states=2000)
+    bound = front_door(game, timeout=None, max_states=2000, max_work=24_000)
+    assert free.method in ("variant", "") and bound.states < free.states / 2, (bound.states, free.states)
+    assert bound.result == free.result or bound.result == UNKNOWN
+    if compiled_or_none():
+        monkeypatch.setenv("SOLITAIRE_ENGINE", "python")
+        again = front_door(game, timeout=None, max_states=2000, max_work=24_000)
+        assert (again.result, again.states) == (bound.result, bound.states)
+
+
 def test_both_searches_share_their_constants():
     compiled()
     from solitaire.variants.calculation import _search, search

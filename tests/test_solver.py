@@ -370,7 +370,7 @@ class OwnSearch:
         self.deadline: float | None = None
         self.called: float | None = None
 
-    def search(self, game, deadline, max_states):
+    def search(self, game: Game, deadline: float, max_states: int) -> SearchOutcome:
         self.deadline, self.called = deadline, time.perf_counter()
         return SearchOutcome(UNKNOWN)  # no answer: the generic portfolio goes on
 
@@ -397,6 +397,55 @@ def test_a_variants_own_search_with_the_whole_budget_has_the_last_word(klondike)
     result = solve(game, timeout=None, max_states=BUDGET, knowledge=know)
     assert know.called is not None
     assert (result.result, result.states, result.method) == (UNKNOWN, 0, "")
+
+
+class WorkSearch(OwnSearch):
+    """An own search that takes a hint's work bound, and notes it."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.work: list[int | None] = []
+
+    def search(self, game: Game, deadline: float, max_states: int, max_work: int | None = None) -> SearchOutcome:
+        self.work.append(max_work)
+        return super().search(game, deadline, max_states)
+
+
+class KeywordsSearch(OwnSearch):
+    def search(self, game: Game, deadline: float, max_states: int, **options: object) -> SearchOutcome:
+        self.options = options
+        return super().search(game, deadline, max_states)
+
+
+class PositionalWork(OwnSearch):
+    def search(self, game: Game, deadline: float, max_states: int, max_work: int | None = None, /) -> SearchOutcome:
+        assert max_work is None, "a positional-only max_work is not the keyword: never passed"
+        return super().search(game, deadline, max_states)
+
+
+def test_a_hints_work_bound_reaches_an_own_search_that_takes_it(klondike):
+    """``max_work`` goes to a variant's own search only where it takes the keyword (by name
+    or through ``**kwargs``); one with the three arguments alone is called as before, and
+    no bound at all passes nothing."""
+    from solitaire.core.solver.knowledge import takes_work
+    from solitaire.core.solver.native import solve as front_door
+
+    game = Game.new(Rules.of(klondike, {}), 2)
+    know = WorkSearch()
+    front_door(game, timeout=None, max_states=BUDGET, knowledge=know, max_work=1234)
+    front_door(game, timeout=None, max_states=BUDGET, knowledge=know)
+    assert know.work == [1234, None]
+    keywords = KeywordsSearch(1)
+    front_door(game, timeout=None, max_states=BUDGET, knowledge=keywords, max_work=77)
+    assert keywords.options == {"max_work": 77}
+    plain = OwnSearch(1)
+    assert front_door(game, timeout=None, max_states=BUDGET, knowledge=plain, max_work=77).result == UNKNOWN
+    assert plain.called is not None
+    assert front_door(game, timeout=None, max_states=BUDGET, knowledge=PositionalWork(0.5),
+                      max_work=77).result == WIN  # called with three arguments; the portfolio wins after it
+    assert [takes_work(o.search) for o in (know, keywords, plain, PositionalWork())] == [True, True, False, False]
+    assert not takes_work(print)  # no signature of its own to read (a builtin): False, not an error
+    assert Knowledge.of(know).search_work and not Knowledge.of(plain).search_work
 
 
 KLONDIKE_YAML = Path(__file__).resolve().parents[1] / "variants" / "klondike" / "klondike.yaml"

@@ -70,7 +70,22 @@ class Prune(Protocol):
 @runtime_checkable
 class OwnSearch(Protocol):
     def search(self, game: Game, deadline: float, max_states: int) -> SearchOutcome:
-        """The variant's own full search, given ``search_share`` of the budget."""
+        """The variant's own full search, given ``search_share`` of the budget. A search
+        that also takes a keyword ``max_work`` (an int, or None for no bound) is passed a
+        hint's bound on its work (:func:`takes_work`): the positions it may reach, a count."""
+
+
+def takes_work(search: Callable[..., object]) -> bool:
+    """Whether a variant's own search takes the keyword ``max_work`` (by name, or through
+    ``**kwargs``); read once from its signature, False when it has none to read."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(search).parameters.values()
+    except (TypeError, ValueError):  # a callable with no signature to read
+        return False
+    return any(p.kind is p.VAR_KEYWORD or (p.name == "max_work" and p.kind is not p.POSITIONAL_ONLY)
+               for p in parameters)
 
 
 @runtime_checkable
@@ -113,8 +128,9 @@ class Knowledge:
     dead: Callable[[Game], bool] | None = None
     heuristic: Callable[[Game], int] | None = None
     prune: Callable[[Game, Move], bool] | None = None
-    search: Callable[[Game, float, int], SearchOutcome] | None = None
+    search: Callable[..., SearchOutcome] | None = None
     search_share: float = 0.5  # of the budget for ``search``; the generic portfolio has the rest (none at 1)
+    search_work: bool = False  # ``search`` takes the keyword ``max_work`` (:func:`takes_work`)
     given: bool = False  # an object was given (even one with none of the methods)
 
     @classmethod
@@ -131,6 +147,7 @@ class Knowledge:
             prune=obj.prune if isinstance(obj, Prune) else None,
             search=obj.search if isinstance(obj, OwnSearch) else None,
             search_share=_share(getattr(obj, "search_share", 0.5)),
+            search_work=isinstance(obj, OwnSearch) and takes_work(obj.search),
             given=True,
         )
 

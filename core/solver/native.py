@@ -287,7 +287,9 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
     too, not only by what it stores: the positions a pass may reach (each move it plays; a
     stored state costs one to tens of them, as many as the game has moves a position), None
     for no such bound. A pass stopped by it answers nothing (an "unknown", never a proof).
-    The Python engine has no such bound."""
+    The Python engine passes it to a variant's own search that takes it (the knowledge's
+    ``search`` with a keyword ``max_work``, as Calculation's); its generic passes have no
+    such bound."""
     engine, reason = choose(game, knowledge, engine)
     if cancel is not None and cancel.cancelled:
         return SolveResult(UNKNOWN, (), 0.0, 0, "", engine, reason, stopped="cancelled")
@@ -298,7 +300,7 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
             max_states, bound = cap, "memory"
     if engine == "python":
         result = python_solve(game, timeout=timeout, max_states=max_states, greedy_share=greedy_share,
-                              knowledge=knowledge, fixed_table=memory_mb is not None)
+                              knowledge=knowledge, fixed_table=memory_mb is not None, max_work=max_work)
         result = SolveResult(result.result, result.moves if whole_line else result.moves[:1], result.seconds,
                              result.states, result.method, "python", reason)
     else:

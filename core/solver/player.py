@@ -46,7 +46,9 @@ def player_hint(game: Game, samples: int = 6, states: int = 2000,
     0)``, and the searches under way are cancelled (they stop within a few hundred positions).
     Two positions that differ only in hidden cards give the same hint.
     ``work`` bounds what a guess's search does as well as what it stores: in the compiled
-    core its passes together may reach ``work`` positions a state of its budget (a count
+    core (and in a variant's own search that takes the bound, as Calculation's does: see
+    :func:`.knowledge.takes_work`) its passes together may reach ``work`` positions a state
+    of its budget (a count
     too: the same answer on any machine; None: no such bound, the states alone). A pass
     stores one position for every one to ten it reaches, as many as the game has moves a
     position, so the bound is reached first where nothing wins: Spider's, Forty Thieves'

@@ -415,8 +415,12 @@ class Solver:
     """Solve ``game`` (full information: it sees the face-down cards and the stock order)."""
 
     def __init__(self, game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
-                 greedy_share: float = 0.5, knowledge: Any = None, fixed_table: bool = False) -> None:
+                 greedy_share: float = 0.5, knowledge: Any = None, fixed_table: bool = False,
+                 max_work: int | None = None) -> None:
         self.start = game
+        #: a bound on the work of the variant's own search, passed on where it takes one
+        #: (:func:`.knowledge.takes_work`); the generic passes have no such bound
+        self.max_work = max_work
         #: ``max_states`` bounds the states held at once (a memory bound), not a pass's own
         self.fixed_table = fixed_table
         self.rules = game.rules
@@ -457,7 +461,11 @@ class Solver:
             return SolveResult(UNWINNABLE, (), time.perf_counter() - began, 0, "blocked")
         t0, span = began, self.timeout
         if self.know_search is not None:  # the variant's own search, its share of the budget:
-            found = self.know_search(self.start, began + span * self.search_share, self.max_states)
+            if self.know.search_work and self.max_work is not None:
+                found = self.know_search(self.start, began + span * self.search_share, self.max_states,
+                                         max_work=self.max_work)
+            else:
+                found = self.know_search(self.start, began + span * self.search_share, self.max_states)
             self.states = found.states
             if found.result == WIN:  # moves that win (replayed in _win)
                 self.solution = list(found.moves)
@@ -1214,11 +1222,12 @@ class Solver:
 
 
 def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000, greedy_share: float = 0.5,
-          knowledge: Any = None, fixed_table: bool = False) -> SolveResult:
+          knowledge: Any = None, fixed_table: bool = False, max_work: int | None = None) -> SolveResult:
     """Solve ``game`` with full information; see :class:`Solver`. ``knowledge`` overrides
     what the ``solver_knowledge`` hook gives (an object with ``safe_home``/``priority``).
+    ``max_work`` goes to the variant's own search where it takes one (a hint's bound).
 
     ``timeout`` is in seconds; ``None`` sets no deadline, so the search stops only when a
     pass has stored ``max_states`` states: the same answer on any machine, however loaded."""
     return Solver(game, timeout=timeout, max_states=max_states, greedy_share=greedy_share,
-                  knowledge=knowledge, fixed_table=fixed_table).solve()
+                  knowledge=knowledge, fixed_table=fixed_table, max_work=max_work).solve()

@@ -78,11 +78,12 @@ class CalculationKnowledge:
 
     # -------------------------------------------------------------- hook methods
 
-    def search(self, game: Game, deadline: float, max_states: int) -> SearchOutcome:
-        """The dedicated search (``search.py``): its outcome, with the states it stored."""
+    def search(self, game: Game, deadline: float, max_states: int, max_work: int | None = None) -> SearchOutcome:
+        """The dedicated search (``search.py``): its outcome, with the states it stored;
+        ``max_work`` bounds its work (a hint's bound, :func:`.search.search`)."""
         from . import search
 
-        return search.search(game, self.piles, deadline, max_states)
+        return search.search(game, self.piles, deadline, max_states, max_work)
 
     def engine(self) -> str:
         """Where :meth:`search` runs: compiled (``native/``) when installed, else Python."""

@@ -89,9 +89,12 @@ class Search:
     """Depth-first search over (foundation lengths, reserves); see :func:`search`."""
 
     def __init__(self, lengths: list[int], reserves: list[list[int]], cards: list[int],
-                 deadline: float, max_states: int, relax_budget: int = RELAX_BUDGET) -> None:
+                 deadline: float, max_states: int, relax_budget: int = RELAX_BUDGET,
+                 max_work: int | None = None) -> None:
         self.L = list(lengths)
         self.relax_budget = relax_budget  # for each check of :meth:`relaxed_ok` in :meth:`dfs`
+        #: the positions the search and its relaxation checks may reach together (None: no such bound)
+        self.max_work = max_work
         self.R = [list(r) for r in reserves]
         self.cards = list(cards)  # ranks still to come, in the order they are drawn
         self.deadline = deadline
@@ -301,7 +304,8 @@ class Search:
     def dfs(self, i: int) -> bool:
         self.count += 1
         if not self.count & 63 and (time.perf_counter() > self.deadline or len(self.seen) > self.max_states
-                                    or self.relax_work > RELAX_WORK * self.max_states):
+                                    or self.relax_work > RELAX_WORK * self.max_states
+                                    or (self.max_work is not None and self.relax_work + self.count > self.max_work)):
             raise _Out
         mark = len(self.path)
         self.forced()
@@ -510,10 +514,16 @@ def beam(lengths: list[int], reserves: list[list[int]], cards: list[int], width:
 _SCORE = operator.itemgetter(4)
 
 
-def search(game: Any, piles: dict[str, Any], deadline: float, max_states: int) -> SearchOutcome:
+def search(game: Any, piles: dict[str, Any], deadline: float, max_states: int,
+           max_work: int | None = None) -> SearchOutcome:
     """Search ``game`` (a Calculation position): WIN with kernel moves that win, UNWINNABLE
     when no line wins (the search was exhausted: a proof), UNKNOWN when the budget ran out;
     with the positions stored, on every path.
+
+    ``max_work`` (a hint's bound, see :func:`solitaire.core.solver.native.solve`) bounds each
+    of the two searches by the positions it reaches, a count: the beam widens no more once
+    its rounds together have reached that many, and the exact search stops there with its
+    relaxation checks (None: no such bound, the states and the deadline alone).
 
     ``piles`` maps "stock", "waste", "found" (four indices) and "reserves" (four indices).
     """
@@ -544,6 +554,8 @@ def search(game: Any, piles: dict[str, Any], deadline: float, max_states: int) -
     while path is None and cut and time.perf_counter() < share and width <= max_states:
         cut = False
         for kind in (1, 2, 0):
+            if max_work is not None and states >= max_work:
+                break
             found_beam = run_beam(lengths, s.R, cards, width, share, kind)
             path = found_beam.path
             states += found_beam.states
@@ -553,7 +565,7 @@ def search(game: Any, piles: dict[str, Any], deadline: float, max_states: int) -
         width *= 3
     if path is not None:
         return SearchOutcome(WIN, tuple(_moves(path, piles, len(pending))), states)
-    result, line, stored = exact(lengths, s.R, cards, deadline, max_states)
+    result, line, stored = exact(lengths, s.R, cards, deadline, max_states, max_work=max_work)
     return SearchOutcome(result, tuple(_moves(line, piles, len(pending))) if result == WIN else (), states + stored)
 
 
@@ -573,23 +585,25 @@ def run_beam(lengths: list[int], reserves: list[list[int]], cards: list[int], wi
 
 
 def exact(lengths: list[int], reserves: list[list[int]], cards: list[int], deadline: float,
-          max_states: int, native: bool | None = None,
-          relax_budget: int = RELAX_BUDGET) -> tuple[str, list[tuple[Any, ...]], int]:
+          max_states: int, native: bool | None = None, relax_budget: int = RELAX_BUDGET,
+          max_work: int | None = None) -> tuple[str, list[tuple[Any, ...]], int]:
     """The exhaustive search (:meth:`Search.dfs`) from a position on ranks: (WIN, its path),
     (UNWINNABLE, []) (a proof) or (UNKNOWN, []) once more than ``max_states`` positions are
     stored or past ``deadline`` (``time.perf_counter()``), with the positions stored. The
     compiled search when it is installed (``native`` None: :func:`native_search`; True:
     required), else this module's :class:`Search`; the two store the same positions.
-    ``relax_budget``: the positions each check of the relaxation may search."""
+    ``relax_budget``: the positions each check of the relaxation may search; ``max_work``:
+    the positions the search and its relaxation checks may reach together (a count, the same
+    in both engines; None: no such bound), past which it stops with UNKNOWN."""
     if native is None:
         native = native_search()
     if native:
         if _exact is None:
             raise RuntimeError("the compiled search (solitaire.variants.calculation._search) is not installed")
         seconds = None if deadline == float("inf") else max(0.0, deadline - time.perf_counter())
-        result, steps, stored = _exact(lengths, reserves, cards, max_states, seconds, relax_budget)
+        result, steps, stored = _exact(lengths, reserves, cards, max_states, seconds, relax_budget, max_work)
         return str(result), [tuple(step) for step in steps], int(stored)
-    s = Search(lengths, reserves, cards, deadline, max_states, relax_budget)
+    s = Search(lengths, reserves, cards, deadline, max_states, relax_budget, max_work)
     try:
         ok = s.dfs(0)
     except _Out:

@@ -151,12 +151,15 @@ pub enum Outcome {
     Unknown,
 }
 
-/// A search's bounds: positions stored, a deadline, and the relaxation's own budget.
+/// A search's bounds: positions stored, a deadline, the relaxation's own budget, and the
+/// work of the whole search (search.py's `max_work`: the positions it reaches, its own and
+/// its relaxation checks' together; None: no such bound).
 #[derive(Clone, Copy, Debug)]
 pub struct Budget {
     pub max_states: usize,
     pub deadline: Option<Instant>,
     pub relax_budget: u32,
+    pub max_work: Option<usize>,
 }
 
 /// Why a position cannot be searched.
@@ -423,6 +426,7 @@ impl<'a> Search<'a> {
         if self.count & 63 == 0
             && (self.seen.len() > self.budget.max_states
                 || self.relax_work > RELAX_WORK.saturating_mul(self.budget.max_states)
+                || self.budget.max_work.is_some_and(|w| self.relax_work.saturating_add(self.count as usize) > w)
                 || self.budget.deadline.is_some_and(|d| Instant::now() > d))
         {
             self.out = true;

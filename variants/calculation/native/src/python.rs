@@ -23,13 +23,14 @@ fn to_py(s: Step) -> PyStep {
 /// Search a Calculation position: the foundations' lengths, the four reserves' ranks
 /// (bottom to top) and the ranks to draw, in order. Returns ("win", steps, states),
 /// ("unwinnable", [], states) (a proof) or ("unknown", [], states) once more than
-/// `max_states` positions are stored or `seconds` have passed.
+/// `max_states` positions are stored, `seconds` have passed or its work passes `max_work`
+/// (the positions it and its relaxation checks reach; None: no such bound).
 #[pyfunction]
-#[pyo3(signature = (lengths, reserves, cards, max_states, seconds=None, relax_budget=RELAX_BUDGET))]
+#[pyo3(signature = (lengths, reserves, cards, max_states, seconds=None, relax_budget=RELAX_BUDGET, max_work=None))]
 fn exact(py: Python<'_>, lengths: Vec<usize>, reserves: Vec<Vec<u8>>, cards: Vec<u8>, max_states: usize,
-         seconds: Option<f64>, relax_budget: u32) -> PyResult<(&'static str, Vec<PyStep>, usize)> {
+         seconds: Option<f64>, relax_budget: u32, max_work: Option<usize>) -> PyResult<(&'static str, Vec<PyStep>, usize)> {
     let deadline = deadline(seconds)?;
-    let budget = Budget { max_states, deadline, relax_budget };
+    let budget = Budget { max_states, deadline, relax_budget, max_work };
     let found = py.detach(move || search(&lengths, &reserves, &cards, budget));
     match found {
         Err(bad) => Err(PyValueError::new_err(bad.0)),

@@ -28,7 +28,7 @@ fn empty() -> Vec<Vec<u8>> {
 }
 
 fn unbounded() -> Budget {
-    Budget { max_states: usize::MAX, deadline: None, relax_budget: RELAX_BUDGET }
+    Budget { max_states: usize::MAX, deadline: None, relax_budget: RELAX_BUDGET, max_work: None }
 }
 
 /// Play `steps` by the rules from the position; true when every step is legal and the
@@ -188,7 +188,7 @@ fn whole_deals_win_with_lines_that_replay() {
             cards.extend(t.seq[k][1..RANKS].iter().map(|&r| r as u8));
         }
         rng.shuffle(&mut cards);
-        let budget = Budget { max_states: 20_000, deadline: None, relax_budget: RELAX_BUDGET };
+        let budget = Budget { max_states: 20_000, deadline: None, relax_budget: RELAX_BUDGET, max_work: None };
         let (outcome, states) = search(&[1; 4], &empty(), &cards, budget).unwrap();
         if let Outcome::Win(steps) = outcome {
             assert!(replays(&[1; 4], &empty(), &cards, &steps));
@@ -209,7 +209,7 @@ fn a_states_budget_answers_unknown_not_lost() {
         cards.extend(t.seq[k][1..RANKS].iter().map(|&r| r as u8));
     }
     rng.shuffle(&mut cards);
-    let budget = Budget { max_states: 10, deadline: None, relax_budget: RELAX_BUDGET };
+    let budget = Budget { max_states: 10, deadline: None, relax_budget: RELAX_BUDGET, max_work: None };
     let (outcome, states) = search(&[1; 4], &empty(), &cards, budget).unwrap();
     assert_ne!(outcome, Outcome::Lost);
     assert!(states <= 10 + 64, "stopped near its budget: {states}");
@@ -221,13 +221,13 @@ fn a_states_budget_answers_unknown_not_lost() {
 fn the_relaxations_shared_answers_are_a_fresh_checks() {
     let t = Tables::new();
     let mut rng = Rng(4242);
-    let exact = Budget { max_states: usize::MAX, deadline: None, relax_budget: u32::MAX };
+    let exact = Budget { max_states: usize::MAX, deadline: None, relax_budget: u32::MAX, max_work: None };
     let (mut lost, mut kept, mut hits, mut ran_out) = (0, 0, 0, 0);
     for _ in 0..60 {
         let (l, r, cards) = position(&mut rng, 3);
         let mut shared = Search::new(&t, l, &r, &cards, exact);
         // a small relaxation budget, so that checks run out of it: their "true" is no answer
-        let tight = Budget { max_states: usize::MAX, deadline: None, relax_budget: 8 };
+        let tight = Budget { max_states: usize::MAX, deadline: None, relax_budget: 8, max_work: None };
         let mut budgeted = Search::new(&t, l, &r, &cards, tight);
         for i in 0..cards.len() {
             // a random move home or two, then the next card parked on a random reserve
