@@ -463,6 +463,36 @@ def test_solve_uses_the_compiled_search_unless_python_is_asked_for(calc, monkeyp
     assert (again.result, again.states, again.moves) == (answer.result, answer.states, answer.moves)
 
 
+def test_asking_solve_for_python_runs_the_plugins_python_search(calc, monkeypatch):
+    """``solve(engine="python")`` runs Calculation's own search in its Python reference too,
+    as ``SOLITAIRE_ENGINE=python`` does, with the same answer; only in that call (the
+    next default solve is compiled again), and a hint asked for in Python likewise."""
+    compiled()
+    from solitaire.core.solver.native import forced_python
+    from solitaire.core.solver.native import solve as front_door
+    from solitaire.core.solver.player import player_hint
+    from solitaire.variants.calculation import search
+
+    calls: list[str] = []
+    for name in ("_beam", "_exact"):
+        real = getattr(search, name)
+
+        def spy(*args: Any, _real: Any = real, _name: str = name, **kwargs: Any) -> Any:
+            calls.append(_name)
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(search, name, spy)
+    game = Game.new(Rules.of(calc, {}), 56)
+    python = front_door(game, timeout=None, max_states=2000, engine="python")
+    assert calls == [] and python.engine == "python" and not forced_python()
+    compiled_answer = front_door(game, timeout=None, max_states=2000)
+    assert calls, "the default solve runs the compiled search"
+    assert (python.result, python.states, python.moves) == (
+        compiled_answer.result, compiled_answer.states, compiled_answer.moves)
+    calls.clear()
+    assert player_hint(game, engine="python", threads=1)[0] is not None and calls == []
+
+
 # ---------------------------------------------------------------------- issue: hint crashed
 
 # seed 344, 45 moves in: every drawn card parked on r1, so r1 holds a card that can never

@@ -13,6 +13,7 @@ is solved in Python, so a new move kind never reaches a core that does not know 
 
 from __future__ import annotations
 
+import contextvars
 import importlib
 import math
 import os
@@ -67,8 +68,15 @@ def native_version() -> str | None:
     return None if module is None else str(module.VERSION)
 
 
+#: set while a :func:`solve` asked for the Python engine runs (in that thread or task only),
+#: so that a variant's own compiled search (Calculation's) runs its Python reference too
+_PYTHON_ASKED: contextvars.ContextVar[bool] = contextvars.ContextVar("solitaire_python_asked", default=False)
+
+
 def forced_python() -> bool:
-    return os.environ.get(ENGINE_VARIABLE, "").strip().lower() == "python"
+    """Whether Python is asked for: ``SOLITAIRE_ENGINE=python``, or inside a :func:`solve`
+    called with ``engine="python"`` (a variant's own search that is compiled asks this too)."""
+    return _PYTHON_ASKED.get() or os.environ.get(ENGINE_VARIABLE, "").strip().lower() == "python"
 
 
 def engine_line() -> str:
@@ -265,7 +273,8 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
           whole_line: bool = True, max_work: int | None = None) -> SolveResult:
     """Solve ``game`` with full information, in the compiled core where it can (see
     :func:`choose`), else in Python (:func:`solitaire.core.solver.search.solve`); the
-    answer names the engine. ``timeout`` in seconds (None: the states budget alone);
+    answer names the engine (``engine="python"`` runs a variant's own compiled search, as
+    Calculation's, in its Python reference too). ``timeout`` in seconds (None: the states budget alone);
     ``guided=False`` leaves the compiled core's guided pass out of its portfolio (the Python
     engine has none).
 
@@ -290,6 +299,7 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
     The Python engine passes it to a variant's own search that takes it (the knowledge's
     ``search`` with a keyword ``max_work``, as Calculation's); its generic passes have no
     such bound."""
+    asked_python = engine == "python"
     engine, reason = choose(game, knowledge, engine)
     if cancel is not None and cancel.cancelled:
         return SolveResult(UNKNOWN, (), 0.0, 0, "", engine, reason, stopped="cancelled")
@@ -299,8 +309,12 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
         if cap < max_states:
             max_states, bound = cap, "memory"
     if engine == "python":
-        result = python_solve(game, timeout=timeout, max_states=max_states, greedy_share=greedy_share,
-                              knowledge=knowledge, fixed_table=memory_mb is not None, max_work=max_work)
+        asked = _PYTHON_ASKED.set(asked_python or _PYTHON_ASKED.get())
+        try:
+            result = python_solve(game, timeout=timeout, max_states=max_states, greedy_share=greedy_share,
+                                  knowledge=knowledge, fixed_table=memory_mb is not None, max_work=max_work)
+        finally:
+            _PYTHON_ASKED.reset(asked)
         result = SolveResult(result.result, result.moves if whole_line else result.moves[:1], result.seconds,
                              result.states, result.method, "python", reason)
     else:
