@@ -12,6 +12,7 @@ answer is then "unknown" with ``"stopped": "memory"``); see docs/solver.md.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -19,15 +20,16 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import typer
 
 from solitaire.core.i18n import N_
 from solitaire.core.solver import Cancel, SolveResult, parse_range, player_hint, solve
+from solitaire.core.solver.native import choose
 
 from .common import MS, _start_game, _variant, _variant_options, fail, ms_deal
 from .options import MS as MS_OPTION
@@ -48,19 +50,24 @@ Task = tuple[str, dict[str, Any], int, float, int, str | None, float | None]  # 
 DEFAULT_TIMEOUT = 10.0
 MAX_STATES = 3_000_000  # the solver's own default budget a pass
 CONNECT_TIMEOUT = "10s"  # how long --cluster waits for the scheduler
+#: how long (seconds) Ctrl-C waits for a cancelled search to return (the compiled core's stops
+#: within a few hundred positions; the Python engine's is not waited for past this)
+CANCEL_WAIT = 5.0
+
+T = TypeVar("T")
 #: an "unknown" answer's reason (SolveResult.stopped), and what to try then
 STOPPED = {"time": "the time ran out", "states": "the states budget ran out", "memory": "the memory bound was reached"}
 TRY = {"time": "a longer --timeout", "states": "a larger --states", "memory": "a larger --memory"}
 
 
-def _one(args: Task) -> dict[str, Any]:
+def _one(args: Task, cancel: Cancel | None = None) -> dict[str, Any]:
     """Solve one deal of a batch: a module-level function, so a cluster's workers (and the
     processes of a batch the Python engine solves) can import it."""
     from solitaire.core import Rules, get_variant
 
     name, options, seed, timeout, states, numbering, memory = args
     rules = Rules.of(get_variant(name), options)
-    return _row(rules, seed, timeout, states, numbering, memory)
+    return _row(rules, seed, timeout, states, numbering, memory, cancel)
 
 
 def _row(rules: Any, seed: int, timeout: float, states: int, numbering: str | None,
@@ -140,6 +147,34 @@ class _Threads:
                 and f.result().get("stopped") != "cancelled"]
 
 
+def _interruptibly(search: Callable[[Cancel], T], native: bool) -> T:
+    """``search(cancel)`` run in a thread of its own while this one waits, so that Ctrl-C
+    is seen at once: the compiled searches let go of Python's lock while they run, where
+    this thread would have waited for one to return. Then the search under way is cancelled
+    and KeyboardInterrupt goes on up; in the compiled core (``native``) the search stops
+    within a few hundred positions and is waited for (up to :data:`CANCEL_WAIT` seconds), so
+    that it ends before the interpreter does. The Python engine checks no :class:`Cancel`:
+    its thread is a daemon, left behind on the way out."""
+    cancel = Cancel()
+    done: Future[T] = Future()
+
+    def run() -> None:
+        try:
+            done.set_result(search(cancel))
+        except BaseException as exc:  # raised by result() in this thread
+            done.set_exception(exc)
+
+    thread = threading.Thread(target=run, name="solve", daemon=True)
+    thread.start()
+    try:
+        return done.result()
+    except KeyboardInterrupt:
+        cancel.cancel()
+        if native:
+            thread.join(timeout=CANCEL_WAIT)
+        raise
+
+
 def _ignore_interrupts() -> None:
     """A worker process of a batch leaves Ctrl-C to its parent, which ends it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -209,7 +244,7 @@ def _on_cluster(address: str, tasks: list[Task]) -> Iterator[dict[str, Any]]:
 def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, states: int, jobs: int,
            cluster: str | None = None, numbering: str | None = None, memory: float | None = None) -> None:
     from solitaire.core import Game, Rules
-    from solitaire.core.solver.native import choose, core
+    from solitaire.core.solver.native import core
 
     tasks = [(name, options, s, timeout, states, numbering, memory) for s in seeds]
     counts = {"win": 0, "unwinnable": 0, "unknown": 0}
@@ -230,15 +265,18 @@ def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, sta
         if cluster is not None:
             for row in _on_cluster(cluster, tasks):
                 report(row)
-        elif jobs > 1 and len(tasks) > 1:
+        else:
             rules = Rules.of(_variant(name), options)
             # the same engine for every deal of these rules (asked here, the plugin's solver
             # knowledge too: once, before the threads share the rules and what they cache)
             engine, _ = choose(Game.new(rules, seeds.start, numbering))
-            if engine == "python":  # it holds the GIL: processes, not threads
+            if engine == "python" and jobs > 1 and len(tasks) > 1:  # it holds the GIL: processes
                 for row in _in_processes(tasks, jobs):
                     report(row)
-            else:
+            elif engine == "python":  # one after another (a plugin's own search may be compiled)
+                for task in tasks:
+                    report(_interruptibly(functools.partial(_one, task), native=False))
+            else:  # the compiled core, in threads (one at least, so that Ctrl-C cancels its search)
                 core(rules)  # loaded once, before the threads share it
                 pool = _Threads(rules, tasks, jobs)
                 try:
@@ -256,9 +294,6 @@ def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, sta
                 finally:  # any other way out (an error, a closed pipe) waits for the deals under way
                     pool.stop()
                     pool.join()
-        else:
-            for task in tasks:
-                report(_one(task))
     finally:
         if progress:
             print(file=sys.stderr)
@@ -386,7 +421,9 @@ def solve_deal(variant: str, seed: int | None, seeds: str | None, position: Path
         else:
             print(f"hint: {move}" if move else "hint: no useful move")
         return
-    result = solve(game, timeout=timeout, max_states=budget, memory_mb=memory)
+    native = choose(game)[0] == "native"
+    result = _interruptibly(lambda cancel: solve(game, timeout=timeout, max_states=budget, memory_mb=memory,
+                                                 cancel=cancel), native)
     if json_mode:
         print(json.dumps(result.as_json()))
     else:

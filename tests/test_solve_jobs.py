@@ -157,3 +157,42 @@ def test_ctrl_c_stops_a_threaded_batch_cleanly(tmp_path: Any) -> None:
     seeds = [r["seed"] for r in rows]
     assert seeds == sorted(seeds) and seeds[0] == 1 and len(seeds) < 400
     assert not any(r.get("summary") for r in rows)
+
+
+# the command line with each search it starts and ends said on stderr: the test's signal to
+# interrupt one under way, and proof of how it ended ("cancelled": Ctrl-C stopped it)
+TRACED = """
+import sys
+from solitaire.cli import solve as command
+real = command.solve
+def traced(*args, **kwargs):
+    print("started", file=sys.stderr, flush=True)
+    result = real(*args, **kwargs)
+    print("finished", result.stopped, file=sys.stderr, flush=True)
+    return result
+command.solve = traced
+from solitaire.cli.main import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("deals", [("--seed", str(HARD)), ("--seeds", f"{HARD}..{HARD + 5}", "--jobs", "1")])
+def test_ctrl_c_cancels_the_compiled_search_under_way_with_one_job(tmp_path: Any, deals: tuple[str, ...]) -> None:
+    """Ctrl-C while one thread solves (a single deal, or a batch at ``--jobs 1``): the core's
+    search under way is cancelled, not run to its end (a budget of 3,000,000 states a pass on
+    a deal no pass decides within 200,000), and the command exits 130 with no traceback,
+    printing no row for it and starting no other deal."""
+    env = {**os.environ, "SOLITAIRE_HOME": str(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-c", TRACED, "solve", "klondike", "--draw", "3", *deals,
+                             "--states", "3000000", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    assert proc.stderr is not None
+    seen = proc.stderr.readline().strip()
+    assert seen == "started", seen
+    proc.send_signal(signal.SIGINT)  # the search of deal HARD is under way
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert err.split() == ["finished", "cancelled"], err
+    assert out == ""
+
