@@ -12,6 +12,7 @@ answer is then "unknown" with ``"stopped": "memory"``); see docs/solver.md.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import json
 import math
@@ -164,7 +165,8 @@ def _interruptibly(search: Callable[[Cancel], T], native: bool) -> T:
         except BaseException as exc:  # raised by result() in this thread
             done.set_exception(exc)
 
-    thread = threading.Thread(target=run, name="solve", daemon=True)
+    # in this thread's context (a language spoken, an engine asked for), as if called here
+    thread = threading.Thread(target=contextvars.copy_context().run, args=(run,), name="solve", daemon=True)
     thread.start()
     try:
         return done.result()
