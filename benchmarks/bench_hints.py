@@ -67,6 +67,13 @@ GAMES: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
+def catalogue() -> list[str]:
+    """Every built-in game's name (the plugin that ships with the package)."""
+    from solitaire.core import registry
+
+    return [d.name for d in registry().sorted() if d.provider == "solitaire-table"]
+
+
 def position(rules: Rules, seed: int, depth: int) -> Game | None:
     """Deal ``seed`` after ``depth`` random legal moves, or None when the game is over first."""
     game = Game.new(rules, seed)
@@ -284,7 +291,9 @@ def bench_protocol(deals: int, moves: int, engines: list[str]) -> list[dict[str,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", default=",".join(GAMES), help=f"comma-separated, of {', '.join(GAMES)}")
+    parser.add_argument("--games", default=",".join(GAMES),
+                        help=f"comma-separated, of {', '.join(GAMES)}, or any game's name (its default "
+                             "options), or 'all' (every built-in game, default options)")
     parser.add_argument("--seeds", type=int, default=4, help="deals per game (seeds 0..N-1)")
     parser.add_argument("--depths", default="0,15,40", help="random legal moves played before the hint")
     parser.add_argument("--engines", default="python,auto",
@@ -313,10 +322,14 @@ def main(argv: list[str] | None = None) -> int:
     for engine in engines:
         if engine not in ("python", "auto", "auto-full", "auto-states", "auto-flat"):
             parser.error(f"an engine is python, auto, auto-full, auto-states or auto-flat, got {engine!r}")
-    labels = args.games.split(",")
+    labels = catalogue() if args.games == "all" else args.games.split(",")
     for label in labels:
         if label not in GAMES:
-            parser.error(f"unknown game {label!r}: one of {', '.join(GAMES)}")
+            try:
+                get_variant(label)
+            except LookupError:  # UnknownVariantError
+                parser.error(f"unknown game {label!r}: one of {', '.join(GAMES)}, or a game's name")
+            GAMES[label] = (label, {})
     depths = [int(d) for d in args.depths.split(",")]
     budgets = [int(s) for s in args.states.split(",")]
     threads = [int(n) for n in args.threads.split(",")]
