@@ -31,6 +31,7 @@ from typing import Any
 #: game, its options, the figure as the paper gives it
 PUBLISHED = {
     ("thoughtful", "--draw 3"): "81.945 % ± 0.084 % (Klondike draw 3, thoughtful)",
+    ("thoughtful", ""): "81.945 % ± 0.084 % (Klondike draw 3, thoughtful)",  # draw 3 is its default
     ("freecell", ""): "99.999 %",
     ("bakers-game", ""): "about 75 %",
 }
