@@ -47,7 +47,7 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, mid - half), min(1.0, mid + half))
 
 
-Task = tuple[str, dict[str, Any], int, float, int, str | None, float | None]  # ..., numbering, --memory
+Task = tuple[str, dict[str, Any], int, float, int, str | None, float | None, int]  # ..., numbering, --memory, --threads
 DEFAULT_TIMEOUT = 10.0
 MAX_STATES = 3_000_000  # the solver's own default budget a pass
 CONNECT_TIMEOUT = "10s"  # how long --cluster waits for the scheduler
@@ -66,17 +66,17 @@ def _one(args: Task, cancel: Cancel | None = None) -> dict[str, Any]:
     processes of a batch the Python engine solves) can import it."""
     from solitaire.core import Rules, get_variant
 
-    name, options, seed, timeout, states, numbering, memory = args
+    name, options, seed, timeout, states, numbering, memory, threads = args
     rules = Rules.of(get_variant(name), options)
-    return _row(rules, seed, timeout, states, numbering, memory, cancel)
+    return _row(rules, seed, timeout, states, numbering, memory, cancel, threads)
 
 
 def _row(rules: Any, seed: int, timeout: float, states: int, numbering: str | None,
-         memory: float | None, cancel: Cancel | None = None) -> dict[str, Any]:
+         memory: float | None, cancel: Cancel | None = None, threads: int = 1) -> dict[str, Any]:
     from solitaire.core import Game
 
     result = solve(Game.new(rules, seed, numbering), timeout=timeout, max_states=states, memory_mb=memory,
-                   cancel=cancel)
+                   cancel=cancel, threads=threads)
     return {"seed": seed, **({"numbering": numbering} if numbering else {}), **result.as_json()}
 
 
@@ -87,6 +87,13 @@ def cpu_count() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):  # not on every system
         return max(1, os.cpu_count() or 1)
+
+
+def threads_a_deal(jobs: int) -> int:
+    """The threads each deal's search uses by default with ``jobs`` deals at once: 2 (its
+    exact search beside the other passes) where this process may run on two processors for
+    each deal, else 1."""
+    return 2 if cpu_count() >= 2 * max(1, jobs) else 1
 
 
 class _Threads:
@@ -119,8 +126,8 @@ class _Threads:
             if not future.set_running_or_notify_cancel():
                 continue
             try:
-                _, _, seed, timeout, states, numbering, memory = self.tasks[i]
-                future.set_result(_row(self.rules, seed, timeout, states, numbering, memory, self._cancel))
+                _, _, seed, timeout, states, numbering, memory, threads = self.tasks[i]
+                future.set_result(_row(self.rules, seed, timeout, states, numbering, memory, self._cancel, threads))
             except BaseException as exc:  # raised by result() in the main thread, as the sequential path would
                 future.set_exception(exc)
 
@@ -244,11 +251,12 @@ def _on_cluster(address: str, tasks: list[Task]) -> Iterator[dict[str, Any]]:
 
 
 def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, states: int, jobs: int,
-           cluster: str | None = None, numbering: str | None = None, memory: float | None = None) -> None:
+           cluster: str | None = None, numbering: str | None = None, memory: float | None = None,
+           threads: int = 1) -> None:
     from solitaire.core import Game, Rules
     from solitaire.core.solver.native import core
 
-    tasks = [(name, options, s, timeout, states, numbering, memory) for s in seeds]
+    tasks = [(name, options, s, timeout, states, numbering, memory, threads) for s in seeds]
     counts = {"win": 0, "unwinnable": 0, "unknown": 0}
     times: list[float] = []
     progress = sys.stderr.isatty()
@@ -361,6 +369,10 @@ def solve_command(
     jobs: int = typer.Option(1, "--jobs", help=N_("Deals of a batch solved at once, in threads (0: one for each "
                              "CPU); the rows are the same for any N. Games solved in Python run in processes "
                              "instead."), metavar="N"),
+    threads: int | None = typer.Option(None, "--threads", help=N_("Threads each deal's search may use: 2 runs "
+                                       "its exhaustive search from the start beside the other passes, with a "
+                                       "time limit only (the default where the machine has two processors for "
+                                       "each deal); 1, one pass after another."), metavar="N"),
     memory: int | None = typer.Option(None, "--memory", help=N_("Bound each deal's search to MB megabytes (with "
                                       "--jobs N, up to N times MB in all); past it the answer is 'unknown', "
                                       "stopped by memory."), metavar="MB"),
@@ -373,13 +385,15 @@ def solve_command(
 ) -> None:
     """Solve a deal with full information: win (with the moves), unwinnable, or unknown."""
     solve_deal(variant, seed, seeds, position, timeout, states, jobs, cluster, hint,
-               json_mode, extra=list(ctx.args), ms=ms, memory=memory)
+               json_mode, extra=list(ctx.args), ms=ms, memory=memory, threads=threads)
 
 
 def solve_deal(variant: str, seed: int | None, seeds: str | None, position: Path | None, timeout: float | None,
                states: int | None, jobs: int, cluster: str | None, hint: bool, json_mode: bool,
-               extra: list[str], ms: int | None = None, memory: int | None = None) -> None:
-    """``solve``'s work, free of Typer's context: ``extra`` is the variant's own options."""
+               extra: list[str], ms: int | None = None, memory: int | None = None,
+               threads: int | None = None) -> None:
+    """``solve``'s work, free of Typer's context: ``extra`` is the variant's own options;
+    ``threads`` None: :func:`threads_a_deal`."""
     defn = _variant(variant)
     options = _variant_options(defn, extra)
     if timeout is not None and (not timeout > 0 or math.isinf(timeout) or math.isnan(timeout)):
@@ -393,6 +407,8 @@ def solve_deal(variant: str, seed: int | None, seeds: str | None, position: Path
         fail("--jobs must be 0 (one for each CPU) or more")
     if memory is not None and memory < 1:
         fail("--memory must be at least 1 (megabytes)")
+    if threads is not None and threads < 1:
+        fail("--threads must be 1 or more")
     if cluster is not None:
         if jobs != 1:
             fail("give --jobs N or --cluster ADDRESS, not both (the cluster's workers set the parallelism)")
@@ -410,7 +426,9 @@ def solve_deal(variant: str, seed: int | None, seeds: str | None, position: Path
         if numbering:
             for number in (span.start, span.stop - 1):
                 ms_deal(defn, number)
-        _batch(defn.name, options, span, timeout, budget, jobs or cpu_count(), cluster, numbering, memory)
+        jobs = jobs or cpu_count()
+        _batch(defn.name, options, span, timeout, budget, jobs, cluster, numbering, memory,
+               threads or (1 if cluster is not None else threads_a_deal(jobs)))
         return
     if seed is None and position is None and ms is None:
         fail("give --seed N, --ms N, --seeds A..B or --position FILE")
@@ -425,7 +443,7 @@ def solve_deal(variant: str, seed: int | None, seeds: str | None, position: Path
         return
     native = choose(game)[0] == "native"
     result = _interruptibly(lambda cancel: solve(game, timeout=timeout, max_states=budget, memory_mb=memory,
-                                                 cancel=cancel), native)
+                                                 cancel=cancel, threads=threads or threads_a_deal(1)), native)
     if json_mode:
         print(json.dumps(result.as_json()))
     else:

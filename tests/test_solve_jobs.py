@@ -63,6 +63,9 @@ def test_the_python_engine_in_processes_prints_what_one_prints(cli: Any, monkeyp
     (("--seed", "1", "--memory", "lots"), "Invalid value for '--memory'"),
     (("--seeds", "1..3", "--jobs", "two"), "Invalid value for '--jobs'"),
     (("--seeds", "1..3", "--jobs", "2", "--cluster", "tcp://127.0.0.1:1"), "give --jobs N or --cluster"),
+    (("--seed", "1", "--threads", "0"), "--threads must be 1 or more"),
+    (("--seeds", "1..3", "--threads", "-2"), "--threads must be 1 or more"),
+    (("--seed", "1", "--threads", "many"), "Invalid value for '--threads'"),
 ])
 def test_bad_jobs_and_memory_are_one_line_and_change_nothing(cli: Any, solitaire_home: Any,
                                                              words: tuple[str, ...], message: str) -> None:
@@ -138,6 +141,29 @@ def test_two_threads_in_the_compiled_core_answer_as_one_after_the_other() -> Non
     assert [answer(s) for s in seeds] == together
     assert {a["result"] for a in together} >= {"win", "unknown"}
     assert sum(1 for kept, _ in native._CORES.values() if kept is rules) == 1  # loaded once
+
+
+def test_a_deal_searched_in_two_threads_gets_the_answer_of_one(cli: Any) -> None:
+    """``threads=2`` (the exact search in a thread of its own beside the other passes, with
+    a timeout only) decides what one thread decides within the same states a pass: a win
+    that replays, the proof of a lost deal, an unknown past the states; the timeout is far
+    off, so the states decide. ``--threads`` on the command line too."""
+    rules = Rules.of(get_variant("klondike"), {"draw": 3})
+    for seed, states in ((LOST, 100_000), (2, 20_000), (HARD, 20_000)):
+        one = solve(Game.new(rules, seed), timeout=3600, max_states=states, threads=1)
+        two = solve(Game.new(rules, seed), timeout=3600, max_states=states, threads=2)
+        assert one.result == two.result, (seed, one.as_json(), two.as_json())
+        if two.result == "win":
+            game = Game.new(rules, seed)
+            for move in two.moves:
+                game.play(move)
+            assert game.won
+        if two.result == "unwinnable":
+            assert two.method == "exact"
+    for threads in ("1", "2"):
+        out = cli("solve", "klondike", "--draw", "3", "--seed", str(LOST), "--timeout", "3600", "--states", "100000",
+                  "--threads", threads, "--json")
+        assert out.code == 0 and json.loads(out.out)["result"] == "unwinnable", out.err
 
 
 def test_ctrl_c_stops_a_threaded_batch_cleanly(tmp_path: Any) -> None:

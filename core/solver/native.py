@@ -270,7 +270,7 @@ class Cancel:
 def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000, greedy_share: float = 0.5,
           knowledge: Any = None, engine: str = "auto", memory_mb: float | None = None,
           guided: bool = True, cancel: Cancel | None = None, wins_only: bool = False,
-          whole_line: bool = True, max_work: int | None = None) -> SolveResult:
+          whole_line: bool = True, max_work: int | None = None, threads: int = 1) -> SolveResult:
     """Solve ``game`` with full information, in the compiled core where it can (see
     :func:`choose`), else in Python (:func:`solitaire.core.solver.search.solve`); the
     answer names the engine (``engine="python"`` runs a variant's own compiled search, as
@@ -298,7 +298,14 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
     for no such bound. A pass stopped by it answers nothing (an "unknown", never a proof).
     The Python engine passes it to a variant's own search that takes it (the knowledge's
     ``search`` with a keyword ``max_work``, as Calculation's); its generic passes have no
-    such bound."""
+    such bound.
+
+    ``threads=2`` runs the compiled core's exact search in a thread of its own from the
+    start, with the whole ``timeout``, beside the other passes, which share the time as
+    they would without it at their end; the first to decide stops the other. It needs a
+    ``timeout`` (which pass decides first depends on the machine, so a budget of states
+    alone keeps one thread and the same answer anywhere) and applies only without
+    ``max_work`` and ``memory_mb`` (two tables at once); the Python engine has one thread."""
     asked_python = engine == "python"
     engine, reason = choose(game, knowledge, engine)
     if cancel is not None and cancel.cancelled:
@@ -319,7 +326,7 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
                              result.states, result.method, "python", reason)
     else:
         result = _solve_native(game, timeout, max_states, guided, cancel, not wins_only, whole_line, max_work,
-                               memory_mb is not None)
+                               memory_mb is not None, threads)
     if result.result != UNKNOWN:
         return result
     if cancel is not None and cancel.cancelled:
@@ -330,7 +337,7 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
 
 def _solve_native(game: Game, timeout: float | None, max_states: int, guided: bool = True,
                   cancel: Cancel | None = None, relaxation: bool = True, whole_line: bool = True,
-                  max_work: int | None = None, fixed_table: bool = False) -> SolveResult:
+                  max_work: int | None = None, fixed_table: bool = False, threads: int = 1) -> SolveResult:
     began = time.perf_counter()
     checker = Solver(game, timeout=timeout, max_states=max_states)
     # a card that can never move: the Python engine's check, made once (the core makes the
@@ -340,7 +347,7 @@ def _solve_native(game: Game, timeout: float | None, max_states: int, guided: bo
     left = None if timeout is None or math.isinf(timeout) else max(0.0, timeout - (time.perf_counter() - began))
     answer, line, states, method = _module().solve(  # type: ignore[union-attr]
         core(game.rules), game.piles, game.down, game.recycles, max_states, left, guided, relaxation,
-        None if cancel is None else cancel._flag, None, max_work, fixed_table)
+        None if cancel is None else cancel._flag, None, max_work, fixed_table, max(1, threads))
     if answer == WIN:
         moves = replayed(game, [tuple(m) for m in line]) if whole_line or not line else first_move(game, tuple(line[0]))
         return SolveResult(WIN, tuple(moves), time.perf_counter() - began, states, method, "native")

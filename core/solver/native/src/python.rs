@@ -255,15 +255,18 @@ impl Cancel {
 /// budget (None: `max_states`, as every pass); `max_work` bounds the solve's work too, the
 /// positions its passes together may reach (`search::solve`; None: no such bound);
 /// `fixed_table`: `max_states` is a memory bound, which the exact pass going on from the
-/// greedy pass's table may not pass (`Budget::fixed_table`). The GIL is released while
-/// searching.
+/// greedy pass's table may not pass (`Budget::fixed_table`); `threads` 2: the exact search
+/// in a thread of its own from the start, with the whole time, beside the other passes, which
+/// share the time as if the exact search were not after them (`search::solve_parallel`;
+/// with a `timeout`, no `max_work` and no `fixed_table` only, else one thread). The GIL is
+/// released while searching.
 #[pyfunction]
 #[pyo3(signature = (core, piles, down, recycles, max_states, timeout=None, guided=true, relaxation=true, cancel=None,
-                    guided_states=None, max_work=None, fixed_table=false))]
+                    guided_states=None, max_work=None, fixed_table=false, threads=1))]
 #[allow(clippy::too_many_arguments)]
 fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32, max_states: usize,
          timeout: Option<f64>, guided: bool, relaxation: bool, cancel: Option<&Cancel>, guided_states: Option<usize>,
-         max_work: Option<usize>, fixed_table: bool)
+         max_work: Option<usize>, fixed_table: bool, threads: usize)
          -> PyResult<(String, Vec<PyMove>, usize, String)> {
     let g = state(core, piles, down, recycles)?;
     if let Some(s) = timeout {
@@ -272,10 +275,16 @@ fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, re
         }
     }
     let deadline = timeout.map(|s| Instant::now() + Duration::from_secs_f64(s.min(1e9)));
+    // two threads only where the answer may depend on the clock anyway (a timeout), every
+    // pass may have its whole budget of work (no work bound) and two tables at once are not
+    // over a memory bound (no fixed table)
+    let parallel = threads >= 2 && timeout.is_some() && max_work.is_none() && !fixed_table;
     // as in search.py: the greedy pass has a quarter of the time (half of the greedy share),
-    // the best-first pass until half of it (the rest of the greedy share)
-    let share = |f: f64| timeout.map(|s| Instant::now() + Duration::from_secs_f64((s * f).min(1e9)));
-    // and the guided pass until three quarters, the exact search the rest
+    // the best-first pass until half of it (the rest of the greedy share), the guided pass
+    // until three quarters, the exact search the rest; in two threads the exact search has
+    // all of it in its own, and the other passes these shares of the whole
+    let whole = if parallel { 0.75 } else { 1.0 };
+    let share = |f: f64| timeout.map(|s| Instant::now() + Duration::from_secs_f64((s * f / whole).min(1e9)));
     let (greedy, best, beam) = (share(0.25), share(0.5), share(0.75));
     let shared = core.t.clone();
     let relaxed = if relaxation { core.relaxed.clone() } else { None };
@@ -283,10 +292,14 @@ fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, re
     let (outcome, states, method) = py.detach(move || {
         let (t, x) = &*shared;
         // the relaxation has 15 % of the time from the greedy pass's end (search.py)
-        let relax = relaxed.as_deref().map(|(rt, rx)| search::Relaxed { t: rt, x: rx, share: timeout.map(|s| s * 0.15) });
-        let budget = Budget { max_states, max_work, deadline, cancel: flag, fixed_table };
+        let relax = relaxed.as_deref().map(|(rt, rx)| search::Relaxed { t: rt, x: rx, share: timeout.map(|s| s * 0.15 / whole) });
+        let budget = Budget { max_states, max_work, deadline, cancel: flag, fixed_table, decided: None };
         let beam = guided.then(|| budget.with(guided_states.unwrap_or(max_states), beam));
-        search::solve(t, x, g, &budget, greedy, best, relax, beam.as_ref())
+        if parallel {
+            search::solve_parallel(t, x, g, &budget, greedy, best, relax, beam.as_ref())
+        } else {
+            search::solve(t, x, g, &budget, greedy, best, relax, beam.as_ref())
+        }
     });
     let method = method.to_string();
     Ok(match outcome {
@@ -322,7 +335,7 @@ fn guided(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, r
     let (outcome, states, _) = py.detach(move || {
         let (t, x) = &*shared;
         let deals = if by_deals { search::guided::Deals::ByDeals } else { search::guided::Deals::Plain };
-        search::guided::guided(t, x, g, &Budget { max_states, max_work: None, deadline, cancel: flag, fixed_table: false }, width, deals)
+        search::guided::guided(t, x, g, &Budget { max_states, deadline, cancel: flag, ..Budget::default() }, width, deals)
     });
     Ok(match outcome {
         Outcome::Win(line) => ("win".to_string(), line.into_iter().map(to_py).collect(), states),

@@ -137,6 +137,9 @@ pub struct Budget {
     /// `max_states` bounds the states held at once, not a pass's own (a memory bound): the
     /// exact pass that goes on from the greedy pass's table may not grow it past that
     pub fixed_table: bool,
+    /// set when the other thread of a portfolio in two threads (`solve_parallel`) has
+    /// decided: a second flag, looked at as `cancel` is
+    pub decided: Option<Arc<AtomicBool>>,
 }
 
 impl Budget {
@@ -147,7 +150,7 @@ impl Budget {
 
     /// The same flag and work with another count and deadline (a pass's share of a solve).
     pub fn with(&self, max_states: usize, deadline: Option<Instant>) -> Budget {
-        Budget { max_states, max_work: self.max_work, deadline, cancel: self.cancel.clone(), fixed_table: self.fixed_table }
+        Budget { max_states, deadline, ..self.clone() }
     }
 
     /// `work` positions reached is the pass's whole work budget.
@@ -158,6 +161,7 @@ impl Budget {
     /// The flag has been set. A flag alone, publishing nothing: relaxed ordering will do.
     pub fn cancelled(&self) -> bool {
         self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+            || self.decided.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
     /// Past the deadline, or cancelled: the pass stops, `Unknown`.
@@ -1366,6 +1370,64 @@ pub struct Relaxed<'a> {
 pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadline: Option<Instant>,
              best_deadline: Option<Instant>, relaxed: Option<Relaxed<'_>>,
              guided: Option<&Budget>) -> (Outcome, usize, &'static str) {
+    passes(t, x, g, budget, greedy_deadline, best_deadline, relaxed, guided, true)
+}
+
+/// The portfolio in two threads: the exact search in one, with the whole budget (its states
+/// and the deadline) from the start, and the other passes of `solve` in this one, one after
+/// another as there (their deadlines are the caller's), without the exact search at their
+/// end. The first to decide stops the other (a flag each looks at where it looks at its
+/// deadline: `Budget::decided`), and its answer is the solve's; the states are both
+/// threads'. A proof is still only an exhausted exact search (or the greedy pass's, the
+/// relaxation's or the deadlock proof's, as in `solve`), and a win is a line either way, so
+/// the two threads never disagree; which decides first depends on the machine, so a caller
+/// that wants the same answer anywhere (a budget of states alone) runs `solve`.
+#[allow(clippy::too_many_arguments)]
+pub fn solve_parallel(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadline: Option<Instant>,
+                      best_deadline: Option<Instant>, relaxed: Option<Relaxed<'_>>,
+                      guided: Option<&Budget>) -> (Outcome, usize, &'static str) {
+    if budget.cancelled() {
+        return (Outcome::Unknown, 0, "");
+    }
+    if x.deadlock.lost(t, &g.piles, &g.down, &mut Scratch::default()) {
+        return (Outcome::Unwinnable, 0, "blocked");
+    }
+    let decided = Arc::new(AtomicBool::new(false));
+    let mine = Budget { decided: Some(decided.clone()), ..budget.clone() };
+    let guided = guided.map(|b| Budget { decided: Some(decided.clone()), ..b.clone() });
+    let exact_g = g.clone();
+    std::thread::scope(|scope| {
+        let exact = scope.spawn(|| {
+            let mut exact = Search::new(t, x, exact_g);
+            let outcome = exact.run(&mine);
+            if outcome != Outcome::Unknown {
+                decided.store(true, Ordering::Relaxed);
+            }
+            (outcome, exact.states)
+        });
+        let (outcome, states, method) = passes(t, x, g, &mine, greedy_deadline, best_deadline, relaxed, guided.as_ref(), false);
+        if outcome != Outcome::Unknown {
+            decided.store(true, Ordering::Relaxed);
+        }
+        // a panic in the exact search's thread is this thread's (as if it had run here)
+        let (exact_outcome, exact_states) = exact.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        let states = states + exact_states;
+        if outcome != Outcome::Unknown {
+            (outcome, states, method)
+        } else if exact_outcome != Outcome::Unknown {
+            (exact_outcome, states, "exact")
+        } else {
+            (Outcome::Unknown, states, "")
+        }
+    })
+}
+
+/// `solve`'s passes, with the exact search at the end or (`exact` false: `solve_parallel`
+/// runs it in a thread of its own) without.
+#[allow(clippy::too_many_arguments)]
+fn passes(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadline: Option<Instant>,
+          best_deadline: Option<Instant>, relaxed: Option<Relaxed<'_>>,
+          guided: Option<&Budget>, exact: bool) -> (Outcome, usize, &'static str) {
     if budget.cancelled() {
         return (Outcome::Unknown, 0, "");
     }
@@ -1436,7 +1498,7 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
             return (Outcome::Win(line), states, "guided");
         }
     }
-    if budget.cancelled() {
+    if budget.cancelled() || !exact {
         return (Outcome::Unknown, states, "");
     }
     let (outcome, stored) = match resume.as_mut() {
@@ -2157,5 +2219,50 @@ pub(crate) mod tests {
         });
         assert_eq!(outcome, Outcome::Unknown, "stopped, and no proof: {full} states to exhaust");
         assert!(states < full, "{states} of {full}");
+    }
+
+    #[test]
+    fn the_portfolio_in_two_threads_decides_as_the_one_in_one() {
+        // the two-suit game's deals, every one decided within the budget either way: the same
+        // answer (a win that replays, or a proof), whichever thread decides first
+        let (t, x) = two_suits();
+        let budget = Budget::states(200_000);
+        let (mut won, mut lost) = (0, 0);
+        for seed in 0..30 {
+            let g = two_suit_deal(&t, seed, 0);
+            let (one, _, _) = solve(&t, &x, g.clone(), &budget, None, None, None, Some(&budget));
+            let (two, states, method) = solve_parallel(&t, &x, g.clone(), &budget, None, None, None, Some(&budget));
+            match (&one, &two) {
+                (Outcome::Win(_), Outcome::Win(line)) => {
+                    assert!(replay(&t, g, line), "seed {seed}");
+                    won += 1;
+                }
+                (Outcome::Unwinnable, Outcome::Unwinnable) => {
+                    assert!(["exact", "greedy", "blocked"].contains(&method), "seed {seed}: {method}");
+                    lost += 1;
+                }
+                (Outcome::Unknown, Outcome::Unknown) => {}
+                _ => panic!("seed {seed}: {one:?} in one thread, {two:?} in two"),
+            }
+            assert!(states > 0 || method == "blocked", "seed {seed}");
+        }
+        assert!(won > 0 && lost > 0, "{won} won, {lost} lost");
+    }
+
+    #[test]
+    fn a_cancelled_portfolio_in_two_threads_stops_both() {
+        let (t, x, long) = long_searches(2_000);
+        let (g, full) = long.into_iter().max_by_key(|(_, n)| *n).expect("a long search");
+        let flag = Arc::new(AtomicBool::new(false));
+        let budget = Budget { max_states: 10_000_000, cancel: Some(flag.clone()), ..Budget::default() };
+        let (outcome, states, method) = std::thread::scope(|scope| {
+            let searcher = scope.spawn(|| solve_parallel(&t, &x, g.clone(), &budget, None, None, None, Some(&budget)));
+            flag.store(true, Ordering::Relaxed); // while it runs (or before it starts)
+            searcher.join().expect("the portfolio's thread")
+        });
+        assert_eq!((outcome, method), (Outcome::Unknown, ""), "stopped, and no proof");
+        assert!(states < 2 * full, "{states} of {full} a pass");
+        flag.store(true, Ordering::Relaxed);
+        assert_eq!(solve_parallel(&t, &x, g, &budget, None, None, None, None), (Outcome::Unknown, 0, ""));
     }
 }
