@@ -38,7 +38,7 @@ RESERVED_NAMES = frozenset({"draw", "s", "undo", "redo", "hint", "finish", "quit
 RESERVED_OPTIONS = frozenset({
     "any_deal", "bind", "cert", "cluster", "daily", "deal", "four_colour", "help", "hint", "hints", "jobs",
     "json", "key", "memory", "minutes", "ms", "name", "new", "plain", "port", "position", "public", "race", "seconds",
-    "seed", "seeds", "states", "timeout", "variant", "web", "web_port", "deal_seed",
+    "seed", "seeds", "states", "threads", "timeout", "variant", "web", "web_port", "deal_seed",
 })
 
 TOP_KEYS = (
