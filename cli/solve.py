@@ -51,8 +51,9 @@ Task = tuple[str, dict[str, Any], int, float, int, str | None, float | None, int
 DEFAULT_TIMEOUT = 10.0
 MAX_STATES = 3_000_000  # the solver's own default budget a pass
 CONNECT_TIMEOUT = "10s"  # how long --cluster waits for the scheduler
-#: how long (seconds) Ctrl-C waits for a cancelled search to return (the compiled core's stops
-#: within a few hundred positions; the Python engine's is not waited for past this)
+#: how long (seconds) Ctrl-C waits for a cancelled search in the compiled core to return (it
+#: stops within a few hundred positions; a search in Python, which checks no flag, is not
+#: waited for)
 CANCEL_WAIT = 5.0
 
 T = TypeVar("T")
