@@ -1370,7 +1370,22 @@ pub struct Relaxed<'a> {
 pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadline: Option<Instant>,
              best_deadline: Option<Instant>, relaxed: Option<Relaxed<'_>>,
              guided: Option<&Budget>) -> (Outcome, usize, &'static str) {
+    if let Some(answer) = before_search(t, x, &g, budget) {
+        return answer;
+    }
     passes(t, x, g, budget, greedy_deadline, best_deadline, relaxed, guided, true)
+}
+
+/// The answer before any pass searches: "unknown" when cancelled already, "unwinnable"
+/// (`blocked`) when the deadlock proof sees the position lost (`Solver._blocked`), else None.
+fn before_search(t: &Tables, x: &SearchTables, g: &State, budget: &Budget) -> Option<(Outcome, usize, &'static str)> {
+    if budget.cancelled() {
+        return Some((Outcome::Unknown, 0, ""));
+    }
+    if x.deadlock.lost(t, &g.piles, &g.down, &mut Scratch::default()) {
+        return Some((Outcome::Unwinnable, 0, "blocked"));
+    }
+    None
 }
 
 /// The portfolio in two threads: the exact search in one, with the whole budget (its states
@@ -1386,11 +1401,8 @@ pub fn solve(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_dea
 pub fn solve_parallel(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadline: Option<Instant>,
                       best_deadline: Option<Instant>, relaxed: Option<Relaxed<'_>>,
                       guided: Option<&Budget>) -> (Outcome, usize, &'static str) {
-    if budget.cancelled() {
-        return (Outcome::Unknown, 0, "");
-    }
-    if x.deadlock.lost(t, &g.piles, &g.down, &mut Scratch::default()) {
-        return (Outcome::Unwinnable, 0, "blocked");
+    if let Some(answer) = before_search(t, x, &g, budget) {
+        return answer;
     }
     let decided = Arc::new(AtomicBool::new(false));
     let mine = Budget { decided: Some(decided.clone()), ..budget.clone() };
@@ -1422,18 +1434,12 @@ pub fn solve_parallel(t: &Tables, x: &SearchTables, g: State, budget: &Budget, g
     })
 }
 
-/// `solve`'s passes, with the exact search at the end or (`exact` false: `solve_parallel`
-/// runs it in a thread of its own) without.
+/// `solve`'s passes, after `before_search`, with the exact search at the end or (`exact`
+/// false: `solve_parallel` runs it in a thread of its own) without.
 #[allow(clippy::too_many_arguments)]
 fn passes(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadline: Option<Instant>,
           best_deadline: Option<Instant>, relaxed: Option<Relaxed<'_>>,
           guided: Option<&Budget>, exact: bool) -> (Outcome, usize, &'static str) {
-    if budget.cancelled() {
-        return (Outcome::Unknown, 0, "");
-    }
-    if x.deadlock.lost(t, &g.piles, &g.down, &mut Scratch::default()) {
-        return (Outcome::Unwinnable, 0, "blocked"); // lost before any search (`Solver._blocked`)
-    }
     let mut spent = 0usize; // the work of the passes so far
     // a pass's budget: its states and deadline, and the solve's work the passes before left
     let share = |b: &Budget, max_states: usize, deadline: Option<Instant>, spent: usize| {
