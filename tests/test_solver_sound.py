@@ -406,3 +406,45 @@ def test_the_exact_pass_goes_on_from_a_greedy_pass_that_cut_nothing(engine):
         mb += 0.5
     bounded = solve(game, timeout=None, max_states=10**7, engine=engine, memory_mb=mb)
     assert (bounded.result, bounded.stopped) == (UNKNOWN, "memory")
+
+
+# ------------------------------------------------------------- safe discards (Aces Up)
+
+
+def aces_up_end_game(rng: random.Random, away: int) -> Game:
+    """Aces Up with the four Aces and ``away`` other cards left, shuffled over the four
+    piles and the stock (face down); every other card discarded. The Aces beat every card
+    and nothing beats them, so they never go home: every win discards each other card, and
+    the safe discards apply (a card that beats no card left goes at once)."""
+    defn = get_variant("aces-up")
+    rules = Rules.of(defn)
+    aces = [c for c in range(DECK_SIZE) if card_name(c)[0] == "A"]
+    others = [c for c in range(DECK_SIZE) if c not in aces]
+    rng.shuffle(others)
+    left = aces + others[:away]
+    rng.shuffle(left)
+    piles: dict[str, dict[str, list[str]]] = {n: {"down": [], "up": []} for n in rules.names}
+    piles["foundation"]["up"] = [card_name(c) for c in others[away:]]
+    for card in left:
+        where = rng.choice(["t1", "t2", "t3", "t4", "stock"])
+        piles[where]["down" if where == "stock" else "up"].append(card_name(card))
+    return Game.from_position(defn, {"variant": rules.name, "options": {}, "piles": piles})
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(seed=st.integers(0, 2**32), away=st.integers(4, 12))
+def test_safe_discards_agree_with_the_exhaustive_search(engine, seed, away):
+    check_against_exhaustive(aces_up_end_game(random.Random(seed), away), 20_000, engine)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_safe_discards_are_checked_on_decided_positions(engine):
+    """Not vacuous: on these positions, where the Aces are all still out, both searches
+    decide, both ways."""
+    rng = random.Random(5)
+    seen: dict[tuple[str, str], int] = {}
+    for _ in range(16):
+        pair = check_against_exhaustive(aces_up_end_game(rng, rng.randrange(6, 11)), 20_000, engine)
+        seen[pair] = seen.get(pair, 0) + 1
+    assert seen.get((WIN, WIN), 0) > 0 and seen.get((UNWINNABLE, UNWINNABLE), 0) > 0, seen

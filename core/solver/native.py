@@ -170,6 +170,9 @@ def tables(rules: Rules, relaxed: bool = True) -> dict[str, Any]:
         "dead_piles": list(t.dead_piles), "dead_pred": [[list(row) for row in k] for k in t.dead_pred],
         "dead_under": [sorted(u) for u in t.dead_under],  # the dead-card cut (search._Tables)
         "chain_on": [list(c) for c in t.chain_on], "chain_pred": list(t.chain_pred),  # (search._Tables)
+        "discard_ok": [below is not None for below in t.discard_below],  # safe discards (search._Tables)
+        "discard_below": [list(below or ()) for below in t.discard_below],
+        "discard_never": list(t.discard_never), "discard_need": t.discard_need,
         "relaxed": free,
     }
 

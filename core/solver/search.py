@@ -204,6 +204,37 @@ class _Tables:
         self.auto_sources = tuple(s for s in rules.sources if s not in found
                                   and any(f in found for f in rules.targets[s])
                                   and not self._regroups(rules, s))
+        # safe discards (docs/solver.md, "Safe discards"): where every foundation takes a
+        # card only while another pile's top card beats it, a card that beats no card left
+        # outside the foundations may go there at once, if nothing is ever built on it
+        # outside them, every foundation takes any card whatever lies on it and gives nothing
+        # back, and the piles give their top card only, with no fills, covers, pairs, gaps
+        # closed, bases or stock deals that look at an empty pile or deal home; and only
+        # while every win needs it home (`discard_never`)
+        discards = bool(
+            rules.foundations and all(rules.beaten_by[f] for f in rules.foundations)
+            and not set(rules.draw_targets) & found and not give_back and len(set(rules.deck)) == size
+            and not (rules.fills or rules.covering or rules.draw_not_onto_empty or rules.has_supermove
+                     or rules.pair_home is not None or rules.consolidate or rules.needs_base
+                     or any(m > 1 for m in rules.min_accept))
+            and all(rules.gives[s] == GIVES_TOP for s in rules.sources if s not in found)
+            and all(rules.capacity[f] >= size and all(rules.fits[f][top] == rules.fits[f][W] for top in range(W))
+                    for f in rules.foundations))
+        #: discard_below[c]: the cards ``c`` beats, which must all be home before ``c`` may be
+        #: discarded at once; None for a card that may not be (something is built on it);
+        #: empty: the rule is off
+        self.discard_below: tuple[tuple[int, ...] | None, ...] = tuple(
+            None if children[c] else tuple(d for d in range(W) if rules.beats[d * W + c])
+            for c in range(W)) if discards else ()
+        self.discard_mask: tuple[int, ...] = tuple(
+            -1 if below is None else sum(1 << d for d in below) for below in self.discard_below)
+        #: the cards of the deck that no card of it beats: they never go home, so a win has
+        #: every other card home when the deck less those outside the foundations is all
+        #: the win asks for (then a card discarded at once is one every win discards)
+        deck = set(rules.deck)
+        self.discard_never: tuple[int, ...] = tuple(
+            c for c in sorted(deck) if not any(rules.beats[c * W + d] for d in deck)) if discards else ()
+        self.discard_need = size - rules.win_home  # at most this many cards never home in a win
         # the dead-card cut (docs/solver.md, "Dead cards"): where no pile but a foundation
         # takes any card, every foundation gives nothing back, and a card moves only by a move
         # to a foundation or the stock's draw onto one, a card that must leave its pile can
@@ -702,6 +733,8 @@ class Solver:
         fitlist = t.fitlist
         targets = rules.targets
         cap = rules.capacity
+        discard_mask = t.discard_mask
+        beaten_by = rules.beaten_by
         pushed = 0
         while True:
             wanted: dict[int, list[int]] = {}
@@ -731,6 +764,15 @@ class Solver:
                     for f in found:  # full foundations too: their cards are home
                         for c in piles[f]:
                             home |= 1 << c
+                if discard_mask and not discard_mask[card] & ~home \
+                        and sum(1 for c in t.discard_never if not home >> c & 1) >= t.discard_need:
+                    # a safe discard (docs/solver.md): legal now, as a move of the kernel
+                    f = next((f for f in fits if beaten_by[f] and g._beaten(s, f, card)), -1)
+                    if f >= 0:
+                        g.push((s, f, 1))
+                        self.trail.append((s, f, 1))
+                        pushed += 1
+                        break
                 if not safe_shape(piles, card, every, home):
                     if self.safe_home is None:
                         continue

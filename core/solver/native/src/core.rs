@@ -363,7 +363,7 @@ impl State {
     }
 
     /// `Game._beaten`: the top card of a pile other than `src` that `dst` looks at beats `card`.
-    fn beaten(&self, t: &Tables, src: usize, dst: usize, card: u16) -> bool {
+    pub(crate) fn beaten(&self, t: &Tables, src: usize, dst: usize, card: u16) -> bool {
         let row = card as usize * t.width;
         t.beaten_by[dst].iter().any(|&q| {
             let pile = &self.piles[q];

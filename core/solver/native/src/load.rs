@@ -75,6 +75,15 @@ pub struct Raw {
     pub chain_on: Vec<Vec<u16>>,
     #[cfg_attr(feature = "json", serde(default))]
     pub chain_pred: Vec<i32>,
+    /// safe discards (both empty: off; older tables have neither)
+    #[cfg_attr(feature = "json", serde(default))]
+    pub discard_ok: Vec<bool>,
+    #[cfg_attr(feature = "json", serde(default))]
+    pub discard_below: Vec<Vec<u16>>,
+    #[cfg_attr(feature = "json", serde(default))]
+    pub discard_never: Vec<u16>,
+    #[cfg_attr(feature = "json", serde(default))]
+    pub discard_need: usize,
     /// the same game with draw 1 and unlimited redeals, for the relaxation proof (None: the
     /// game has no such relaxation)
     #[cfg_attr(feature = "json", serde(default))]
@@ -152,6 +161,10 @@ fn convert(r: Raw) -> Result<(Tables, SearchTables), String> {
         dead_under: r.dead_under,
         chain_on: r.chain_on,
         chain_pred: r.chain_pred,
+        discard_ok: r.discard_ok,
+        discard_below: r.discard_below,
+        discard_never: r.discard_never,
+        discard_need: r.discard_need,
         deadlock: Default::default(),
     };
     check(&t, &x)?;
@@ -217,6 +230,9 @@ fn swaps(t: &Tables, x: &SearchTables, a: usize, b: usize) -> bool {
         && x.onto.iter().all(|m| rows(m))
         && x.dead_pred.iter().all(|m| rows(m))
         && rows(&x.chain_on)
+        && (x.discard_ok.is_empty() || x.discard_ok[a] == x.discard_ok[b])
+        && rows(&x.discard_below)
+        && set(&x.discard_never, &x.discard_never)
         && (x.chain_pred.is_empty() || (0..w).all(|c| {
             // chain_pred read through τ: the card under τ(c) is τ of the card under c
             let (p, q) = (x.chain_pred[c], x.chain_pred[tau(c)]);
@@ -342,6 +358,14 @@ fn check(t: &Tables, x: &SearchTables) -> Result<(), String> {
                 || x.chain_on.iter().flatten().any(|&c| c as usize >= w)))
     {
         return bad("chain tables");
+    }
+    if x.discard_ok.len() != x.discard_below.len()
+        || (!x.discard_ok.is_empty()
+            && (x.discard_ok.len() != w
+                || x.discard_below.iter().flatten().chain(&x.discard_never).any(|&c| c as usize >= w)
+                || t.beaten_by.iter().all(|b| b.is_empty())))
+    {
+        return bad("discard tables");
     }
     Ok(())
 }

@@ -105,6 +105,10 @@ fn raw(d: &Bound<'_, PyDict>) -> PyResult<Raw> {
         dead_under: get!(d, "dead_under"),
         chain_on: get!(d, "chain_on"),
         chain_pred: get!(d, "chain_pred"),
+        discard_ok: get!(d, "discard_ok"),
+        discard_below: get!(d, "discard_below"),
+        discard_never: get!(d, "discard_never"),
+        discard_need: get!(d, "discard_need"),
         relaxed: None,
     })
 }

@@ -77,6 +77,15 @@ pub struct SearchTables {
     /// foundations; chain_pred[c], the one card c goes on home (-1: none); empty: off
     pub chain_on: Vec<Vec<u16>>,
     pub chain_pred: Vec<i32>,
+    /// safe discards (`_Tables.discard_below`; docs/solver.md, "Safe discards"):
+    /// discard_ok[c], c may be discarded at once once every card of discard_below[c] (the
+    /// cards it beats) is home; both empty: off
+    pub discard_ok: Vec<bool>,
+    pub discard_below: Vec<Vec<u16>>,
+    /// only while at least `discard_need` of the cards `discard_never` (no card beats
+    /// them: they never go home) are outside the foundations: every win needs the others home
+    pub discard_never: Vec<u16>,
+    pub discard_need: usize,
     /// the proof from the order cards must move in (`deadlock`), derived from `Tables`
     pub deadlock: Deadlock,
 }
@@ -453,6 +462,19 @@ impl<'a> Search<'a> {
                         }
                     }
                     home_filled = true;
+                }
+                if !self.x.discard_ok.is_empty() && self.x.discard_ok[card as usize]
+                    && self.x.discard_below[card as usize].iter().all(|&d| home.has(d as usize))
+                    && self.x.discard_never.iter().filter(|&&c| !home.has(c as usize)).count() >= self.x.discard_need
+                {
+                    // a safe discard, legal now (`Solver._auto`)
+                    let legal = every.iter().copied().find(|&f| {
+                        t.allowed[f][s] && !t.beaten_by[f].is_empty() && self.g.beaten(t, s, f, card)
+                    });
+                    if let Some(f) = legal {
+                        played = Some((s, f, 1));
+                        break;
+                    }
                 }
                 if !self.home_is_safe(card as usize, &every, &home) {
                     continue;
@@ -1579,6 +1601,10 @@ pub(crate) mod tests {
             dead_under: vec![],
             chain_on: vec![],
             chain_pred: vec![],
+            discard_ok: vec![],
+            discard_below: vec![],
+            discard_never: vec![],
+            discard_need: 0,
             deadlock: Deadlock::default(),
         }
     }
