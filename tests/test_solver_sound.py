@@ -448,3 +448,20 @@ def test_safe_discards_are_checked_on_decided_positions(engine):
         pair = check_against_exhaustive(aces_up_end_game(rng, rng.randrange(6, 11)), 20_000, engine)
         seen[pair] = seen.get(pair, 0) + 1
     assert seen.get((WIN, WIN), 0) > 0 and seen.get((UNWINNABLE, UNWINNABLE), 0) > 0, seen
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_card_that_beats_one_still_left_is_not_discarded_at_once(engine):
+    """An end game, won, that the cut "discard any beaten card at once" called lost (found
+    by searching random end games exhaustively against that cut; it fails this test): the
+    QS, beaten by the AS now, beats the 2S still in the stock, and the AS is not always on
+    top to do it. The safe discards leave a card that beats one still left, and both engines
+    win it."""
+    defn = get_variant("aces-up")
+    piles = {"stock": {"down": ["TC", "3D", "KD", "8C", "AC", "2S"], "up": []},
+             "foundation": {"down": [], "up": [card_name(c) for c in range(DECK_SIZE) if card_name(c) not in {
+                 "TC", "3D", "KD", "8C", "AC", "2S", "QC", "AS", "AH", "QS", "AD", "6D"}]},
+             "t1": {"down": [], "up": ["QC"]}, "t2": {"down": [], "up": ["AS"]},
+             "t3": {"down": [], "up": ["AH", "QS"]}, "t4": {"down": [], "up": ["AD", "6D"]}}
+    game = Game.from_position(defn, {"variant": "aces-up", "options": {}, "piles": piles})
+    assert check_against_exhaustive(game, 150_000, engine) == (WIN, WIN)

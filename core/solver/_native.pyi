@@ -34,7 +34,8 @@ def solve(core: Core, piles: list[list[int]], down: list[int], recycles: int, ma
           timeout: float | None = None, guided: bool = True, relaxation: bool = True,
           cancel: Cancel | None = None,
           guided_states: int | None = None, max_work: int | None = None,
-          fixed_table: bool = False, threads: int = 1) -> tuple[str, list[tuple[int, int, int]], int, str]: ...
+          fixed_table: bool = False, threads: int = 1,
+          stock_home: bool = True) -> tuple[str, list[tuple[int, int, int]], int, str]: ...
 def guided(core: Core, piles: list[list[int]], down: list[int], recycles: int, max_states: int,
            width: int | None = None, timeout: float | None = None,
            cancel: Cancel | None = None, by_deals: bool = False) -> tuple[str, list[tuple[int, int, int]], int]: ...

@@ -165,6 +165,7 @@ def tables(rules: Rules, relaxed: bool = True) -> dict[str, Any]:
         "macro_waste": t.waste if t.macro else -1,
         "deck_size": len(rules.deck),  # the best-first pass's distance to a win
         "defer": list(t.defer), "stock_defer": t.stock_defer,  # the waits (search._Tables)
+        "stock_home": t.stock_home,  # safe stock cards home (search._Tables)
         "found_defer": t.found_defer,
         "onto": [[[y for y in range(width) if mask >> y & 1] for mask in rows] for rows in t.onto_mask],
         "dead_piles": list(t.dead_piles), "dead_pred": [[list(row) for row in k] for k in t.dead_pred],
@@ -292,7 +293,9 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
 
     For a caller that counts only wins (a hint): ``wins_only=True`` leaves out the compiled
     core's relaxation proof, a pass that can only ever prove a deal lost (so a win found is
-    the same one, and a proof it would have made is an "unknown" instead);
+    the same one, and a proof it would have made is an "unknown" instead), and, in both
+    engines, the safe stock cards sent home by draws before any move of the search's
+    choosing (draw 1, unlimited redeals: a line would open with those draws, a poor hint);
     ``whole_line=False`` turns only a win's first move into notation (checked legal by the
     kernel), not the whole line replayed through the kernel, and the answer's ``moves`` hold
     that move alone. ``max_work`` bounds each of the compiled core's passes by its work
@@ -322,14 +325,15 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
         asked = _PYTHON_ASKED.set(asked_python or _PYTHON_ASKED.get())
         try:
             result = python_solve(game, timeout=timeout, max_states=max_states, greedy_share=greedy_share,
-                                  knowledge=knowledge, fixed_table=memory_mb is not None, max_work=max_work)
+                                  knowledge=knowledge, fixed_table=memory_mb is not None, max_work=max_work,
+                                  stock_home=not wins_only)
         finally:
             _PYTHON_ASKED.reset(asked)
         result = SolveResult(result.result, result.moves if whole_line else result.moves[:1], result.seconds,
                              result.states, result.method, "python", reason)
     else:
         result = _solve_native(game, timeout, max_states, guided, cancel, not wins_only, whole_line, max_work,
-                               memory_mb is not None, threads)
+                               memory_mb is not None, threads, not wins_only)
     if result.result != UNKNOWN:
         return result
     if cancel is not None and cancel.cancelled:
@@ -340,7 +344,8 @@ def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
 
 def _solve_native(game: Game, timeout: float | None, max_states: int, guided: bool = True,
                   cancel: Cancel | None = None, relaxation: bool = True, whole_line: bool = True,
-                  max_work: int | None = None, fixed_table: bool = False, threads: int = 1) -> SolveResult:
+                  max_work: int | None = None, fixed_table: bool = False, threads: int = 1,
+                  stock_home: bool = True) -> SolveResult:
     began = time.perf_counter()
     checker = Solver(game, timeout=timeout, max_states=max_states)
     # a card that can never move: the Python engine's check, made once (the core makes the
@@ -350,7 +355,7 @@ def _solve_native(game: Game, timeout: float | None, max_states: int, guided: bo
     left = None if timeout is None or math.isinf(timeout) else max(0.0, timeout - (time.perf_counter() - began))
     answer, line, states, method = _module().solve(  # type: ignore[union-attr]
         core(game.rules), game.piles, game.down, game.recycles, max_states, left, guided, relaxation,
-        None if cancel is None else cancel._flag, None, max_work, fixed_table, max(1, threads))
+        None if cancel is None else cancel._flag, None, max_work, fixed_table, max(1, threads), stock_home)
     if answer == WIN:
         moves = replayed(game, [tuple(m) for m in line]) if whole_line or not line else first_move(game, tuple(line[0]))
         return SolveResult(WIN, tuple(moves), time.perf_counter() - began, states, method, "native")

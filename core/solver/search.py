@@ -312,6 +312,12 @@ class _Tables:
         # unlimited redeals), and those piles alike, unbounded, and reaching nothing the
         # waste does not
         self.stock_defer = False
+        # a card anywhere in the stock or the waste that may go home at once goes there, after
+        # the draws that bring it to the waste's top (docs/solver.md, "Safe moves home"):
+        # with draw 1 and unlimited redeals every card is within reach, and taking one out
+        # leaves the others in their order, so the position is the one the draws and the
+        # move home reach (the key does not hold where the turn has got to)
+        self.stock_home = self.macro and rules.draw_count == 1 and rules.redeals is None
         if self.macro and rules.draw_count == 1 and rules.redeals is None:
             fed_piles = [d for d in rules.targets[self.waste] if d not in found]
             reach = set(rules.targets[self.waste])
@@ -447,7 +453,7 @@ class Solver:
 
     def __init__(self, game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000,
                  greedy_share: float = 0.5, knowledge: Any = None, fixed_table: bool = False,
-                 max_work: int | None = None) -> None:
+                 max_work: int | None = None, stock_home: bool = True) -> None:
         self.start = game
         #: a bound on the work of the variant's own search, passed on where it takes one
         #: (:func:`.knowledge.takes_work`); the generic passes have no such bound
@@ -456,6 +462,9 @@ class Solver:
         self.fixed_table = fixed_table
         self.rules = game.rules
         self.t = _tables(game.rules)
+        #: safe stock cards go home by draws (``_Tables.stock_home``), unless the caller reads
+        #: a line's first move (a hint), which would open with those draws
+        self.stock_home = stock_home and self.t.stock_home
         know = self.t.knowledge if knowledge is None else Knowledge.of(knowledge)
         self.safe_home = know.safe_home
         self.priority = know.priority
@@ -616,7 +625,7 @@ class Solver:
                 self._undo(0)  # what the last state played (its safe moves), then its position
                 g.restore(unsnap(state))
                 self._auto()
-                autos = tuple(self.trail)
+                autos = tuple(self._plain(self.trail))  # (the draws of a stock card sent home too)
                 nodes[idx][2] = autos
                 if g.won:
                     path: list[Move] = []
@@ -787,7 +796,42 @@ class Solver:
                 pushed += 1
                 break
             else:
-                return pushed
+                step = self._safe_stock_card(wanted, home) if self.stock_home else None
+                if step is None:
+                    return pushed
+                self._draws(step[0])
+                g.push(step[1])
+                self.trail.append(step[1])
+                pushed += 1
+
+    def _safe_stock_card(self, wanted: dict[int, list[int]], home: int) -> tuple[int, Move] | None:
+        """A card of the stock, or of the waste below its top (an auto source), that may go
+        home at once, with the draws that bring it to the waste's top (``_Tables.stock_home``:
+        draw 1, unlimited redeals); ``home``: the cards home as a bit mask, or -1 (not built)."""
+        g = self.g
+        rules = self.rules
+        w = self.t.waste
+        waste, stock = g.piles[w], g.piles[rules.stock]  # type: ignore[index]
+        seq = waste + stock[::-1]
+        total, L = len(seq), len(waste)
+        targets = rules.targets[w]
+        for i, card in enumerate(seq):
+            if i + 1 == L:
+                continue  # the waste's top: an auto source
+            every = wanted.get(card)
+            if every is None or not any(f in targets for f in every):
+                continue
+            if home < 0:
+                home = 0
+                for f in rules.foundations:
+                    for c in g.piles[f]:
+                        home |= 1 << c
+            if not self.t.home_is_safe(g.piles, card, every, home):
+                continue
+            first = next(f for f in every if f in targets)
+            draws = i + 1 - L if i >= L else (total - L) + 1 + (i + 1)
+            return draws, (w, first, 1)
+        return None
 
     def _visit(self) -> bool:
         """Record this position; False when it (or one that dominates it) was seen before.
@@ -1264,12 +1308,14 @@ class Solver:
 
 
 def solve(game: Game, timeout: float | None = 10.0, max_states: int = 3_000_000, greedy_share: float = 0.5,
-          knowledge: Any = None, fixed_table: bool = False, max_work: int | None = None) -> SolveResult:
+          knowledge: Any = None, fixed_table: bool = False, max_work: int | None = None,
+          stock_home: bool = True) -> SolveResult:
     """Solve ``game`` with full information; see :class:`Solver`. ``knowledge`` overrides
     what the ``solver_knowledge`` hook gives (an object with ``safe_home``/``priority``).
-    ``max_work`` goes to the variant's own search where it takes one (a hint's bound).
+    ``max_work`` goes to the variant's own search where it takes one (a hint's bound);
+    ``stock_home=False`` sends no safe stock card home by draws (a hint's lines).
 
     ``timeout`` is in seconds; ``None`` sets no deadline, so the search stops only when a
     pass has stored ``max_states`` states: the same answer on any machine, however loaded."""
     return Solver(game, timeout=timeout, max_states=max_states, greedy_share=greedy_share,
-                  knowledge=knowledge, fixed_table=fixed_table, max_work=max_work).solve()
+                  knowledge=knowledge, fixed_table=fixed_table, max_work=max_work, stock_home=stock_home).solve()

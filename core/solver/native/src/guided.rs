@@ -191,6 +191,7 @@ impl<'a> Search<'a> {
         // every move of the exact search (its waits included): the greedy cuts leave out the
         // moves of a run onto another pile that turn nothing up, which Spider lives by
         self.prune = false;
+        self.stock_home = self.x.stock_home && !budget.no_stock_home;
         let t = self.t;
         let width = width.max(1);
         let max_depth = 6 * self.x.deck_size.max(52) + 100;

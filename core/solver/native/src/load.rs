@@ -65,6 +65,9 @@ pub struct Raw {
     pub deck_size: usize,
     pub defer: Vec<bool>,
     pub stock_defer: bool,
+    /// (older tables do not have it: off)
+    #[cfg_attr(feature = "json", serde(default))]
+    pub stock_home: bool,
     pub found_defer: bool,
     pub onto: Vec<Vec<Vec<u16>>>,
     pub dead_piles: Vec<usize>,
@@ -154,6 +157,7 @@ fn convert(r: Raw) -> Result<(Tables, SearchTables), String> {
         deck_size: r.deck_size,
         defer: r.defer,
         stock_defer: r.stock_defer,
+        stock_home: r.stock_home,
         found_defer: r.found_defer,
         onto: r.onto,
         dead_piles: r.dead_piles,
@@ -358,6 +362,9 @@ fn check(t: &Tables, x: &SearchTables) -> Result<(), String> {
                 || x.chain_on.iter().flatten().any(|&c| c as usize >= w)))
     {
         return bad("chain tables");
+    }
+    if x.stock_home && (x.macro_waste.is_none() || t.stock.is_none() || t.draw_count != 1 || t.redeals.is_some()) {
+        return bad("stock_home");
     }
     if x.discard_ok.len() != x.discard_below.len()
         || (!x.discard_ok.is_empty()

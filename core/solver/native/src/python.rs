@@ -98,6 +98,7 @@ fn raw(d: &Bound<'_, PyDict>) -> PyResult<Raw> {
         deck_size: get!(d, "deck_size"),
         defer: get!(d, "defer"),
         stock_defer: get!(d, "stock_defer"),
+        stock_home: get!(d, "stock_home"),
         found_defer: get!(d, "found_defer"),
         onto: get!(d, "onto"),
         dead_piles: get!(d, "dead_piles"),
@@ -262,15 +263,17 @@ impl Cancel {
 /// greedy pass's table may not pass (`Budget::fixed_table`); `threads` 2: the exact search
 /// in a thread of its own from the start, with the whole time, beside the other passes, which
 /// share the time as if the exact search were not after them (`search::solve_parallel`;
-/// with a `timeout`, no `max_work` and no `fixed_table` only, else one thread). The GIL is
+/// with a `timeout`, no `max_work` and no `fixed_table` only, else one thread);
+/// `stock_home=False`: no stock card sent home by draws before a move of the search's own
+/// choosing (`Budget::no_stock_home`; for a hint, which reads a line's first move). The GIL is
 /// released while searching.
 #[pyfunction]
 #[pyo3(signature = (core, piles, down, recycles, max_states, timeout=None, guided=true, relaxation=true, cancel=None,
-                    guided_states=None, max_work=None, fixed_table=false, threads=1))]
+                    guided_states=None, max_work=None, fixed_table=false, threads=1, stock_home=true))]
 #[allow(clippy::too_many_arguments)]
 fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32, max_states: usize,
          timeout: Option<f64>, guided: bool, relaxation: bool, cancel: Option<&Cancel>, guided_states: Option<usize>,
-         max_work: Option<usize>, fixed_table: bool, threads: usize)
+         max_work: Option<usize>, fixed_table: bool, threads: usize, stock_home: bool)
          -> PyResult<(String, Vec<PyMove>, usize, String)> {
     let g = state(core, piles, down, recycles)?;
     if let Some(s) = timeout {
@@ -297,7 +300,8 @@ fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, re
         let (t, x) = &*shared;
         // the relaxation has 15 % of the time from the greedy pass's end (search.py)
         let relax = relaxed.as_deref().map(|(rt, rx)| search::Relaxed { t: rt, x: rx, share: timeout.map(|s| s * 0.15 / whole) });
-        let budget = Budget { max_states, max_work, deadline, cancel: flag, fixed_table, decided: None };
+        let budget = Budget { max_states, max_work, deadline, cancel: flag, fixed_table, decided: None,
+                              no_stock_home: !stock_home };
         let beam = guided.then(|| budget.with(guided_states.unwrap_or(max_states), beam));
         if parallel {
             search::solve_parallel(t, x, g, &budget, greedy, best, relax, beam.as_ref())

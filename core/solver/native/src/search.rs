@@ -58,6 +58,10 @@ pub struct SearchTables {
     /// a stock card played to a pile other than a foundation may wait until a card goes
     /// onto it (`_Tables.stock_defer`: macro-moves, draw 1, unlimited redeals, alike piles)
     pub stock_defer: bool,
+    /// a card anywhere in the stock or the waste that may go home at once goes there, after
+    /// the draws that bring it up (`_Tables.stock_home`: macro-moves, draw 1, unlimited
+    /// redeals)
+    pub stock_home: bool,
     /// a card taken back from a foundation may wait until a card can go onto it, or the
     /// card under it can leave next (`_Tables.found_defer`: every foundation takes at most
     /// one card on each top, and every receiver defers); false: never
@@ -149,6 +153,9 @@ pub struct Budget {
     /// set when the other thread of a portfolio in two threads (`solve_parallel`) has
     /// decided: a second flag, looked at as `cancel` is
     pub decided: Option<Arc<AtomicBool>>,
+    /// no stock card is sent home by draws before a move of the search's choosing
+    /// (`SearchTables::stock_home` off): for a caller that reads a line's first move, a hint
+    pub no_stock_home: bool,
 }
 
 impl Budget {
@@ -328,6 +335,8 @@ pub struct Search<'a> {
     /// where a depth-first pass the budget stopped was: its open positions' moves and frames
     dfs_stack: Vec<(usize, Move)>,
     dfs_frames: Vec<(usize, usize, usize, usize)>,
+    /// `x.stock_home`, unless the budget of the pass under way says not (`Budget::no_stock_home`)
+    stock_home: bool,
 }
 
 /// Cards on a stack: up to 32 inline, then on the heap (the stock-card wait's chains).
@@ -378,7 +387,7 @@ impl<'a> Search<'a> {
                  count: 0, work: 0, buf: Vec::new(), prune: false, cut: false, kbuf: Vec::new(), kranges: Vec::new(),
                  vbuf: Vec::new(), wanted: Vec::new(), every: Vec::new(), home: Bits::default(),
                  want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default(), dl: Scratch::default(),
-                 dfs_stack: Vec::new(), dfs_frames: Vec::new() }
+                 dfs_stack: Vec::new(), dfs_frames: Vec::new(), stock_home: x.stock_home }
     }
 
     /// The states stored: the keys of the transposition table (with dominance, the keys,
@@ -482,6 +491,14 @@ impl<'a> Search<'a> {
                 played = Some((s, first, 1));
                 break;
             }
+            if played.is_none() && self.stock_home {
+                if let Some((draws, m)) = self.safe_stock_card(&wanted, &mut every, &mut home, &mut home_filled) {
+                    self.turn_stock(draws);
+                    self.g.push(t, m);
+                    self.trail.push(Step::Move(m));
+                    continue;
+                }
+            }
             match played {
                 None => break,
                 Some(m) => {
@@ -494,6 +511,46 @@ impl<'a> Search<'a> {
         self.every = every;
         self.home = home;
         self.want = want;
+    }
+
+    /// A card of the stock, or of the waste below its top, that may go home at once, with
+    /// the draws that bring it to the waste's top (`Solver._safe_stock_card`; with
+    /// `stock_home`: draw 1, unlimited redeals, so every card is within reach and the key
+    /// does not hold where the turn has got to; docs/solver.md, "Safe moves home").
+    fn safe_stock_card(&self, wanted: &[(u16, usize)], every: &mut Vec<usize>, home: &mut Bits,
+                       home_filled: &mut bool) -> Option<(usize, Move)> {
+        let t = self.t;
+        let (w, st) = (self.x.macro_waste?, t.stock?);
+        let (waste, stock) = (&self.g.piles[w], &self.g.piles[st]);
+        let total = waste.len() + stock.len();
+        let l = waste.len();
+        for i in 0..total {
+            if i + 1 == l {
+                continue; // the waste's top: an auto source
+            }
+            let card = if i < l { waste[i] } else { stock[stock.len() - 1 - (i - l)] };
+            if !wanted.iter().any(|e| e.0 == card && t.allowed[e.1][w]) {
+                continue;
+            }
+            every.clear();
+            every.extend(wanted.iter().filter(|e| e.0 == card).map(|e| e.1));
+            if !*home_filled {
+                home.clear();
+                for &f in &t.foundations {
+                    for &c in &self.g.piles[f] {
+                        home.set(c as usize);
+                    }
+                }
+                *home_filled = true;
+            }
+            if !self.home_is_safe(card as usize, every, home) {
+                continue;
+            }
+            let first = every.iter().copied().find(|&f| t.allowed[f][w]).unwrap();
+            let draws = if i >= l { i + 1 - l } else { (total - l) + 1 + (i + 1) };
+            return Some((draws, (w, first, 1)));
+        }
+        None
     }
 
     /// Play `times` stock actions at once (`Game.turn_stock`), recorded in the trail. The
@@ -1179,6 +1236,7 @@ impl<'a> Search<'a> {
     /// reaching it), so a win is the line from the root, which the caller replays.
     pub fn best_first(&mut self, budget: &Budget) -> Outcome {
         self.prune = true;
+        self.stock_home = self.x.stock_home && !budget.no_stock_home;
         let t = self.t;
         let waste = t.draw_targets.first().copied().unwrap_or(0);
         let stock = t.stock.unwrap_or(0);
@@ -1203,8 +1261,10 @@ impl<'a> Search<'a> {
             self.auto();
             let first = autos.len() as u32;
             for step in &self.trail {
-                if let Step::Move(m) = step {
-                    autos.push(pack(*m));
+                match step {
+                    Step::Move(m) => autos.push(pack(*m)),
+                    // the draws that bring a stock card up to go home (`stock_home`)
+                    Step::Draws(times, ..) => autos.extend(std::iter::repeat_n(pack((stock, waste, 0)), *times)),
                 }
             }
             nodes[idx].autos = (first, autos.len() as u32);
@@ -1306,6 +1366,7 @@ impl<'a> Search<'a> {
         // (kept when the budget stops the pass, so that `run` again goes on where it stopped)
         let mut stack = std::mem::take(&mut self.dfs_stack);
         let mut frames = std::mem::take(&mut self.dfs_frames); // end, next, mark, inner
+        self.stock_home = self.x.stock_home && !budget.no_stock_home;
         let outcome = loop {
             self.count += 1;
             if self.stored() >= budget.max_states || budget.worked(self.work)
@@ -1594,6 +1655,7 @@ pub(crate) mod tests {
             deck_size: 13,
             defer: vec![],
             stock_defer: false,
+            stock_home: false,
             found_defer: false,
             onto: vec![],
             dead_piles: vec![],
