@@ -1474,8 +1474,7 @@ fn before_search(t: &Tables, x: &SearchTables, g: &State, budget: &Budget) -> Op
 /// The portfolio in two threads: the exact search in one, with the whole budget (its states
 /// and the deadline) from the start, and the other passes of `solve` in this one, one after
 /// another as there (their deadlines are the caller's), without the exact search at their
-/// end: the time left after them goes to the relaxation proof, on from where its share of
-/// the time stopped it. The first to decide stops the other (a flag each looks at where it looks at its
+/// end. The first to decide stops the other (a flag each looks at where it looks at its
 /// deadline: `Budget::decided`), and its answer is the solve's; the states are both
 /// threads'. A proof is still only an exhausted exact search (or the greedy pass's, the
 /// relaxation's or the deadlock proof's, as in `solve`), and a win is a line either way, so
@@ -1519,8 +1518,7 @@ pub fn solve_parallel(t: &Tables, x: &SearchTables, g: State, budget: &Budget, g
 }
 
 /// `solve`'s passes, after `before_search`, with the exact search at the end or (`exact`
-/// false: `solve_parallel` runs it in a thread of its own) the relaxation proof again there,
-/// until the deadline.
+/// false: `solve_parallel` runs it in a thread of its own) without.
 #[allow(clippy::too_many_arguments)]
 fn passes(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadline: Option<Instant>,
           best_deadline: Option<Instant>, relaxed: Option<Relaxed<'_>>,
@@ -1551,10 +1549,6 @@ fn passes(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadli
     if budget.cancelled() {
         return (Outcome::Unknown, states, "");
     }
-    // (a proof only, which wins nothing: it has no share of the work, so that a solve with
-    // it and one without it search for wins alike)
-    let relax_budget = |deadline: Option<Instant>| Budget { max_work: None, ..budget.with(budget.max_states, deadline) };
-    let mut relaxation = None; // its search, stopped by its share of the time
     if let Some(r) = relaxed {
         // lost even with every stock card free (draw 1, unlimited redeals): lost here, as
         // every line of the real rules is a line there too, its draws left out
@@ -1565,13 +1559,12 @@ fn passes(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadli
         };
         let free = State::new(r.t, g.piles.clone(), g.down.clone(), 0);
         let mut sub = Search::new(r.t, r.x, free);
-        let answer = sub.run(&relax_budget(deadline));
+        // (a proof only, which wins nothing: it has no share of the work, so that a solve
+        // with it and one without it search for wins alike)
+        let answer = sub.run(&Budget { max_work: None, ..budget.with(budget.max_states, deadline) });
         states += sub.states;
         if answer == Outcome::Unwinnable {
             return (Outcome::Unwinnable, states, "relaxation");
-        }
-        if answer == Outcome::Unknown && deadline != budget.deadline {
-            relaxation = Some(sub);
         }
     }
     let mut best = Search::new(t, x, g.clone());
@@ -1594,20 +1587,7 @@ fn passes(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadli
             return (Outcome::Win(line), states, "guided");
         }
     }
-    if budget.cancelled() {
-        return (Outcome::Unknown, states, "");
-    }
-    if !exact {
-        // in two threads, the time left to this one after the passes that win goes to the
-        // relaxation proof, on from where its share stopped it (the exact search has its own)
-        if let Some(mut sub) = relaxation {
-            let before = sub.states;
-            let answer = sub.run(&relax_budget(budget.deadline));
-            states += sub.states - before;
-            if answer == Outcome::Unwinnable {
-                return (Outcome::Unwinnable, states, "relaxation");
-            }
-        }
+    if budget.cancelled() || !exact {
         return (Outcome::Unknown, states, "");
     }
     let (outcome, stored) = match resume.as_mut() {
@@ -2361,34 +2341,6 @@ pub(crate) mod tests {
             assert!(states > 0 || method == "blocked", "seed {seed}");
         }
         assert!(won > 0 && lost > 0, "{won} won, {lost} lost");
-    }
-
-    #[test]
-    fn in_two_threads_the_relaxation_proof_goes_on_once_the_passes_that_win_are_done() {
-        // lost deals of long searches; the greedy and best-first passes stopped at once by
-        // their deadlines, the relaxation proof by its share of the time: its share alone
-        // proves nothing, but in two threads (no exact search after the passes) the first
-        // thread goes on with it until the solve's deadline (none here) and proves the loss
-        let (t, x, long) = long_searches(2_000);
-        let budget = Budget::states(200_000);
-        let lost: Vec<State> = long.into_iter()
-            .filter(|(g, _)| Search::new(&t, &x, g.clone()).run(&budget) == Outcome::Unwinnable)
-            .map(|(g, _)| g)
-            .collect();
-        assert!(!lost.is_empty(), "a lost deal among the long searches");
-        for g in lost {
-            let now = Some(Instant::now());
-            let mut share = Search::new(&t, &x, g.clone());
-            assert_eq!(share.run(&budget.with(budget.max_states, now)), Outcome::Unknown);
-            let relax = Relaxed { t: &t, x: &x, share: Some(0.0) };
-            let (outcome, states, method) = passes(&t, &x, g.clone(), &budget, now, now, Some(relax), None, false);
-            assert_eq!((outcome, method), (Outcome::Unwinnable, "relaxation"));
-            assert!(states > share.states, "{states}");
-            // in one thread, the exact search at the end makes the proof instead
-            let relax = Relaxed { t: &t, x: &x, share: Some(0.0) };
-            let (outcome, _, method) = passes(&t, &x, g, &budget, now, now, Some(relax), None, true);
-            assert_eq!((outcome, method), (Outcome::Unwinnable, "exact"));
-        }
     }
 
     #[test]
