@@ -132,7 +132,9 @@ def test_two_threads_in_the_compiled_core_answer_as_one_after_the_other() -> Non
     seeds = list(range(1, 13))
 
     def answer(seed: int) -> dict[str, Any]:
-        result = solve(Game.new(rules, seed), timeout=None, max_states=3000)
+        # (a budget some deals run out of: since stock cards go home from anywhere in the
+        # stock, every one of these deals is won within 1,000 states a pass)
+        result = solve(Game.new(rules, seed), timeout=None, max_states=500)
         assert result.engine == "native"
         return {k: v for k, v in result.as_json().items() if k != "seconds"}
 
