@@ -370,7 +370,11 @@ async def run_bridge(link: str, name: str, stdin: IO[str], stdout: IO[str], *, h
                 loop.call_soon_threadsafe(lines.put_nowait, line)
         except (ValueError, OSError):
             pass
-        loop.call_soon_threadsafe(lines.put_nowait, None)
+        except RuntimeError:  # the loop closed while this thread waited (the race is over)
+            return
+        # (the loop may have closed by now too: then nobody waits for the end of the input)
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(lines.put_nowait, None)
 
     await out.put(as_line(client.welcome))
     threading.Thread(target=read_stdin, daemon=True).start()
