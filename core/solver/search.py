@@ -404,6 +404,15 @@ def _tables(rules: Rules) -> _Tables:
     return t
 
 
+def _home_mask(rules: Rules, piles: list[list[int]]) -> int:
+    """The cards on the foundations (full ones too: their cards are home), as a bit mask."""
+    home = 0
+    for f in rules.foundations:
+        for c in piles[f]:
+            home |= 1 << c
+    return home
+
+
 def safe_home_move(game: Game) -> Move | None:
     """A move of a top card home that can never be regretted, or ``None``: the solver's
     safe-home rule, derived from the rules' tables (every card that could ever be built on
@@ -413,10 +422,7 @@ def safe_home_move(game: Game) -> Move | None:
     rules = game.rules
     tables = _tables(rules)
     piles, down = game.piles, game.down
-    home = 0
-    for f in rules.foundations:
-        for c in piles[f]:
-            home |= 1 << c
+    home = _home_mask(rules, piles)
     found = rules.foundation_set
     accept, width = rules.accept, len(rules.fits[0]) - 1
     for s in tables.auto_sources:
@@ -769,10 +775,7 @@ class Solver:
                 if not fits:
                     continue
                 if home < 0:
-                    home = 0
-                    for f in found:  # full foundations too: their cards are home
-                        for c in piles[f]:
-                            home |= 1 << c
+                    home = _home_mask(rules, piles)
                 if discard_mask and not discard_mask[card] & ~home \
                         and sum(1 for c in t.discard_never if not home >> c & 1) >= t.discard_need:
                     # a safe discard (docs/solver.md): legal now, as a move of the kernel
@@ -822,10 +825,7 @@ class Solver:
             if every is None or not any(f in targets for f in every):
                 continue
             if home < 0:
-                home = 0
-                for f in rules.foundations:
-                    for c in g.piles[f]:
-                        home |= 1 << c
+                home = _home_mask(rules, g.piles)
             if not self.t.home_is_safe(g.piles, card, every, home):
                 continue
             first = next(f for f in every if f in targets)

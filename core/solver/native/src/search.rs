@@ -464,12 +464,7 @@ impl<'a> Search<'a> {
                 every.extend(wanted.iter().filter(|e| e.0 == card).map(|e| e.1));
                 let first = every.iter().copied().find(|&f| t.allowed[f][s]).unwrap();
                 if !home_filled {
-                    home.clear();
-                    for &f in &t.foundations {
-                        for &c in &self.g.piles[f] {
-                            home.set(c as usize);
-                        }
-                    }
+                    self.fill_home(&mut home);
                     home_filled = true;
                 }
                 if !self.x.discard_ok.is_empty() && self.x.discard_ok[card as usize]
@@ -513,6 +508,16 @@ impl<'a> Search<'a> {
         self.want = want;
     }
 
+    /// The cards on the foundations (full ones too), into `home`.
+    fn fill_home(&self, home: &mut Bits) {
+        home.clear();
+        for &f in &self.t.foundations {
+            for &c in &self.g.piles[f] {
+                home.set(c as usize);
+            }
+        }
+    }
+
     /// A card of the stock, or of the waste below its top, that may go home at once, with
     /// the draws that bring it to the waste's top (`Solver._safe_stock_card`; with
     /// `stock_home`: draw 1, unlimited redeals, so every card is within reach and the key
@@ -535,12 +540,7 @@ impl<'a> Search<'a> {
             every.clear();
             every.extend(wanted.iter().filter(|e| e.0 == card).map(|e| e.1));
             if !*home_filled {
-                home.clear();
-                for &f in &t.foundations {
-                    for &c in &self.g.piles[f] {
-                        home.set(c as usize);
-                    }
-                }
+                self.fill_home(home);
                 *home_filled = true;
             }
             if !self.home_is_safe(card as usize, every, home) {
