@@ -9,7 +9,7 @@
 //! a pass stores at most `max_states` positions. An exhausted exact search answers
 //! "unwinnable": a proof.
 
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::{BinaryHeap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -216,20 +216,90 @@ impl Fx {
     }
 }
 
-type Seen = HashSet<Box<[u16]>, BuildHasherDefault<Fx>>;
+/// The Fx hash of a key's words, four to a step, folded at the end so that the low bits
+/// (the table's bucket) depend on every word.
+#[inline]
+fn words_hash(k: &[u16]) -> u64 {
+    let mut h = Fx(k.len() as u64);
+    let mut quads = k.chunks_exact(4);
+    for q in &mut quads {
+        h.add(q[0] as u64 | (q[1] as u64) << 16 | (q[2] as u64) << 32 | (q[3] as u64) << 48);
+    }
+    let mut last = 0u64;
+    for (i, &w) in quads.remainder().iter().enumerate() {
+        last |= (w as u64) << (16 * i);
+    }
+    h.add(last);
+    h.0 ^ (h.0 >> 29) ^ (h.0 >> 47)
+}
+
+/// Words per chunk of `Keys`' arena (2 MiB); a longer key has a chunk of its own.
+const CHUNK: usize = 1 << 20;
+
+/// The transposition table of the depth-first passes: a set of keys whose words lie side by
+/// side in chunks of one arena, never moved once written, and a hash table of (hash, where
+/// the words lie: chunk, offset, length). Against a set of boxed keys it saves an allocation
+/// and its header a state, growing the table rehashes nothing (each entry holds its hash),
+/// a probe reads a stored key only when the whole hash matches, and dropping the table frees
+/// a few chunks, not every key.
+#[derive(Default)]
+pub(crate) struct Keys {
+    table: hashbrown::HashTable<(u64, u64)>,
+    chunks: Vec<Vec<u16>>,
+}
+
+impl Keys {
+    fn words(chunks: &[Vec<u16>], at: u64) -> &[u16] {
+        let (chunk, offset, len) = ((at >> 40) as usize, ((at >> 16) & 0xff_ffff) as usize, (at & 0xffff) as usize);
+        &chunks[chunk][offset..offset + len]
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    #[cfg(test)]
+    pub(crate) fn contains(&self, k: &[u16]) -> bool {
+        let h = words_hash(k);
+        self.table.find(h, |&(eh, at)| eh == h && Keys::words(&self.chunks, at) == k).is_some()
+    }
+
+    /// Store `k`; false when it was stored before.
+    pub(crate) fn insert(&mut self, k: &[u16]) -> bool {
+        let h = words_hash(k);
+        let chunks = &mut self.chunks;
+        match self.table.entry(h, |&(eh, at)| eh == h && Keys::words(chunks, at) == k, |&(eh, _)| eh) {
+            hashbrown::hash_table::Entry::Occupied(_) => false,
+            hashbrown::hash_table::Entry::Vacant(slot) => {
+                assert!(k.len() <= 0xffff, "a key of more than 65,535 words");
+                let room = chunks.last().is_some_and(|c| c.capacity() - c.len() >= k.len() && c.len() + k.len() <= 0xff_ffff);
+                if !room {
+                    chunks.push(Vec::with_capacity(CHUNK.max(k.len())));
+                }
+                let chunk = chunks.len() - 1;
+                let words = &mut chunks[chunk];
+                let at = ((chunk as u64) << 40) | ((words.len() as u64) << 16) | k.len() as u64;
+                words.extend_from_slice(k);
+                slot.insert((h, at));
+                true
+            }
+        }
+    }
+}
 
 /// With limited redeals: a key (the stock and waste as one card sequence) and every turn
 /// position (waste length, redeals used) stored under it (`Solver._visit`'s dominance).
 type Turns = HashMap<Box<[u16]>, Vec<(u32, u32)>, BuildHasherDefault<Fx>>;
 
-/// The Fx hash of a run of key words.
+/// The first four words of a run of key words (zeros after its end) as one number: the
+/// first step of the order `key` sorts an interchangeable group's members by.
 #[inline]
-fn slice_hash(words: &[u16]) -> u64 {
-    let mut h = Fx::default();
-    for &k in words {
-        h.add(k as u64);
+fn slice_prefix(words: &[u16]) -> u64 {
+    let mut n = 0u64;
+    for i in 0..4 {
+        n = (n << 16) | words.get(i).copied().unwrap_or(0) as u64;
     }
-    h.finish()
+    n
 }
 
 #[derive(Default)]
@@ -294,7 +364,7 @@ pub struct Search<'a> {
     x: &'a SearchTables,
     pub g: State,
     trail: Vec<Step>,
-    seen: Seen,
+    seen: Keys,
     /// the positions stored with limited redeals (`dominance`), instead of `seen`
     turns: Turns,
     /// limited redeals with stock macro-moves: turn positions compared by dominance
@@ -337,6 +407,9 @@ pub struct Search<'a> {
     dfs_frames: Vec<(usize, usize, usize, usize)>,
     /// `x.stock_home`, unless the budget of the pass under way says not (`Budget::no_stock_home`)
     stock_home: bool,
+    /// where each card lies (pile << 16 | index), written by `moves_into` for the stock-card
+    /// waits it asks (`stock_card_used`) and valid only while it runs
+    loc: Vec<u32>,
 }
 
 /// Cards on a stack: up to 32 inline, then on the heap (the stock-card wait's chains).
@@ -383,11 +456,11 @@ struct StockScratch {
 impl<'a> Search<'a> {
     pub fn new(t: &'a Tables, x: &'a SearchTables, g: State) -> Search<'a> {
         let dominance = x.macro_waste.is_some() && t.redeals.is_some();
-        Search { t, x, g, trail: Vec::new(), seen: Seen::default(), turns: Turns::default(), dominance, states: 0,
+        Search { t, x, g, trail: Vec::new(), seen: Keys::default(), turns: Turns::default(), dominance, states: 0,
                  count: 0, work: 0, buf: Vec::new(), prune: false, cut: false, kbuf: Vec::new(), kranges: Vec::new(),
                  vbuf: Vec::new(), wanted: Vec::new(), every: Vec::new(), home: Bits::default(),
                  want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default(), dl: Scratch::default(),
-                 dfs_stack: Vec::new(), dfs_frames: Vec::new(), stock_home: x.stock_home }
+                 dfs_stack: Vec::new(), dfs_frames: Vec::new(), stock_home: x.stock_home, loc: Vec::new() }
     }
 
     /// The states stored: the keys of the transposition table (with dominance, the keys,
@@ -487,7 +560,7 @@ impl<'a> Search<'a> {
                 break;
             }
             if played.is_none() && self.stock_home {
-                if let Some((draws, m)) = self.safe_stock_card(&wanted, &mut every, &mut home, &mut home_filled) {
+                if let Some((draws, m)) = self.safe_stock_card(&wanted, &want, &mut every, &mut home, &mut home_filled) {
                     self.turn_stock(draws);
                     self.g.push(t, m);
                     self.trail.push(Step::Move(m));
@@ -522,7 +595,7 @@ impl<'a> Search<'a> {
     /// the draws that bring it to the waste's top (`Solver._safe_stock_card`; with
     /// `stock_home`: draw 1, unlimited redeals, so every card is within reach and the key
     /// does not hold where the turn has got to; docs/solver.md, "Safe moves home").
-    fn safe_stock_card(&self, wanted: &[(u16, usize)], every: &mut Vec<usize>, home: &mut Bits,
+    fn safe_stock_card(&self, wanted: &[(u16, usize)], want: &Bits, every: &mut Vec<usize>, home: &mut Bits,
                        home_filled: &mut bool) -> Option<(usize, Move)> {
         let t = self.t;
         let (w, st) = (self.x.macro_waste?, t.stock?);
@@ -534,7 +607,7 @@ impl<'a> Search<'a> {
                 continue; // the waste's top: an auto source
             }
             let card = if i < l { waste[i] } else { stock[stock.len() - 1 - (i - l)] };
-            if !wanted.iter().any(|e| e.0 == card && t.allowed[e.1][w]) {
+            if !want.has(card as usize) || !wanted.iter().any(|e| e.0 == card && t.allowed[e.1][w]) {
                 continue;
             }
             every.clear();
@@ -715,11 +788,12 @@ impl<'a> Search<'a> {
             for &i in grp {
                 let at = kbuf.len();
                 pile_key(i, &mut kbuf);
-                kranges.push((slice_hash(&kbuf[at..]), at as u32, kbuf.len() as u32));
+                kranges.push((slice_prefix(&kbuf[at..]), at as u32, kbuf.len() as u32));
             }
-            // sorted by a hash of each member's key, then (equal hashes) by the key itself: a
+            // sorted by each member's first four words, then (equal ones) by the whole key: a
             // total order on the keys, so the group is written out the same way whatever the
-            // members' order (the key stays canonical), and cheaper to sort than the slices
+            // members' order (the key stays canonical); the first words (face-down count,
+            // length, bottom cards) nearly always differ, so few comparisons read further
             kranges.sort_unstable_by(|a, b| {
                 a.0.cmp(&b.0).then_with(|| kbuf[a.1 as usize..a.2 as usize].cmp(&kbuf[b.1 as usize..b.2 as usize]))
             });
@@ -791,9 +865,16 @@ impl<'a> Search<'a> {
             } else {
                 h.add(g.down[i] as u64);
                 h.add(p.len() as u64);
-                for &c in p {
-                    h.add(face(c));
+                // four cards a step (the length above keeps the zeros of a last short step apart)
+                let mut quads = p.chunks_exact(4);
+                for q in &mut quads {
+                    h.add(face(q[0]) | face(q[1]) << 16 | face(q[2]) << 32 | face(q[3]) << 48);
                 }
+                let mut last = 0u64;
+                for (j, &c) in quads.remainder().iter().enumerate() {
+                    last |= face(c) << (16 * j);
+                }
+                h.add(last);
             }
             h.finish()
         };
@@ -849,10 +930,7 @@ impl<'a> Search<'a> {
 
     fn visit_key(&mut self, k: &[u16]) -> bool {
         if !self.dominance {
-            if self.seen.contains(k) {
-                return false;
-            }
-            return self.seen.insert(k.into());
+            return self.seen.insert(k);
         }
         let t = self.t;
         let w = self.x.macro_waste.unwrap();
@@ -949,7 +1027,6 @@ impl<'a> Search<'a> {
         let t = self.t;
         let g = &self.g;
         let (Some(st), Some(w)) = (t.stock, self.x.macro_waste) else { return true };
-        let (stock, waste) = (&g.piles[st], &g.piles[w]);
         // a chain of stock cards is short: its cards seen, and those left to follow, on the
         // stack while it fits
         let mut seen = CardStack::default();
@@ -962,20 +1039,16 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 seen.push(c);
-                if waste.contains(&c) || stock.contains(&c) {
+                // where c lies (`loc`, written by `moves_into`, the one caller)
+                let (p, i) = ((self.loc[c as usize] >> 16) as usize, (self.loc[c as usize] & 0xffff) as usize);
+                if p == st || p == w {
                     todo.push(c);
                     continue;
                 }
-                for &p in &t.sources {
-                    if p == dst {
-                        continue;
-                    }
-                    if let Some(i) = g.piles[p].iter().position(|&y| y == c) {
-                        if i >= g.down[p] && t.targets[p].contains(&dst) && (t.is_foundation[p] || self.free(p, i)) {
-                            return true;
-                        }
-                        break;
-                    }
+                if p != dst && t.sources.contains(&p) && i >= g.down[p] && t.targets[p].contains(&dst)
+                    && (t.is_foundation[p] || self.free(p, i))
+                {
+                    return true;
                 }
             }
         }
@@ -1091,6 +1164,14 @@ impl<'a> Search<'a> {
         let x = self.x;
         let mut legal = std::mem::take(&mut self.buf);
         self.g.legal_moves(t, &mut legal);
+        if x.stock_defer {
+            self.loc.resize(t.width, u32::MAX);
+            for (p, pile) in self.g.piles.iter().enumerate() {
+                for (i, &c) in pile.iter().enumerate() {
+                    self.loc[c as usize] = (p as u32) << 16 | i as u32;
+                }
+            }
+        }
         let mut out = std::mem::take(&mut self.mbuf);
         out.clear();
         let piles = &self.g.piles;
