@@ -9,8 +9,8 @@
 //! a pass stores at most `max_states` positions. An exhausted exact search answers
 //! "unwinnable": a proof.
 
-use std::collections::{BinaryHeap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::BinaryHeap;
+use std::hash::Hasher;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -233,27 +233,49 @@ fn words_hash(k: &[u16]) -> u64 {
     h.0 ^ (h.0 >> 29) ^ (h.0 >> 47)
 }
 
-/// Words per chunk of `Keys`' arena (2 MiB); a longer key has a chunk of its own.
+/// Words per chunk of an `Arena` (2 MiB); a longer key has a chunk of its own.
 const CHUNK: usize = 1 << 20;
 
-/// The transposition table of the depth-first passes: a set of keys whose words lie side by
-/// side in chunks of one arena, never moved once written, and a hash table of (hash, where
-/// the words lie: chunk, offset, length). Against a set of boxed keys it saves an allocation
-/// and its header a state, growing the table rehashes nothing (each entry holds its hash),
-/// a probe reads a stored key only when the whole hash matches, and dropping the table frees
-/// a few chunks, not every key.
+/// The stored keys' words, side by side in chunks that never move once written; a key is
+/// known by where its words lie (chunk, offset, length, in one number).
 #[derive(Default)]
-pub(crate) struct Keys {
-    table: hashbrown::HashTable<(u64, u64)>,
+struct Arena {
     chunks: Vec<Vec<u16>>,
 }
 
-impl Keys {
-    fn words(chunks: &[Vec<u16>], at: u64) -> &[u16] {
+impl Arena {
+    fn words(&self, at: u64) -> &[u16] {
         let (chunk, offset, len) = ((at >> 40) as usize, ((at >> 16) & 0xff_ffff) as usize, (at & 0xffff) as usize);
-        &chunks[chunk][offset..offset + len]
+        &self.chunks[chunk][offset..offset + len]
     }
 
+    fn push(&mut self, k: &[u16]) -> u64 {
+        assert!(k.len() <= 0xffff, "a key of more than 65,535 words");
+        let chunks = &mut self.chunks;
+        let room = chunks.last().is_some_and(|c| c.capacity() - c.len() >= k.len() && c.len() + k.len() <= 0xff_ffff);
+        if !room {
+            chunks.push(Vec::with_capacity(CHUNK.max(k.len())));
+        }
+        let chunk = chunks.len() - 1;
+        let words = &mut chunks[chunk];
+        let at = ((chunk as u64) << 40) | ((words.len() as u64) << 16) | k.len() as u64;
+        words.extend_from_slice(k);
+        at
+    }
+}
+
+/// The transposition table of the depth-first passes: a set of keys, their words in an
+/// `Arena`, and a hash table of (hash, where the words lie). Against a set of boxed keys it
+/// saves an allocation and its header a state, growing the table rehashes nothing (each
+/// entry holds its hash), a probe reads a stored key only when the whole hash matches, and
+/// dropping the table frees a few chunks, not every key.
+#[derive(Default)]
+pub(crate) struct Keys {
+    table: hashbrown::HashTable<(u64, u64)>,
+    arena: Arena,
+}
+
+impl Keys {
     pub(crate) fn len(&self) -> usize {
         self.table.len()
     }
@@ -261,26 +283,17 @@ impl Keys {
     #[cfg(test)]
     pub(crate) fn contains(&self, k: &[u16]) -> bool {
         let h = words_hash(k);
-        self.table.find(h, |&(eh, at)| eh == h && Keys::words(&self.chunks, at) == k).is_some()
+        self.table.find(h, |&(eh, at)| eh == h && self.arena.words(at) == k).is_some()
     }
 
     /// Store `k`; false when it was stored before.
     pub(crate) fn insert(&mut self, k: &[u16]) -> bool {
         let h = words_hash(k);
-        let chunks = &mut self.chunks;
-        match self.table.entry(h, |&(eh, at)| eh == h && Keys::words(chunks, at) == k, |&(eh, _)| eh) {
+        let arena = &mut self.arena;
+        match self.table.entry(h, |&(eh, at)| eh == h && arena.words(at) == k, |&(eh, _)| eh) {
             hashbrown::hash_table::Entry::Occupied(_) => false,
             hashbrown::hash_table::Entry::Vacant(slot) => {
-                assert!(k.len() <= 0xffff, "a key of more than 65,535 words");
-                let room = chunks.last().is_some_and(|c| c.capacity() - c.len() >= k.len() && c.len() + k.len() <= 0xff_ffff);
-                if !room {
-                    chunks.push(Vec::with_capacity(CHUNK.max(k.len())));
-                }
-                let chunk = chunks.len() - 1;
-                let words = &mut chunks[chunk];
-                let at = ((chunk as u64) << 40) | ((words.len() as u64) << 16) | k.len() as u64;
-                words.extend_from_slice(k);
-                slot.insert((h, at));
+                slot.insert((h, arena.push(k)));
                 true
             }
         }
@@ -288,8 +301,51 @@ impl Keys {
 }
 
 /// With limited redeals: a key (the stock and waste as one card sequence) and every turn
-/// position (waste length, redeals used) stored under it (`Solver._visit`'s dominance).
-type Turns = HashMap<Box<[u16]>, Vec<(u32, u32)>, BuildHasherDefault<Fx>>;
+/// position (waste length, redeals used) stored under it (`Solver._visit`'s dominance). The
+/// keys as in `Keys`; each entry holds its first turn position, and the index of a list of
+/// the others in `more` once there are others (most keys have one).
+#[derive(Default)]
+struct Turns {
+    table: hashbrown::HashTable<(u64, u64, (u32, u32), u32)>,
+    arena: Arena,
+    more: Vec<Vec<(u32, u32)>>,
+}
+
+impl Turns {
+    fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Store turn position `turn` under `k`, unless a position stored under it before
+    /// `covers` it: then false.
+    fn visit(&mut self, k: &[u16], turn: (u32, u32), covers: impl Fn((u32, u32)) -> bool) -> bool {
+        let h = words_hash(k);
+        let arena = &mut self.arena;
+        match self.table.entry(h, |e| e.0 == h && arena.words(e.1) == k, |e| e.0) {
+            hashbrown::hash_table::Entry::Occupied(mut slot) => {
+                let (_, _, first, others) = slot.get_mut();
+                if covers(*first) {
+                    return false;
+                }
+                if *others == u32::MAX {
+                    *others = self.more.len() as u32;
+                    self.more.push(vec![turn]);
+                    return true;
+                }
+                let list = &mut self.more[*others as usize];
+                if list.iter().any(|&e| covers(e)) {
+                    return false;
+                }
+                list.push(turn);
+                true
+            }
+            hashbrown::hash_table::Entry::Vacant(slot) => {
+                slot.insert((h, arena.push(k), turn, u32::MAX));
+                true
+            }
+        }
+    }
+}
 
 /// The first four words of a run of key words (zeros after its end) as one number: the
 /// first step of the order `key` sorts an interchangeable group's members by.
@@ -938,25 +994,10 @@ impl<'a> Search<'a> {
         let total = l2 + self.g.piles[t.stock.unwrap()].len() as u32;
         let r2 = self.g.recycles;
         let kc = t.draw_count as u32;
-        match self.turns.get_mut(k) {
-            None => {
-                self.turns.insert(k.into(), vec![(l2, r2)]);
-                true
-            }
-            Some(entries) => {
-                let aligned = l2 % kc == 0 || total == l2;
-                for &(l1, r1) in entries.iter() {
-                    if r1 <= r2 && l1 <= l2 && ((l2 - l1) % kc == 0 || total == l2) {
-                        return false;
-                    }
-                    if r1 < r2 && aligned {
-                        return false;
-                    }
-                }
-                entries.push((l2, r2));
-                true
-            }
-        }
+        let aligned = l2 % kc == 0 || total == l2;
+        self.turns.visit(k, (l2, r2), |(l1, r1)| {
+            (r1 <= r2 && l1 <= l2 && ((l2 - l1) % kc == 0 || total == l2)) || (r1 < r2 && aligned)
+        })
     }
 
     /// May the face-up card at index `i` of pile `p` move now, with the cards on it
