@@ -233,7 +233,7 @@ def choose(game: Game, knowledge: Any = None, engine: str = "auto") -> tuple[str
 #: deck (a state's key holds every card), for each engine; measured as peak resident memory
 #: over states stored on hard deals of Klondike (52 cards) and Spider (104), the best-first
 #: pass's open list and nodes included (benchmarks/bench_jobs.py per-state, docs/performance.md)
-BYTES_A_STATE = {"native": (320, 1), "python": (1100, 4)}
+BYTES_A_STATE = {"native": (230, 5), "python": (1100, 4)}
 MEGABYTE = 1 << 20
 
 
