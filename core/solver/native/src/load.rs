@@ -199,9 +199,9 @@ pub fn alike(t: &Tables, x: &SearchTables) -> Vec<u16> {
     let w = t.width;
     let mut face: Vec<u16> = (0..w as u16).collect();
     let mut firsts: Vec<usize> = Vec::new();
-    for b in 0..w {
+    for (b, f) in face.iter_mut().enumerate() {
         match firsts.iter().find(|&&a| swaps(t, x, a, b)) {
-            Some(&a) => face[b] = a as u16,
+            Some(&a) => *f = a as u16,
             None => firsts.push(b),
         }
     }
@@ -288,13 +288,13 @@ fn check(t: &Tables, x: &SearchTables) -> Result<(), String> {
                  t.supermove.len(), t.is_foundation.len(), x.track.len(), x.start.len(), x.group_of.len(),
                  x.top_only.len(), x.waste_like.len(), x.defer.len(), t.fill.len(), t.covered.len(), t.uncovers.len(),
                  t.pair_with.len(), t.beaten_by.len()];
-    if w == 0 || w % 52 != 0 || w > 52 * 8 || sized.iter().any(|&s| s != n) {
+    if w == 0 || !w.is_multiple_of(52) || w > 52 * 8 || sized.iter().any(|&s| s != n) {
         return bad("sizes");
     }
     if t.accept.iter().any(|a| a.len() != w * w + w) || t.seq.iter().any(|s| s.len() != w * w) {
         return bad("table sizes");
     }
-    if t.gives.iter().any(|&g| g > GIVES_PILE) || t.min_accept.iter().any(|&m| m == 0) {
+    if t.gives.iter().any(|&g| g > GIVES_PILE) || t.min_accept.contains(&0) {
         return bad("gives or min_accept");
     }
     if t.allowed.iter().any(|a| a.len() != n)

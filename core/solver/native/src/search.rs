@@ -996,9 +996,9 @@ impl<'a> Search<'a> {
         let total = l2 + self.g.piles[t.stock.unwrap()].len() as u32;
         let r2 = self.g.recycles;
         let kc = t.draw_count as u32;
-        let aligned = l2 % kc == 0 || total == l2;
+        let aligned = l2.is_multiple_of(kc) || total == l2;
         self.turns.visit(k, (l2, r2), |(l1, r1)| {
-            (r1 <= r2 && l1 <= l2 && ((l2 - l1) % kc == 0 || total == l2)) || (r1 < r2 && aligned)
+            (r1 <= r2 && l1 <= l2 && ((l2 - l1).is_multiple_of(kc) || total == l2)) || (r1 < r2 && aligned)
         })
     }
 

@@ -242,10 +242,9 @@ fn search(lengths: [u8; 4], reserves: &[Vec<u8>], cards: &[u8], width: usize, de
     let mut cut = false;
     let mut states = 0usize;
 
-    let mut w = Work::default();
-    w.l = lengths;
-    for j in 0..4 {
-        w.r[j].extend_from_slice(&reserves[j]);
+    let mut w = Work { l: lengths, ..Default::default() };
+    for (mine, given) in w.r.iter_mut().zip(reserves.iter()) {
+        mine.extend_from_slice(given);
     }
     let mut level = Level::default();
     w.close(&t, &mut level.steps);
@@ -324,7 +323,7 @@ fn search(lengths: [u8; 4], reserves: &[Vec<u8>], cards: &[u8], width: usize, de
         states += next.nodes.len();
         if next.nodes.len() > width {
             cut = true;
-            next.nodes.sort_by(|a, b| b.score.cmp(&a.score)); // stable: ties keep their order
+            next.nodes.sort_by_key(|n| std::cmp::Reverse(n.score)); // stable: ties keep their order
             next.nodes.truncate(width);
         }
         std::mem::swap(&mut level, &mut next);

@@ -27,6 +27,10 @@
 //!
 //! The beam search for wins that runs before it is compiled here too ([`beam()`]).
 
+// The loops over the four reserves and foundations index several arrays by the same j or k
+// (its lengths, reserves and costs side by side): clearer than clippy's zipped iterators.
+#![allow(clippy::needless_range_loop)]
+
 mod beam;
 #[cfg(feature = "python")]
 mod python;
@@ -480,7 +484,7 @@ impl<'a> Search<'a> {
                 moves.push((pri, Step::DrawPark { reserve: j }));
             }
         }
-        moves.sort_by(|a, b| b.0.cmp(&a.0)); // stable
+        moves.sort_by_key(|m| std::cmp::Reverse(m.0)); // stable
         for &(_, m) in &moves {
             match m {
                 Step::Home { reserve: j, foundation: k } => {

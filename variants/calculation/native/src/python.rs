@@ -26,6 +26,7 @@ fn to_py(s: Step) -> PyStep {
 /// `max_states` positions are stored, `seconds` have passed or its work passes `max_work`
 /// (the positions it and its relaxation checks reach; None: no such bound).
 #[pyfunction]
+#[allow(clippy::too_many_arguments)] // the Python function's keyword arguments
 #[pyo3(signature = (lengths, reserves, cards, max_states, seconds=None, relax_budget=RELAX_BUDGET, max_work=None))]
 fn exact(py: Python<'_>, lengths: Vec<usize>, reserves: Vec<Vec<u8>>, cards: Vec<u8>, max_states: usize,
          seconds: Option<f64>, relax_budget: u32, max_work: Option<usize>) -> PyResult<(&'static str, Vec<PyStep>, usize)> {

@@ -67,10 +67,12 @@ fn replays(lengths: &[usize], reserves: &[Vec<u8>], cards: &[u8], steps: &[Step]
     l.iter().all(|&x| x == RANKS)
 }
 
+/// `brute`'s table: (cards drawn, foundations' lengths, reserves) -> won.
+type Memo = HashMap<(usize, [usize; 4], [Vec<u8>; 4]), bool>;
+
 /// Can the position be won? Every move tried, no pruning: a table of the positions seen
 /// (the whole position: each decides its own future).
-fn brute(t: &Tables, l: &mut [usize; 4], r: &mut [Vec<u8>; 4], cards: &[u8], i: usize,
-         memo: &mut HashMap<(usize, [usize; 4], [Vec<u8>; 4]), bool>) -> bool {
+fn brute(t: &Tables, l: &mut [usize; 4], r: &mut [Vec<u8>; 4], cards: &[u8], i: usize, memo: &mut Memo) -> bool {
     if l.iter().all(|&x| x == RANKS) {
         return true;
     }
