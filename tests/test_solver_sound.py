@@ -411,11 +411,12 @@ def test_the_exact_pass_goes_on_from_a_greedy_pass_that_cut_nothing(engine):
 # ------------------------------------------------------------- safe discards (Aces Up)
 
 
-def aces_up_end_game(rng: random.Random, away: int) -> Game:
+def aces_up_end_game(rng: random.Random, away: int, stock: bool = True) -> Game:
     """Aces Up with the four Aces and ``away`` other cards left, shuffled over the four
-    piles and the stock (face down); every other card discarded. The Aces beat every card
-    and nothing beats them, so they never go home: every win discards each other card, and
-    the safe discards apply (a card that beats no card left goes at once)."""
+    piles and (``stock``) the stock, face down; every other card discarded. The Aces beat
+    every card and nothing beats them, so they never go home: every win discards each other
+    card, and the safe discards apply (a card that beats no card left goes at once; with the
+    stock empty, any legal discard)."""
     defn = get_variant("aces-up")
     rules = Rules.of(defn)
     aces = [c for c in range(DECK_SIZE) if card_name(c)[0] == "A"]
@@ -426,7 +427,7 @@ def aces_up_end_game(rng: random.Random, away: int) -> Game:
     piles: dict[str, dict[str, list[str]]] = {n: {"down": [], "up": []} for n in rules.names}
     piles["foundation"]["up"] = [card_name(c) for c in others[away:]]
     for card in left:
-        where = rng.choice(["t1", "t2", "t3", "t4", "stock"])
+        where = rng.choice(["t1", "t2", "t3", "t4", "stock"] if stock else ["t1", "t2", "t3", "t4"])
         piles[where]["down" if where == "stock" else "up"].append(card_name(card))
     return Game.from_position(defn, {"variant": rules.name, "options": {}, "piles": piles})
 
@@ -448,6 +449,60 @@ def test_safe_discards_are_checked_on_decided_positions(engine):
         pair = check_against_exhaustive(aces_up_end_game(rng, rng.randrange(6, 11)), 20_000, engine)
         seen[pair] = seen.get(pair, 0) + 1
     assert seen.get((WIN, WIN), 0) > 0 and seen.get((UNWINNABLE, UNWINNABLE), 0) > 0, seen
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(seed=st.integers(0, 2**32), away=st.integers(3, 10))
+def test_late_discards_agree_with_the_exhaustive_search(engine, seed, away):
+    """With the stock empty every legal discard goes at once (docs/solver.md, "Late
+    discards"): end games with every card left on the four piles."""
+    check_against_exhaustive(aces_up_end_game(random.Random(seed), away, stock=False), 20_000, engine)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_late_discards_are_checked_on_decided_positions(engine):
+    """Not vacuous: on end games with the stock empty both searches decide, both ways."""
+    rng = random.Random(5)
+    seen: dict[tuple[str, str], int] = {}
+    for _ in range(30):
+        pair = check_against_exhaustive(aces_up_end_game(rng, rng.randrange(3, 9), stock=False), 20_000, engine)
+        seen[pair] = seen.get(pair, 0) + 1
+    assert seen.get((WIN, WIN), 0) > 0 and seen.get((UNWINNABLE, UNWINNABLE), 0) > 0, seen
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_with_the_stock_empty_a_card_that_beats_one_left_is_discarded_at_once(engine):
+    """The stock is empty; the QD on top of t2 beats the 4D, which beats the 2D still in
+    t4, so the safe discards keep the 4D, and the late discards play it at once. The end game
+    is lost, proved within 40 states a pass with the late discards (without them, in both
+    engines, it is unknown at 40 and needs 60 in Python, 50 in the core)."""
+    defn = get_variant("aces-up")
+    left = {"4D", "AD", "QD", "3H", "TS", "AS", "AC", "KC", "9C", "2D", "6D", "AH"}
+    piles = {"stock": {"down": [], "up": []},
+             "foundation": {"down": [], "up": [card_name(c) for c in range(DECK_SIZE) if card_name(c) not in left]},
+             "t1": {"down": [], "up": ["4D"]}, "t2": {"down": [], "up": ["AD", "QD"]},
+             "t3": {"down": [], "up": ["3H", "TS"]},
+             "t4": {"down": [], "up": ["AS", "AC", "KC", "9C", "2D", "6D", "AH"]}}
+    game = Game.from_position(defn, {"variant": "aces-up", "options": {}, "piles": piles})
+    if engine == "python":
+        answer = python_solve(game, timeout=None, max_states=40)
+    else:
+        answer = solve(game, timeout=None, max_states=40, engine="native")
+    assert (answer.result, answer.method) == (UNWINNABLE, "exact")
+    assert exhaustive_search(game, 20_000).result == UNWINNABLE
+
+
+def test_the_beats_table_is_a_strict_order():
+    """The late discards' proof needs it: no card beats itself, and a card that beats one
+    that beats a third beats the third (the same suit, a higher rank; Aces high here)."""
+    rules = Rules.of(get_variant("aces-up"))
+    w = rules.width
+    beats = rules.beats  # beats[card * w + other]: other beats card
+    above = [{o for o in range(DECK_SIZE) if beats[c * w + o]} for c in range(DECK_SIZE)]
+    assert all(c not in above[c] for c in range(DECK_SIZE))
+    assert all(above[b] <= above[c] for c in range(DECK_SIZE) for b in above[c])
+    assert sum(map(len, above)) == 4 * sum(range(13))  # not vacuous: each suit's 13 ranks in order
 
 
 @pytest.mark.parametrize("engine", ENGINES)

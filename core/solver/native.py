@@ -174,6 +174,7 @@ def tables(rules: Rules, relaxed: bool = True) -> dict[str, Any]:
         "discard_ok": [below is not None for below in t.discard_below],  # safe discards (search._Tables)
         "discard_below": [list(below or ()) for below in t.discard_below],
         "discard_never": list(t.discard_never), "discard_need": t.discard_need,
+        "discard_late": t.discard_late,
         "relaxed": free,
     }
 

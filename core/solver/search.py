@@ -235,6 +235,11 @@ class _Tables:
         self.discard_never: tuple[int, ...] = tuple(
             c for c in sorted(deck) if not any(rules.beats[c * W + d] for d in deck)) if discards else ()
         self.discard_need = size - rules.win_home  # at most this many cards never home in a win
+        #: once no card can come from the stock again, any legal discard goes at once
+        #: (docs/solver.md, "Safe discards", "Late discards"): where the safe discards apply
+        #: and nothing is built on any card outside the foundations, so a top card is covered
+        #: only by the stock's deals
+        self.discard_late = bool(self.discard_below) and all(b is not None for b in self.discard_below)
         # the dead-card cut (docs/solver.md, "Dead cards"): where no pile but a foundation
         # takes any card, every foundation gives nothing back, and a card moves only by a move
         # to a foundation or the stock's draw onto one, a card that must leave its pile can
@@ -776,7 +781,7 @@ class Solver:
                     continue
                 if home < 0:
                     home = _home_mask(rules, piles)
-                if discard_mask and not discard_mask[card] & ~home \
+                if discard_mask and (not discard_mask[card] & ~home or (t.discard_late and self._no_more_deals())) \
                         and sum(1 for c in t.discard_never if not home >> c & 1) >= t.discard_need:
                     # a safe discard (docs/solver.md): legal now, as a move of the kernel
                     f = next((f for f in fits if beaten_by[f] and g._beaten(s, f, card)), -1)
@@ -806,6 +811,16 @@ class Solver:
                 g.push(step[1])
                 self.trail.append(step[1])
                 pushed += 1
+
+    def _no_more_deals(self) -> bool:
+        """Can no card come from the stock again (no stock; or an empty one that deals onto
+        several piles, or onto one with its redeals used up, so that it never acts again)?"""
+        rules = self.rules
+        if rules.stock is None:
+            return True
+        if self.g.piles[rules.stock]:
+            return False
+        return len(rules.draw_targets) != 1 or (rules.redeals is not None and self.g.recycles >= rules.redeals)
 
     def _safe_stock_card(self, wanted: dict[int, list[int]], home: int) -> tuple[int, Move] | None:
         """A card of the stock, or of the waste below its top (an auto source), that may go

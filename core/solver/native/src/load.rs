@@ -87,6 +87,8 @@ pub struct Raw {
     pub discard_never: Vec<u16>,
     #[cfg_attr(feature = "json", serde(default))]
     pub discard_need: usize,
+    #[cfg_attr(feature = "json", serde(default))]
+    pub discard_late: bool,
     /// the same game with draw 1 and unlimited redeals, for the relaxation proof (None: the
     /// game has no such relaxation)
     #[cfg_attr(feature = "json", serde(default))]
@@ -169,6 +171,7 @@ fn convert(r: Raw) -> Result<(Tables, SearchTables), String> {
         discard_below: r.discard_below,
         discard_never: r.discard_never,
         discard_need: r.discard_need,
+        discard_late: r.discard_late,
         deadlock: Default::default(),
     };
     check(&t, &x)?;

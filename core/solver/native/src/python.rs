@@ -110,6 +110,7 @@ fn raw(d: &Bound<'_, PyDict>) -> PyResult<Raw> {
         discard_below: get!(d, "discard_below"),
         discard_never: get!(d, "discard_never"),
         discard_need: get!(d, "discard_need"),
+        discard_late: get!(d, "discard_late"),
         relaxed: None,
     })
 }

@@ -90,6 +90,9 @@ pub struct SearchTables {
     /// them: they never go home) are outside the foundations: every win needs the others home
     pub discard_never: Vec<u16>,
     pub discard_need: usize,
+    /// late discards (`_Tables.discard_late`; docs/solver.md, "Safe discards"): once no card
+    /// can come from the stock again, any legal discard goes at once (within the same need)
+    pub discard_late: bool,
     /// the proof from the order cards must move in (`deadlock`), derived from `Tables`
     pub deadlock: Deadlock,
 }
@@ -599,7 +602,8 @@ impl<'a> Search<'a> {
                     home_filled = true;
                 }
                 if !self.x.discard_ok.is_empty() && self.x.discard_ok[card as usize]
-                    && self.x.discard_below[card as usize].iter().all(|&d| home.has(d as usize))
+                    && (self.x.discard_below[card as usize].iter().all(|&d| home.has(d as usize))
+                        || (self.x.discard_late && self.no_more_deals()))
                     && self.x.discard_never.iter().filter(|&&c| !home.has(c as usize)).count() >= self.x.discard_need
                 {
                     // a safe discard, legal now (`Solver._auto`)
@@ -637,6 +641,17 @@ impl<'a> Search<'a> {
         self.every = every;
         self.home = home;
         self.want = want;
+    }
+
+    /// Can no card come from the stock again (`Solver._no_more_deals`): no stock, or an empty
+    /// one that deals onto several piles, or onto one with its redeals used up?
+    fn no_more_deals(&self) -> bool {
+        let t = self.t;
+        let Some(st) = t.stock else { return true };
+        if !self.g.piles[st].is_empty() {
+            return false;
+        }
+        t.draw_targets.len() != 1 || t.redeals.is_some_and(|r| self.g.recycles >= r)
     }
 
     /// The cards on the foundations (full ones too), into `home`.
@@ -1771,6 +1786,7 @@ pub(crate) mod tests {
             discard_below: vec![],
             discard_never: vec![],
             discard_need: 0,
+            discard_late: false,
             deadlock: Deadlock::default(),
         }
     }
