@@ -238,8 +238,9 @@ class _Tables:
         #: once no card can come from the stock again, any legal discard goes at once
         #: (docs/solver.md, "Safe discards", "Late discards"): where the safe discards apply
         #: and nothing is built on any card outside the foundations, so a top card is covered
-        #: only by the stock's deals
-        self.discard_late = bool(self.discard_below) and all(b is not None for b in self.discard_below)
+        #: only by the stock's deals (and no move puts a card back into the stock)
+        self.discard_late = bool(self.discard_below) and all(b is not None for b in self.discard_below) \
+            and all(rules.stock not in rules.targets[p] for p in range(rules.count))
         # the dead-card cut (docs/solver.md, "Dead cards"): where no pile but a foundation
         # takes any card, every foundation gives nothing back, and a card moves only by a move
         # to a foundation or the stock's draw onto one, a card that must leave its pile can
