@@ -217,6 +217,21 @@ impl Fx {
     fn add(&mut self, word: u64) {
         self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
+
+    /// Add `words`, each as `value` gives it (at most 16 bits), four to a step, the last
+    /// step (fewer, or none: then zero) added too.
+    #[inline]
+    fn add_quads(&mut self, words: &[u16], value: impl Fn(u16) -> u64) {
+        let mut quads = words.chunks_exact(4);
+        for q in &mut quads {
+            self.add(value(q[0]) | value(q[1]) << 16 | value(q[2]) << 32 | value(q[3]) << 48);
+        }
+        let mut last = 0u64;
+        for (i, &w) in quads.remainder().iter().enumerate() {
+            last |= value(w) << (16 * i);
+        }
+        self.add(last);
+    }
 }
 
 /// The Fx hash of a key's words, four to a step, folded at the end so that the low bits
@@ -224,15 +239,7 @@ impl Fx {
 #[inline]
 fn words_hash(k: &[u16]) -> u64 {
     let mut h = Fx(k.len() as u64);
-    let mut quads = k.chunks_exact(4);
-    for q in &mut quads {
-        h.add(q[0] as u64 | (q[1] as u64) << 16 | (q[2] as u64) << 32 | (q[3] as u64) << 48);
-    }
-    let mut last = 0u64;
-    for (i, &w) in quads.remainder().iter().enumerate() {
-        last |= (w as u64) << (16 * i);
-    }
-    h.add(last);
+    h.add_quads(k, |w| w as u64);
     h.0 ^ (h.0 >> 29) ^ (h.0 >> 47)
 }
 
@@ -939,15 +946,7 @@ impl<'a> Search<'a> {
                 h.add(g.down[i] as u64);
                 h.add(p.len() as u64);
                 // four cards a step (the length above keeps the zeros of a last short step apart)
-                let mut quads = p.chunks_exact(4);
-                for q in &mut quads {
-                    h.add(face(q[0]) | face(q[1]) << 16 | face(q[2]) << 32 | face(q[3]) << 48);
-                }
-                let mut last = 0u64;
-                for (j, &c) in quads.remainder().iter().enumerate() {
-                    last |= face(c) << (16 * j);
-                }
-                h.add(last);
+                h.add_quads(p, face);
             }
             h.finish()
         };
