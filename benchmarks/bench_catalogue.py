@@ -43,24 +43,60 @@ def games() -> list[str]:
     return [d.name for d in registry().sorted() if d.provider == "solitaire-table"]
 
 
-def solve(game: str, options: str, deals: int, budget: list[str], jobs: int) -> dict[str, Any]:
-    """One game's batch, as the command line runs it: its summary, engines and methods."""
-    command = [sys.executable, "-m", "solitaire.cli", "solve", game, *options.split(), "--seeds", f"1..{deals}",
-               "--json", "--jobs", str(jobs), *budget]
-    began = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-    summary = next((r for r in rows if r.get("summary")), None)
-    if summary is None:
-        raise SystemExit(f"{game}: no summary (exit {done.returncode}): {done.stderr.strip()[-300:]}")
-    deals_rows = [r for r in rows if not r.get("summary")]
+def solve(game: str, options: str, deals: int, budget: list[str], jobs: int, partial: Path,
+          chunk: int) -> dict[str, Any]:
+    """One game's batch, as the command line runs it, ``chunk`` deals a command: its summary,
+    engines and methods. Each chunk's deal lines are appended to ``partial`` as they come, and
+    deals already there are not solved again, so a batch stopped part way goes on where it was."""
+    from solitaire.cli.solve import batch_summary
+
+    rows: dict[int, dict[str, Any]] = {}
+    if partial.exists():
+        for line in partial.read_text().splitlines():
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:  # a line cut short by a stop: that deal is solved again
+                continue
+            rows[r["seed"]] = r
+        if not partial.read_text().endswith("\n"):  # a stop cut the last line: the next one starts afresh
+            with partial.open("a") as out:
+                out.write("\n")
+    wall = sum(r.get("seconds", 0.0) for r in rows.values())
+    first = 1
+    while first <= deals:
+        if all(s in rows for s in range(first, min(first + chunk, deals + 1))):
+            first += chunk
+            continue
+        last = min(first + chunk - 1, deals)
+        command = [sys.executable, "-m", "solitaire.cli", "solve", game, *options.split(),
+                   "--seeds", f"{first}..{last}", "--json", "--jobs", str(jobs), *budget]
+        began = time.perf_counter()
+        with partial.open("a") as out, subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                                         text=True) as done:
+            assert done.stdout is not None and done.stderr is not None
+            for line in done.stdout:
+                if line.startswith("{") and '"summary"' not in line:
+                    r = json.loads(line)
+                    rows[r["seed"]] = r
+                    out.write(line)
+                    out.flush()
+            error = done.stderr.read()
+        if done.returncode != 0:
+            raise SystemExit(f"{game} {first}..{last}: exit {done.returncode}: {error.strip()[-300:]}")
+        wall += time.perf_counter() - began
+        first += chunk
+    deals_rows = [rows[s] for s in range(1, deals + 1)]
+    counts = {"win": 0, "unwinnable": 0, "unknown": 0}
+    for r in deals_rows:
+        counts[r["result"]] += 1
+    summary = batch_summary(counts, [r["seconds"] for r in deals_rows], wall)
     engines = sorted({r.get("engine", "") for r in deals_rows})
     methods: dict[str, int] = {}
     for r in deals_rows:
         if r["result"] != "unknown":
             methods[r.get("method") or "?"] = methods.get(r.get("method") or "?", 0) + 1
     return {"game": game, "options": options, "deals": deals, "budget": budget, "summary": summary,
-            "engines": engines, "decided_by": methods, "wall_s": round(time.perf_counter() - began, 1)}
+            "engines": engines, "decided_by": methods, "wall_s": round(wall, 1)}
 
 
 def row(result: dict[str, Any]) -> str:
@@ -91,6 +127,8 @@ def main() -> None:
                         help="GAME=OPTIONS, e.g. 'klondike=--draw 3': options for a game (repeatable)")
     parser.add_argument("--results", type=Path, default=Path("benchmarks/results/catalogue"))
     parser.add_argument("--again", action="store_true", help="solve games already in --results again")
+    parser.add_argument("--chunk", type=int, default=50,
+                        help="deals a command; each chunk's deals are kept as they come, so a stop loses none")
     args = parser.parse_args()
     flags = ["--timeout", str(args.timeout)] if args.timeout is not None else ["--states", str(args.states)]
     tag = f"t{args.timeout:g}" if args.timeout is not None else f"s{args.states}"
@@ -108,8 +146,12 @@ def main() -> None:
             if path.exists() and not args.again:
                 result = json.loads(path.read_text())
             else:
-                result = solve(game, options, args.deals, flags, args.jobs)
+                partial = path.with_suffix(".partial.jsonl")
+                if args.again:
+                    partial.unlink(missing_ok=True)
+                result = solve(game, options, args.deals, flags, args.jobs, partial, args.chunk)
                 path.write_text(json.dumps(result, indent=1))
+                partial.unlink()
             print(f"{game} {options}: {row(result)}", file=sys.stderr, flush=True)
             results.append(result)
     budget_words = f"{args.timeout:g} s a deal" if args.timeout is not None else f"{args.states:,} states a pass"

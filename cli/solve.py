@@ -308,8 +308,15 @@ def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, sta
     finally:
         if progress:
             print(file=sys.stderr)
-    n = len(tasks)
-    summary: dict[str, Any] = {"summary": True, "deals": n, "seconds": round(time.perf_counter() - began, 3)}
+    summary = batch_summary(counts, times, time.perf_counter() - began)
+    print(json.dumps(summary, separators=(",", ":")), flush=True)
+
+
+def batch_summary(counts: dict[str, int], times: list[float], seconds: float) -> dict[str, Any]:
+    """A batch's summary line: each result's count, share and 95 % Wilson interval, and the
+    median and p95 seconds a deal (``times``, one a deal, at least one)."""
+    n = len(times)
+    summary: dict[str, Any] = {"summary": True, "deals": n, "seconds": round(seconds, 3)}
     for key, k in counts.items():
         lo, hi = wilson(k, n)
         summary[key] = {"count": k, "percent": round(100 * k / n, 2),
@@ -317,7 +324,7 @@ def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, sta
     ordered = sorted(times)
     summary["median_seconds"] = round(ordered[n // 2], 4)
     summary["p95_seconds"] = round(ordered[min(n - 1, math.ceil(0.95 * n) - 1)], 4)
-    print(json.dumps(summary, separators=(",", ":")), flush=True)
+    return summary
 
 
 def _knowledge_checked(rules: Any) -> None:
