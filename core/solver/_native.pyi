@@ -36,6 +36,9 @@ def solve(core: Core, piles: list[list[int]], down: list[int], recycles: int, ma
           guided_states: int | None = None, max_work: int | None = None,
           fixed_table: bool = False, threads: int = 1,
           stock_home: bool = True) -> tuple[str, list[tuple[int, int, int]], int, str]: ...
+def exact(core: Core, piles: list[list[int]], down: list[int], recycles: int, max_states: int,
+          timeout: float | None = None,
+          cancel: Cancel | None = None) -> tuple[str, list[tuple[int, int, int]], int]: ...
 def guided(core: Core, piles: list[list[int]], down: list[int], recycles: int, max_states: int,
            width: int | None = None, timeout: float | None = None,
            cancel: Cancel | None = None, by_deals: bool = False) -> tuple[str, list[tuple[int, int, int]], int]: ...

@@ -383,6 +383,25 @@ def guided(game: Game, max_states: int, width: int | None = None, timeout: float
     return SolveResult(answer, tuple(moves), time.perf_counter() - began, states, "guided" if moves else "", "native")
 
 
+def exact(game: Game, max_states: int, timeout: float | None = None) -> SolveResult:
+    """The compiled core's exact search alone, none of the portfolio's other passes nor the
+    deadlock proof before them: "win" with its line replayed through the kernel,
+    "unwinnable" when it ran out of moves (a proof, as in the portfolio), else "unknown" once
+    it has stored ``max_states`` positions or ``timeout`` seconds pass. ``states`` is what it
+    stored: the size of the deal's proof when it is one (benchmarks/bench_proofs.py). Raise
+    RuntimeError when the compiled core is not installed or does not speak the game."""
+    reason = unsupported(game.rules)
+    if reason is not None:
+        raise RuntimeError(reason)
+    loaded = core(game.rules)  # raises RuntimeError when the compiled core is not installed
+    began = time.perf_counter()
+    answer, line, states = _module().exact(loaded, game.piles, game.down, game.recycles,  # type: ignore[union-attr]
+                                           max_states, timeout)
+    moves = replayed(game, [tuple(m) for m in line]) if answer == WIN else []
+    return SolveResult(answer, tuple(moves), time.perf_counter() - began, states, "exact" if answer != UNKNOWN else "",
+                       "native")
+
+
 def first_move(game: Game, move: Move) -> list[str]:
     """The compiled core's first move of a line in notation, ``[text]``; raise AssertionError
     unless the kernel finds it legal in ``game``."""

@@ -277,12 +277,7 @@ fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, re
          max_work: Option<usize>, fixed_table: bool, threads: usize, stock_home: bool)
          -> PyResult<(String, Vec<PyMove>, usize, String)> {
     let g = state(core, piles, down, recycles)?;
-    if let Some(s) = timeout {
-        if !(s.is_finite() && s >= 0.0) {
-            return Err(PyValueError::new_err("a timeout is a finite number of seconds from 0"));
-        }
-    }
-    let deadline = timeout.map(|s| Instant::now() + Duration::from_secs_f64(s.min(1e9)));
+    let deadline = deadline(timeout)?;
     // two threads only where the answer may depend on the clock anyway (a timeout), every
     // pass may have its whole budget of work (no work bound) and two tables at once are not
     // over a memory bound (no fixed table)
@@ -330,15 +325,10 @@ fn guided(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, r
           width: Option<usize>, timeout: Option<f64>, cancel: Option<&Cancel>, by_deals: bool)
           -> PyResult<(String, Vec<PyMove>, usize)> {
     let g = state(core, piles, down, recycles)?;
-    if let Some(s) = timeout {
-        if !(s.is_finite() && s >= 0.0) {
-            return Err(PyValueError::new_err("a timeout is a finite number of seconds from 0"));
-        }
-    }
+    let deadline = deadline(timeout)?;
     if width == Some(0) {
         return Err(PyValueError::new_err("a beam's width is a whole number from 1"));
     }
-    let deadline = timeout.map(|s| Instant::now() + Duration::from_secs_f64(s.min(1e9)));
     let shared = core.t.clone();
     let flag = cancel.map(|c| c.flag.clone());
     let (outcome, states, _) = py.detach(move || {
@@ -352,6 +342,43 @@ fn guided(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, r
     })
 }
 
+/// The exact search alone (`Search::run` with nothing pruned that a proof cannot afford: no
+/// greedy, best-first, guided or relaxation pass, nor the deadlock proof before it):
+/// ("win", moves, states), ("unwinnable", [], states) when it ran out of moves, or ("unknown",
+/// [], states) once it has stored `max_states` positions, `timeout` seconds pass or `cancel`
+/// is set. For benchmarks that measure how large a deal's proof is
+/// (benchmarks/bench_proofs.py). The GIL is released while searching.
+#[pyfunction]
+#[pyo3(signature = (core, piles, down, recycles, max_states, timeout=None, cancel=None))]
+#[allow(clippy::too_many_arguments)]
+fn exact(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, recycles: u32, max_states: usize,
+         timeout: Option<f64>, cancel: Option<&Cancel>) -> PyResult<(String, Vec<PyMove>, usize)> {
+    let g = state(core, piles, down, recycles)?;
+    let deadline = deadline(timeout)?;
+    let shared = core.t.clone();
+    let flag = cancel.map(|c| c.flag.clone());
+    let (outcome, states) = py.detach(move || {
+        let (t, x) = &*shared;
+        let mut search = search::Search::new(t, x, g);
+        let outcome = search.run(&Budget { max_states, deadline, cancel: flag, ..Budget::default() });
+        (outcome, search.states)
+    });
+    Ok(match outcome {
+        Outcome::Win(line) => ("win".to_string(), line.into_iter().map(to_py).collect(), states),
+        Outcome::Unwinnable => ("unwinnable".to_string(), Vec::new(), states),
+        Outcome::Unknown => ("unknown".to_string(), Vec::new(), states),
+    })
+}
+
+/// A search's deadline `timeout` seconds from now (None: none), or the one-line reason a
+/// timeout is refused.
+fn deadline(timeout: Option<f64>) -> PyResult<Option<Instant>> {
+    match timeout {
+        Some(s) if !(s.is_finite() && s >= 0.0) => Err(PyValueError::new_err("a timeout is a finite number of seconds from 0")),
+        _ => Ok(timeout.map(|s| Instant::now() + Duration::from_secs_f64(s.min(1e9)))),
+    }
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Core>()?;
@@ -359,6 +386,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Cancel>()?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(guided, m)?)?;
+    m.add_function(wrap_pyfunction!(exact, m)?)?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
