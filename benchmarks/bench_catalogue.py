@@ -77,8 +77,9 @@ def solve(game: str, options: str, deals: int, budget: list[str], jobs: int, par
             for line in done.stdout:
                 if line.startswith("{") and '"summary"' not in line:
                     r = json.loads(line)
+                    r.pop("moves", None)  # a won line's moves: not part of the table, and most of the bytes
                     rows[r["seed"]] = r
-                    out.write(line)
+                    out.write(json.dumps(r, separators=(",", ":")) + "\n")
                     out.flush()
             error = done.stderr.read()
         if done.returncode != 0:
