@@ -4,12 +4,13 @@
         klondike --relaxed --seeds 1..40 --states 30000
 
 Each build (a ``_native`` shared library, e.g. ``core/solver/native/target/release/lib_native.so``
-of two checkouts, or a copy of the installed one) is put in place of the installed module in
-turn (the file ``solitaire.core.solver._native`` loads from; the original is put back at the
-end), and ``solitaire solve ARGS --json`` runs in a fresh process: ``--rounds`` times each,
-the builds alternating. For each run it prints the CPU seconds of the process (user + system,
-start-up included) and a digest of every deal's (seed, result, states) with the results'
-counts: with a budget in states two builds that change only speed must print the same digest.
+of two checkouts, or a copy of the installed one) is loaded in turn as
+``solitaire.core.solver._native`` by a fresh process, which then runs ``solitaire solve ARGS
+--json``: ``--rounds`` times each, the builds alternating. The installed module is not
+touched, so solver runs under way beside it (a catalogue batch) keep the build they have.
+For each run it prints the CPU seconds of the process (user + system, start-up included) and
+a digest of every deal's (seed, result, states) with the results' counts: with a budget in
+states two builds that change only speed must print the same digest.
 Not a test: run it by hand and put the figures in docs/performance.md.
 """
 
@@ -17,27 +18,31 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import importlib.util
 import json
 import resource
-import shutil
 import subprocess
 import sys
-import tempfile
 from collections import Counter
+from pathlib import Path
+
+#: the child process: the build given loaded as the compiled core, then the command line
+CHILD = """
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("solitaire.core.solver._native", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = module
+spec.loader.exec_module(module)
+from solitaire.cli.main import main
+sys.argv = ["solitaire", *sys.argv[2:]]
+main()
+"""
 
 
-def installed() -> str:
-    spec = importlib.util.find_spec("solitaire.core.solver._native")
-    if spec is None or spec.origin is None:
-        raise SystemExit("no compiled core is installed (solitaire.core.solver._native)")
-    return spec.origin
-
-
-def run(words: list[str]) -> tuple[float, str, dict[str, int]]:
-    """``solitaire solve WORDS --json`` in a fresh process: its CPU seconds, digest, counts."""
+def run(build: str, words: list[str]) -> tuple[float, str, dict[str, int]]:
+    """``solitaire solve WORDS --json`` with ``build`` in a fresh process: its CPU seconds,
+    digest, counts."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run([sys.executable, "-m", "solitaire.cli.main", "solve", *words, "--json"],
+    done = subprocess.run([sys.executable, "-c", CHILD, build, "solve", *words, "--json"],
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"solitaire solve {' '.join(words)}: {done.stderr.strip().splitlines()[-1:]}")
@@ -61,17 +66,13 @@ def main(argv: list[str] | None = None) -> int:
     cut = argv.index("--")
     args = parser.parse_args(argv[:cut])
     words = argv[cut + 1:]
-    target = installed()
-    with tempfile.TemporaryDirectory() as folder:
-        kept = shutil.copy2(target, f"{folder}/original.so")
-        try:
-            for _ in range(args.rounds):
-                for label, build in (("before", args.before), ("after", args.after)):
-                    shutil.copy2(build, target)
-                    cpu, digest, counts = run(words)
-                    print(f"{label:6} cpu {cpu:7.2f} s  digest {digest}  {counts}", flush=True)
-        finally:
-            shutil.copy2(kept, target)
+    for build in (args.before, args.after):
+        if not Path(build).is_file():
+            parser.error(f"no such build: {build}")
+    for _ in range(args.rounds):
+        for label, build in (("before", args.before), ("after", args.after)):
+            cpu, digest, counts = run(str(Path(build).resolve()), words)
+            print(f"{label:6} cpu {cpu:7.2f} s  digest {digest}  {counts}", flush=True)
     return 0
 
 
