@@ -602,6 +602,14 @@ impl State {
         self.history.push(Done { src: stock_i, dst: targets[0], n: 0, extra: k, links: 0, pair: false });
     }
 
+    /// The last move, when it did nothing but move its cards (no card turned up, no pile
+    /// filled, not a draw nor a pair): then the move back, where legal, is the position
+    /// before it again.
+    pub fn last_plain(&self) -> Option<Move> {
+        self.history.last().filter(|d| d.n > 0 && d.n != PAIR && d.extra == 0 && d.links == 0 && !d.pair)
+            .map(|d| (d.src, d.dst, d.n))
+    }
+
     /// Take back the last move exactly, re-hiding a card it turned up.
     pub fn pop(&mut self, t: &Tables) -> Option<Move> {
         let Done { src, dst, n, extra, links, pair } = self.history.pop()?;

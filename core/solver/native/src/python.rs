@@ -268,6 +268,11 @@ impl Cancel {
 /// `stock_home=False`: no stock card sent home by draws before a move of the search's own
 /// choosing (`Budget::no_stock_home`; for a hint, which reads a line's first move). The GIL is
 /// released while searching.
+/// In two threads (`solve`'s `threads`), the share of the time the passes other than the
+/// exact search have in theirs, one after another, before that thread joins the exact search
+/// (`search::solve_parallel`).
+const JOIN: f64 = 0.6;
+
 #[pyfunction]
 #[pyo3(signature = (core, piles, down, recycles, max_states, timeout=None, guided=true, relaxation=true, cancel=None,
                     guided_states=None, max_work=None, fixed_table=false, threads=1, stock_home=true))]
@@ -285,8 +290,9 @@ fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, re
     // as in search.py: the greedy pass has a quarter of the time (half of the greedy share),
     // the best-first pass until half of it (the rest of the greedy share), the guided pass
     // until three quarters, the exact search the rest; in two threads the exact search has
-    // all of it in its own, and the other passes these shares of the whole
-    let whole = if parallel { 0.75 } else { 1.0 };
+    // all of it in its own, and the other passes these shares of the first `JOIN` of it,
+    // after which their thread joins the exact search
+    let whole = if parallel { 0.75 / JOIN } else { 1.0 };
     let share = |f: f64| timeout.map(|s| Instant::now() + Duration::from_secs_f64((s * f / whole).min(1e9)));
     let (greedy, best, beam) = (share(0.25), share(0.5), share(0.75));
     let shared = core.t.clone();

@@ -11,8 +11,8 @@
 
 use std::collections::BinaryHeap;
 use std::hash::Hasher;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::core::{Move, State, Tables, GIVES_NONE, GIVES_RUN, GIVES_TOP, PAIR};
@@ -300,7 +300,11 @@ impl Keys {
 
     /// Store `k`; false when it was stored before.
     pub(crate) fn insert(&mut self, k: &[u16]) -> bool {
-        let h = words_hash(k);
+        self.insert_hashed(words_hash(k), k)
+    }
+
+    /// `insert`, `k`'s hash (`words_hash`) given.
+    fn insert_hashed(&mut self, h: u64, k: &[u16]) -> bool {
         let arena = &mut self.arena;
         match self.table.entry(h, |&(eh, at)| eh == h && arena.words(at) == k, |&(eh, _)| eh) {
             hashbrown::hash_table::Entry::Occupied(_) => false,
@@ -309,6 +313,38 @@ impl Keys {
                 true
             }
         }
+    }
+}
+
+/// One transposition table for the two threads of one exact search (`solve_parallel`): the
+/// keys in 64 `Keys` by their hash, each behind a lock, and their count. A position is
+/// expanded by the thread that stored it first; the other passes it by as it would one it
+/// had stored itself.
+pub(crate) struct SharedKeys {
+    shards: Vec<Mutex<Keys>>,
+    count: AtomicUsize,
+}
+
+impl SharedKeys {
+    pub(crate) fn new() -> SharedKeys {
+        SharedKeys { shards: (0..64).map(|_| Mutex::new(Keys::default())).collect(), count: AtomicUsize::new(0) }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.count.load(Ordering::Relaxed)
+    }
+
+    /// Store `k`; false when either thread stored it before.
+    fn insert(&self, k: &[u16]) -> bool {
+        let h = words_hash(k);
+        // bits the shard's own table reads neither for a bucket (the low ones) nor for its
+        // control bytes (the top seven)
+        let shard = (h >> 40) as usize & 63;
+        let fresh = self.shards[shard].lock().unwrap_or_else(|e| e.into_inner()).insert_hashed(h, k);
+        if fresh {
+            self.count.fetch_add(1, Ordering::Relaxed);
+        }
+        fresh
     }
 }
 
@@ -478,6 +514,14 @@ pub struct Search<'a> {
     /// where each card lies (pile << 16 | index), written by `moves_into` for the stock-card
     /// waits it asks (`stock_card_used`) and valid only while it runs
     loc: Vec<u32>,
+    /// the table shared with another thread's exact search of the same position, instead of
+    /// `seen` (`share`)
+    shared: Option<Arc<SharedKeys>>,
+    /// a thread joining a search under way (`join`): each position's moves in the reverse
+    /// order, so that it goes where the other has not yet, and the first position expanded
+    /// though the other has stored it
+    reverse: bool,
+    enter: bool,
 }
 
 /// Cards on a stack: up to 32 inline, then on the heap (the stock-card wait's chains).
@@ -528,13 +572,40 @@ impl<'a> Search<'a> {
                  count: 0, work: 0, buf: Vec::new(), prune: false, cut: false, kbuf: Vec::new(), kranges: Vec::new(),
                  vbuf: Vec::new(), wanted: Vec::new(), every: Vec::new(), home: Bits::default(),
                  want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default(), dl: Scratch::default(),
-                 dfs_stack: Vec::new(), dfs_frames: Vec::new(), stock_home: x.stock_home, loc: Vec::new() }
+                 dfs_stack: Vec::new(), dfs_frames: Vec::new(), stock_home: x.stock_home, loc: Vec::new(),
+                 shared: None, reverse: false, enter: false }
+    }
+
+    /// Store positions in `table`, shared with other searches of the same position, and
+    /// false (nothing changed) where positions are compared by dominance (limited redeals),
+    /// which a shared table does not do.
+    pub(crate) fn share(&mut self, table: Arc<SharedKeys>) -> bool {
+        if self.dominance {
+            return false;
+        }
+        self.shared = Some(table);
+        true
+    }
+
+    /// Join the exact search of this position that another thread runs on `table`: expand
+    /// the position though it is stored, then go depth first as that search does, each
+    /// position's moves in the reverse order, passing by whatever either has stored. Its
+    /// running out of moves proves nothing alone: the positions the other stored and has not
+    /// yet expanded are the other's to finish (`solve_parallel`).
+    pub(crate) fn join(&mut self, table: Arc<SharedKeys>) -> bool {
+        self.reverse = true;
+        self.enter = true;
+        self.share(table)
     }
 
     /// The states stored: the keys of the transposition table (with dominance, the keys,
     /// however many turn positions each holds, as search.py's `len(self.seen)` counts them).
     fn stored(&self) -> usize {
-        if self.dominance { self.turns.len() } else { self.seen.len() }
+        match &self.shared {
+            Some(table) => table.len(),
+            None if self.dominance => self.turns.len(),
+            None => self.seen.len(),
+        }
     }
 
     fn home_is_safe(&self, card: usize, fits: &[usize], home: &Bits) -> bool {
@@ -1002,7 +1073,10 @@ impl<'a> Search<'a> {
 
     fn visit_key(&mut self, k: &[u16]) -> bool {
         if !self.dominance {
-            return self.seen.insert(k);
+            return match &self.shared {
+                Some(table) => table.insert(k),
+                None => self.seen.insert(k),
+            };
         }
         let t = self.t;
         let w = self.x.macro_waste.unwrap();
@@ -1518,11 +1592,28 @@ impl<'a> Search<'a> {
             if self.g.won(self.t) {
                 break Outcome::Win(self.line());
             }
-            if !self.visit() || (!self.x.dead_piles.is_empty() && self.dead_card()) || (self.x.deadlock.node && self.deadlocked()) {
+            let fresh = std::mem::take(&mut self.enter) || self.visit();
+            if !fresh || (!self.x.dead_piles.is_empty() && self.dead_card()) || (self.x.deadlock.node && self.deadlocked()) {
                 self.undo(mark);
             } else {
                 let start = stack.len();
                 self.moves_into(&mut stack);
+                if self.reverse {
+                    stack[start..].reverse();
+                }
+                // the move straight back, when the move here did nothing else and no safe move
+                // followed it: the position before it, stored (it is on the line), so skipped
+                // without stepping there to find that out
+                if self.trail.len() == mark {
+                    if let (Some(Step::Move(m)), Some(last)) = (self.trail.last(), self.g.last_plain()) {
+                        if *m == last {
+                            let back = (0, (m.1, m.0, m.2));
+                            if let Some(j) = stack[start..].iter().position(|&e| e == back) {
+                                stack.remove(start + j);
+                            }
+                        }
+                    }
+                }
                 frames.push((stack.len(), start, mark, self.trail.len()));
             }
             let mut next = None;
@@ -1612,12 +1703,19 @@ fn before_search(t: &Tables, x: &SearchTables, g: &State, budget: &Budget) -> Op
 /// The portfolio in two threads: the exact search in one, with the whole budget (its states
 /// and the deadline) from the start, and the other passes of `solve` in this one, one after
 /// another as there (their deadlines are the caller's), without the exact search at their
-/// end. The first to decide stops the other (a flag each looks at where it looks at its
-/// deadline: `Budget::decided`), and its answer is the solve's; the states are both
-/// threads'. A proof is still only an exhausted exact search (or the greedy pass's, the
-/// relaxation's or the deadlock proof's, as in `solve`), and a win is a line either way, so
-/// the two threads never disagree; which decides first depends on the machine, so a caller
-/// that wants the same answer anywhere (a budget of states alone) runs `solve`.
+/// end. When they end undecided before the deadline, this thread joins the exact search
+/// (`Search::join`): the two share one table, each expanding the positions it stored first,
+/// this one taking each position's moves in the reverse order. The first to decide stops the
+/// other (a flag each looks at where it looks at its deadline: `Budget::decided`), and its
+/// answer is the solve's; the states are both threads'. A win is a line either way. A proof
+/// is still only an exhausted exact search (or the greedy pass's, the relaxation's or the
+/// deadlock proof's, as in `solve`): the first thread's alone when this one had not joined by
+/// then, else both threads' (every position either stored, the one that stored it expanded:
+/// the same closed set of positions one thread would have stored), so the two threads never
+/// disagree. Which decides first depends on the machine, so a caller that wants the same
+/// answer anywhere (a budget of states alone) runs `solve`. With limited redeals (positions
+/// compared by dominance, which the shared table does not do) the exact search keeps a table
+/// of its own and this thread does not join.
 #[allow(clippy::too_many_arguments)]
 pub fn solve_parallel(t: &Tables, x: &SearchTables, g: State, budget: &Budget, greedy_deadline: Option<Instant>,
                       best_deadline: Option<Instant>, relaxed: Option<Relaxed<'_>>,
@@ -1626,31 +1724,54 @@ pub fn solve_parallel(t: &Tables, x: &SearchTables, g: State, budget: &Budget, g
         return answer;
     }
     let decided = Arc::new(AtomicBool::new(false));
+    // set (before it stores anything) by this thread when it joins the exact search
+    let joined = AtomicBool::new(false);
+    let table = Arc::new(SharedKeys::new());
     let mine = Budget { decided: Some(decided.clone()), ..budget.clone() };
     let guided = guided.map(|b| Budget { decided: Some(decided.clone()), ..b.clone() });
     let exact_g = g.clone();
     std::thread::scope(|scope| {
         let exact = scope.spawn(|| {
             let mut exact = Search::new(t, x, exact_g);
+            let shared = exact.share(table.clone());
             let outcome = exact.run(&mine);
-            if outcome != Outcome::Unknown {
-                decided.store(true, Ordering::Relaxed);
+            // out of moves before the other thread joined: every position it stored is its
+            // own, expanded, and that is the proof
+            let alone = outcome == Outcome::Unwinnable && !joined.load(Ordering::SeqCst);
+            if matches!(outcome, Outcome::Win(_)) || alone {
+                decided.store(true, Ordering::SeqCst);
             }
-            (outcome, exact.states)
+            (outcome, alone, if shared { 0 } else { exact.states })
         });
-        let (outcome, states, method) = passes(t, x, g, &mine, greedy_deadline, best_deadline, relaxed, guided.as_ref(), false);
+        let (outcome, states, method) = passes(t, x, g.clone(), &mine, greedy_deadline, best_deadline, relaxed, guided.as_ref(), false);
         if outcome != Outcome::Unknown {
-            decided.store(true, Ordering::Relaxed);
+            decided.store(true, Ordering::SeqCst);
+        }
+        let mut joint = None;
+        let mut second = Search::new(t, x, g);
+        if outcome == Outcome::Unknown && !mine.over() && second.join(table.clone()) {
+            joined.store(true, Ordering::SeqCst);
+            if !decided.load(Ordering::SeqCst) {
+                let found = second.run(&mine);
+                if matches!(found, Outcome::Win(_)) {
+                    decided.store(true, Ordering::SeqCst);
+                }
+                joint = Some(found);
+            }
         }
         // a panic in the exact search's thread is this thread's (as if it had run here)
-        let (exact_outcome, exact_states) = exact.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-        let states = states + exact_states;
+        let (exact_outcome, alone, exact_states) = exact.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        let states = states + exact_states + table.len();
         if outcome != Outcome::Unknown {
-            (outcome, states, method)
-        } else if exact_outcome != Outcome::Unknown {
-            (exact_outcome, states, "exact")
-        } else {
-            (Outcome::Unknown, states, "")
+            return (outcome, states, method);
+        }
+        if let Some(Outcome::Win(line)) = joint {
+            return (Outcome::Win(line), states, "exact");
+        }
+        match exact_outcome {
+            Outcome::Win(line) => (Outcome::Win(line), states, "exact"),
+            Outcome::Unwinnable if alone || joint == Some(Outcome::Unwinnable) => (Outcome::Unwinnable, states, "exact"),
+            _ => (Outcome::Unknown, states, ""),
         }
     })
 }
@@ -1921,6 +2042,90 @@ pub(crate) mod tests {
             Outcome::Win(line) => assert!(replay(&t, g, &line)),
             other => panic!("expected a win, got {other:?}"),
         }
+    }
+
+    /// Two searches on one shared table, each expanding what it stored first, interleaved by
+    /// work bounds (`solve_parallel`'s exact search and the thread that joins it), store the
+    /// very positions one search stores and decide as it does: a loss only once both ran out
+    /// of moves, a win with a line that replays.
+    #[test]
+    fn a_search_joined_on_a_shared_table_stores_what_one_search_stores() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let (mut won, mut lost, mut both) = (0, 0, 0);
+        let (mut work_alone, mut work_first) = (0, 0);
+        for round in 0..400 {
+            let mut t = little();
+            t.redeals = if round % 2 == 0 { Some(0) } else { None };
+            let x = plain(&t);
+            let mut cards: Vec<u16> = (0..13).collect();
+            for i in (1..13).rev() {
+                cards.swap(i, next(i + 1));
+            }
+            let (a, b) = (next(14), next(14));
+            let (lo, hi) = (a.min(b), a.max(b));
+            let piles = vec![cards[..lo].to_vec(), vec![], vec![], cards[lo..hi].to_vec(), cards[hi..].to_vec()];
+            let down = vec![lo, 0, 0, (hi - lo).saturating_sub(1), (13 - hi).saturating_sub(1)];
+            let g = State::new(&t, piles, down, 0);
+            let mut one = Search::new(&t, &x, g.clone());
+            let alone = one.run(&Budget::states(1_000_000));
+            let table = Arc::new(SharedKeys::new());
+            let mut first = Search::new(&t, &x, g.clone());
+            assert!(first.share(table.clone()));
+            let mut second = Search::new(&t, &x, g.clone());
+            assert!(second.join(table.clone()));
+            let slice = 1 + next(6);
+            let (mut done_first, mut done_second) = (None, None);
+            while done_first.is_none() || done_second.is_none() {
+                if done_first.is_none() {
+                    let b = Budget { max_work: Some(first.work + slice), ..Budget::states(1_000_000) };
+                    match first.run(&b) {
+                        Outcome::Unknown => {}
+                        o => done_first = Some(o),
+                    }
+                }
+                if done_second.is_none() {
+                    let b = Budget { max_work: Some(second.work + slice), ..Budget::states(1_000_000) };
+                    match second.run(&b) {
+                        Outcome::Unknown => {}
+                        o => done_second = Some(o),
+                    }
+                }
+                if matches!(done_first, Some(Outcome::Win(_))) || matches!(done_second, Some(Outcome::Win(_))) {
+                    break;
+                }
+            }
+            match alone {
+                Outcome::Win(_) => {
+                    won += 1;
+                    let line = [done_first, done_second].into_iter().flatten().find_map(|o| match o {
+                        Outcome::Win(line) => Some(line),
+                        _ => None,
+                    });
+                    assert!(line.is_some_and(|l| replay(&t, g.clone(), &l)), "round {round}: no win that replays");
+                }
+                Outcome::Unwinnable => {
+                    lost += 1;
+                    assert_eq!((done_first, done_second), (Some(Outcome::Unwinnable), Some(Outcome::Unwinnable)));
+                    assert_eq!(table.len(), one.states, "round {round}");
+                    if first.work > 1 && second.work > 1 {
+                        both += 1;
+                    }
+                    work_alone += one.work;
+                    work_first += first.work;
+                }
+                Outcome::Unknown => unreachable!("a budget of a million states decides the little game"),
+            }
+        }
+        // both outcomes, and proofs where each search expanded positions of its own
+        assert!(won > 50 && lost > 50 && both > 20, "{won} {lost} {both}");
+        // and the second took a share of the work: the first did less than one search alone
+        assert!(work_first * 10 < work_alone * 8, "{work_first} of {work_alone}");
     }
 
     #[test]
