@@ -252,6 +252,11 @@ impl Cancel {
     }
 }
 
+/// In two threads (`solve`'s `threads`), the share of the time the passes other than the
+/// exact search have in theirs, one after another, before that thread joins the exact search
+/// (`search::solve_parallel`).
+const JOIN: f64 = 0.6;
+
 /// Search the position for a win: ("win", moves, states, pass: "greedy", "best-first",
 /// "guided" or "exact"), ("unwinnable", [], states, "exact") or ("unknown", [], states, "")
 /// when a pass has stored `max_states` positions or `timeout` seconds pass; `guided=False`
@@ -263,16 +268,12 @@ impl Cancel {
 /// `fixed_table`: `max_states` is a memory bound, which the exact pass going on from the
 /// greedy pass's table may not pass (`Budget::fixed_table`); `threads` 2: the exact search
 /// in a thread of its own from the start, with the whole time, beside the other passes, which
-/// share the time as if the exact search were not after them (`search::solve_parallel`;
-/// with a `timeout`, no `max_work` and no `fixed_table` only, else one thread);
+/// share the first `JOIN` of the time as if the exact search were not after them, and then
+/// join the exact search on its table (`search::solve_parallel`; with a `timeout`, no
+/// `max_work` and no `fixed_table` only, else one thread);
 /// `stock_home=False`: no stock card sent home by draws before a move of the search's own
 /// choosing (`Budget::no_stock_home`; for a hint, which reads a line's first move). The GIL is
 /// released while searching.
-/// In two threads (`solve`'s `threads`), the share of the time the passes other than the
-/// exact search have in theirs, one after another, before that thread joins the exact search
-/// (`search::solve_parallel`).
-const JOIN: f64 = 0.6;
-
 #[pyfunction]
 #[pyo3(signature = (core, piles, down, recycles, max_states, timeout=None, guided=true, relaxation=true, cancel=None,
                     guided_states=None, max_work=None, fixed_table=false, threads=1, stock_home=true))]
