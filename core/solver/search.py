@@ -460,6 +460,39 @@ def notation(game: Game, m: Move) -> str:
     return text
 
 
+def shortened(start: Game, line: list[Move]) -> list[Move]:
+    """A winning line from ``start`` with its detours cut (the compiled core's
+    ``search::shortened``, move for move): the line's positions are numbered in order, each by
+    its exact contents (every pile's cards, face-down count and the redeals used), and from
+    each position the line goes on by the legal move that reaches the position of the line
+    furthest on (its own next move at least). The result is a line of legal moves through
+    positions of the given line to its end, won, and no longer than it: a depth-first
+    search's line can wander through thousands of moves where a few hundred win."""
+    def contents(g: Game) -> tuple[Any, ...]:
+        return tuple(map(tuple, g.piles)), tuple(g.down), g.recycles
+
+    g = start.copy()
+    at = {contents(g): 0}
+    for i, m in enumerate(line):
+        g.push(m)
+        at[contents(g)] = i + 1  # a position met twice is left at its last place
+    g = start.copy()
+    i = at[contents(g)]
+    out: list[Move] = []
+    while i < len(line):
+        best, move = i + 1, line[i]
+        for m in g.legal_moves():
+            g.push(m)
+            j = at.get(contents(g))
+            g.pop()
+            if j is not None and j > best:
+                best, move = j, m
+        g.push(move)
+        out.append(move)
+        i = best
+    return out
+
+
 class Solver:
     """Solve ``game`` (full information: it sees the face-down cards and the stock order)."""
 
@@ -728,7 +761,7 @@ class Solver:
         return False
 
     def _win(self, began: float, method: str) -> SolveResult:
-        moves = self._notation(self.solution)
+        moves = self._notation(shortened(self.start, self.solution))
         return SolveResult(WIN, tuple(moves), time.perf_counter() - began, self.states, method)
 
     def _notation(self, moves: list[Move]) -> list[str]:

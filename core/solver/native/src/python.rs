@@ -301,16 +301,18 @@ fn solve(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, re
     let flag = cancel.map(|c| c.flag.clone());
     let (outcome, states, method) = py.detach(move || {
         let (t, x) = &*shared;
+        let start = g.clone();
         // the relaxation has 15 % of the time from the greedy pass's end (search.py)
         let relax = relaxed.as_deref().map(|(rt, rx)| search::Relaxed { t: rt, x: rx, share: timeout.map(|s| s * 0.15 / whole) });
         let budget = Budget { max_states, max_work, deadline, cancel: flag, fixed_table, decided: None,
                               no_stock_home: !stock_home };
         let beam = guided.then(|| budget.with(guided_states.unwrap_or(max_states), beam));
-        if parallel {
+        let (outcome, states, method) = if parallel {
             search::solve_parallel(t, x, g, &budget, greedy, best, relax, beam.as_ref())
         } else {
             search::solve(t, x, g, &budget, greedy, best, relax, beam.as_ref())
-        }
+        };
+        (shorter(t, &start, outcome), states, method)
     });
     let method = method.to_string();
     Ok(match outcome {
@@ -341,7 +343,10 @@ fn guided(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, r
     let (outcome, states, _) = py.detach(move || {
         let (t, x) = &*shared;
         let deals = if by_deals { search::guided::Deals::ByDeals } else { search::guided::Deals::Plain };
-        search::guided::guided(t, x, g, &Budget { max_states, deadline, cancel: flag, ..Budget::default() }, width, deals)
+        let start = g.clone();
+        let (outcome, states, cut) =
+            search::guided::guided(t, x, g, &Budget { max_states, deadline, cancel: flag, ..Budget::default() }, width, deals);
+        (shorter(t, &start, outcome), states, cut)
     });
     Ok(match outcome {
         Outcome::Win(line) => ("win".to_string(), line.into_iter().map(to_py).collect(), states),
@@ -366,15 +371,24 @@ fn exact(py: Python<'_>, core: &Core, piles: Vec<Vec<u16>>, down: Vec<usize>, re
     let flag = cancel.map(|c| c.flag.clone());
     let (outcome, states) = py.detach(move || {
         let (t, x) = &*shared;
+        let start = g.clone();
         let mut search = search::Search::new(t, x, g);
         let outcome = search.run(&Budget { max_states, deadline, cancel: flag, ..Budget::default() });
-        (outcome, search.states)
+        (shorter(t, &start, outcome), search.states)
     });
     Ok(match outcome {
         Outcome::Win(line) => ("win".to_string(), line.into_iter().map(to_py).collect(), states),
         Outcome::Unwinnable => ("unwinnable".to_string(), Vec::new(), states),
         Outcome::Unknown => ("unknown".to_string(), Vec::new(), states),
     })
+}
+
+/// A win's line with its detours cut (`search::shortened`), any other outcome as it is.
+fn shorter(t: &Tables, start: &State, outcome: Outcome) -> Outcome {
+    match outcome {
+        Outcome::Win(line) => Outcome::Win(search::shortened(t, start, &line)),
+        other => other,
+    }
 }
 
 /// A search's deadline `timeout` seconds from now (None: none), or the one-line reason a
