@@ -363,6 +363,15 @@ def _solve_native(game: Game, timeout: float | None, max_states: int, guided: bo
     return SolveResult(answer, (), time.perf_counter() - began, states, method, "native")
 
 
+def _spoken(game: Game) -> Any:
+    """The game's rules loaded into the compiled core; raise RuntimeError when the core is not
+    installed or does not speak the game."""
+    reason = unsupported(game.rules)
+    if reason is not None:
+        raise RuntimeError(reason)
+    return core(game.rules)  # raises RuntimeError when the compiled core is not installed
+
+
 def guided(game: Game, max_states: int, width: int | None = None, timeout: float | None = None,
            by_deals: bool = False) -> SolveResult:
     """The compiled core's guided pass alone (a beam search on an evaluation read off the
@@ -372,10 +381,7 @@ def guided(game: Game, max_states: int, width: int | None = None, timeout: float
     compiled core is not installed or does not speak the game. ``by_deals``: the beam by deals
     (a card of a stock dealt onto the columns costs less than a loose one, positions are grouped
     by the cards left in the stock, no group more than half the beam: docs/solver.md)."""
-    reason = unsupported(game.rules)
-    if reason is not None:
-        raise RuntimeError(reason)
-    loaded = core(game.rules)  # raises RuntimeError when the compiled core is not installed
+    loaded = _spoken(game)
     began = time.perf_counter()
     answer, line, states = _module().guided(loaded, game.piles, game.down, game.recycles,  # type: ignore[union-attr]
                                             max_states, width, timeout, by_deals=by_deals)
@@ -390,10 +396,7 @@ def exact(game: Game, max_states: int, timeout: float | None = None) -> SolveRes
     it has stored ``max_states`` positions or ``timeout`` seconds pass. ``states`` is what it
     stored: the size of the deal's proof when it is one (benchmarks/bench_proofs.py). Raise
     RuntimeError when the compiled core is not installed or does not speak the game."""
-    reason = unsupported(game.rules)
-    if reason is not None:
-        raise RuntimeError(reason)
-    loaded = core(game.rules)  # raises RuntimeError when the compiled core is not installed
+    loaded = _spoken(game)
     began = time.perf_counter()
     answer, line, states = _module().exact(loaded, game.piles, game.down, game.recycles,  # type: ignore[union-attr]
                                            max_states, timeout)

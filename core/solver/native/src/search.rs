@@ -2097,9 +2097,9 @@ pub(crate) mod tests {
         }
     }
 
-    /// A winning line with detours (each move's way there and back again, and draws round the
-    /// whole stock) is cut to a line of legal moves that wins and is no longer; a line with
-    /// nothing to cut is left as it is.
+    /// A winning line with detours (cards moved from one column to the other and straight
+    /// back) is cut to a line of legal moves that wins and is no longer than the line without
+    /// them; a line with nothing to cut is left as it is.
     #[test]
     fn a_won_line_is_shortened_to_a_legal_line_that_still_wins() {
         let t = little();
@@ -2110,9 +2110,8 @@ pub(crate) mod tests {
         let cut = shortened(&t, &g, &line);
         assert!(replay(&t, g.clone(), &cut) && cut.len() <= line.len());
         assert_eq!(shortened(&t, &g, &cut), cut); // nothing left to cut
-        // the same line with detours: before each move, every legal move that can be taken
-        // straight back (a card from one column to the other, and back), and the stock
-        // turned over and back to where it was
+        // the same line with detours: before each move, every move between the columns that
+        // can be taken straight back, made and taken back
         let mut long = Vec::new();
         let mut h = g.clone();
         let mut legal = Vec::new();
