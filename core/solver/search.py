@@ -474,7 +474,7 @@ def shortened(start: Game, line: list[Move]) -> list[Move]:
     g = start.copy()
     at = {contents(g): 0}
     for i, m in enumerate(line):
-        g.push(m)
+        g.play(m)  # checked legal (a variant's own search may have found the line)
         at[contents(g)] = i + 1  # a position met twice is left at its last place
     g = start.copy()
     i = at[contents(g)]
