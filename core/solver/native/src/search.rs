@@ -2105,19 +2105,41 @@ pub(crate) mod tests {
         }
     }
 
+    /// A little game's 13 cards shuffled (`next(n)`: a number below n) into the stock and the
+    /// two columns, each column's top card face up; with `all_up`, every card face up.
+    fn shuffled(t: &Tables, next: &mut impl FnMut(usize) -> usize, all_up: bool) -> State {
+        let mut cards: Vec<u16> = (0..13).collect();
+        for i in (1..13).rev() {
+            cards.swap(i, next(i + 1));
+        }
+        let (a, b) = (next(14), next(14));
+        let (lo, hi) = (a.min(b), a.max(b));
+        let piles = vec![cards[..lo].to_vec(), vec![], vec![], cards[lo..hi].to_vec(), cards[hi..].to_vec()];
+        let down = if all_up {
+            vec![0; 5]
+        } else {
+            vec![lo, 0, 0, (hi - lo).saturating_sub(1), (13 - hi).saturating_sub(1)]
+        };
+        State::new(t, piles, down, 0)
+    }
+
+    /// Numbers below n from a seed (xorshift): the random positions of the tests below.
+    fn numbers(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        }
+    }
+
     /// Passing by the move straight back changes no stored position and no answer, on random
     /// positions of a game whose columns are filled from the stock or a reserve when emptied
     /// (where the move back may empty a column that a card then fills: another position), and
     /// on a position where that other position is reached no other way.
     #[test]
     fn the_move_straight_back_is_passed_by_only_where_its_position_is_stored() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = numbers(0x2545_f491_4f6c_dd1d);
         let mut differs = 0;
         for round in 0..400 {
             let mut t = little();
@@ -2134,19 +2156,8 @@ pub(crate) mod tests {
             }
             t.derive();
             let x = plain(&t);
-            let mut cards: Vec<u16> = (0..13).collect();
-            for i in (1..13).rev() {
-                cards.swap(i, next(i + 1));
-            }
-            let (a, b) = (next(14), next(14));
-            let (lo, hi) = (a.min(b), a.max(b));
-            let piles = vec![cards[..lo].to_vec(), vec![], vec![], cards[lo..hi].to_vec(), cards[hi..].to_vec()];
-            let down = if reserve {
-                vec![0; 5] // every card face up: a column's top card moves without turning one
-            } else {
-                vec![lo, 0, 0, (hi - lo).saturating_sub(1), (13 - hi).saturating_sub(1)]
-            };
-            let g = State::new(&t, piles, down, 0);
+            // with the reserve every card face up: a column's top card moves without turning one
+            let g = shuffled(&t, &mut next, reserve);
             let mut with = Search::new(&t, &x, g.clone());
             let mut without = Search::new(&t, &x, g.clone());
             without.skip_back = false;
@@ -2225,28 +2236,14 @@ pub(crate) mod tests {
     /// of moves, a win with a line that replays.
     #[test]
     fn a_search_joined_on_a_shared_table_stores_what_one_search_stores() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = numbers(0x9e37_79b9_7f4a_7c15);
         let (mut won, mut lost, mut both) = (0, 0, 0);
         let (mut work_alone, mut work_first) = (0, 0);
         for round in 0..400 {
             let mut t = little();
             t.redeals = if round % 2 == 0 { Some(0) } else { None };
             let x = plain(&t);
-            let mut cards: Vec<u16> = (0..13).collect();
-            for i in (1..13).rev() {
-                cards.swap(i, next(i + 1));
-            }
-            let (a, b) = (next(14), next(14));
-            let (lo, hi) = (a.min(b), a.max(b));
-            let piles = vec![cards[..lo].to_vec(), vec![], vec![], cards[lo..hi].to_vec(), cards[hi..].to_vec()];
-            let down = vec![lo, 0, 0, (hi - lo).saturating_sub(1), (13 - hi).saturating_sub(1)];
-            let g = State::new(&t, piles, down, 0);
+            let g = shuffled(&t, &mut next, false);
             let mut one = Search::new(&t, &x, g.clone());
             let alone = one.run(&Budget::states(1_000_000));
             let table = Arc::new(SharedKeys::new());
