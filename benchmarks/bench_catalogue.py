@@ -52,13 +52,14 @@ def solve(game: str, options: str, deals: int, budget: list[str], jobs: int, par
 
     rows: dict[int, dict[str, Any]] = {}
     if partial.exists():
-        for line in partial.read_text().splitlines():
+        text = partial.read_text()
+        for line in text.splitlines():
             try:
                 r = json.loads(line)
             except json.JSONDecodeError:  # a line cut short by a stop: that deal is solved again
                 continue
             rows[r["seed"]] = r
-        if not partial.read_text().endswith("\n"):  # a stop cut the last line: the next one starts afresh
+        if not text.endswith("\n"):  # a stop cut the last line: the next one starts afresh
             with partial.open("a") as out:
                 out.write("\n")
     wall = sum(r.get("seconds", 0.0) for r in rows.values())

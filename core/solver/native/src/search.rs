@@ -1672,45 +1672,30 @@ pub struct Relaxed<'a> {
 }
 
 /// A winning line from `start` with its detours cut: the line's positions are numbered in
-/// order (each by its exact contents: every pile's cards, face-down count and the redeals
-/// used), and from each position the line goes on by the legal move that reaches the
-/// position of the line furthest on (its own next move at least). The result is a line of
+/// order (each by its exact contents, `State::snapshot`: every pile's cards, face-down count
+/// and the redeals used), and from each position the line goes on by the legal move that
+/// reaches the position of the line furthest on (its own next move at least). The result is a line of
 /// the game's legal moves through positions of the given line to its end, won, no longer
 /// than it: a depth-first search's line, found millions of positions deep, can wander through
 /// a hundred thousand moves (Klondike draw 3 deal 186) where a few hundred win.
 pub fn shortened(t: &Tables, start: &State, line: &[Move]) -> Vec<Move> {
-    fn contents(g: &State, out: &mut Vec<u16>) {
-        out.clear();
-        for (p, &d) in g.piles.iter().zip(&g.down) {
-            out.push(d as u16);
-            out.push(p.len() as u16);
-            out.extend_from_slice(p);
-        }
-        out.push((g.recycles >> 16) as u16);
-        out.push(g.recycles as u16);
-    }
     let mut g = start.clone();
-    let mut k = Vec::new();
     // each position's last place on the line (a position met twice is left at its last)
-    let mut at: std::collections::HashMap<Vec<u16>, usize> = std::collections::HashMap::with_capacity(line.len() + 1);
-    contents(&g, &mut k);
-    at.insert(k.clone(), 0);
+    let mut at = std::collections::HashMap::with_capacity(line.len() + 1);
+    at.insert(g.snapshot(), 0);
     for (i, &m) in line.iter().enumerate() {
         g.push(t, m);
-        contents(&g, &mut k);
-        at.insert(k.clone(), i + 1);
+        at.insert(g.snapshot(), i + 1);
     }
     let mut g = start.clone();
-    contents(&g, &mut k);
-    let mut i = at[&k];
+    let mut i = at[&g.snapshot()];
     let (mut out, mut legal) = (Vec::new(), Vec::new());
     while i < line.len() {
         let mut best = (i + 1, line[i]);
         g.legal_moves(t, &mut legal);
         for &m in &legal {
             g.push(t, m);
-            contents(&g, &mut k);
-            if let Some(&j) = at.get(&k) {
+            if let Some(&j) = at.get(&g.snapshot()) {
                 if j > best.0 {
                     best = (j, m);
                 }
