@@ -536,6 +536,10 @@ class Solver:
         self.cut = False
         self.count = 0
         self.limit = max_states
+        #: a depth-first pass is under way: with ``found_defer`` a card that can come back goes
+        #: home as a safe move (:meth:`_returnable`), and one taken back is used at once
+        #: (:meth:`_returned`)
+        self.in_dfs = False
 
     # ------------------------------------------------------------------ public
 
@@ -611,6 +615,7 @@ class Solver:
             self.limit = self.max_states
         self.prune = prune
         self.deadline = deadline
+        self.in_dfs = True
         try:
             if self._dfs():
                 self.solution = self._plain(self.trail)
@@ -619,6 +624,7 @@ class Solver:
         except _OutOfBudget:
             return None
         finally:
+            self.in_dfs = False
             self.states += len(self.seen) - before
 
     def _best_first(self, deadline: float) -> bool | None:
@@ -824,7 +830,7 @@ class Solver:
                         self.trail.append((s, f, 1))
                         pushed += 1
                         break
-                if not safe_shape(piles, card, every, home):
+                if not safe_shape(piles, card, every, home) and not self._returnable(s, fits[0]):
                     if self.safe_home is None:
                         continue
                     for f in fits:
@@ -845,6 +851,36 @@ class Solver:
                 g.push(step[1])
                 self.trail.append(step[1])
                 pushed += 1
+
+    def _returnable(self, s: int, f: int) -> bool:
+        """May the top card of pile ``s`` go home to foundation ``f`` as a safe move because it
+        can come straight back (docs/solver.md, "A card that can come back")? In a depth-first
+        pass with ``found_defer``, when the card under it is face up and takes it, and ``f``
+        gives it back to ``s``: the position after the move reaches the one before it in one
+        move, so it reaches everything that one does."""
+        if not self.in_dfs or not self.t.found_defer:
+            return False
+        rules = self.rules
+        pile = self.g.piles[s]
+        n = len(pile)
+        return (n >= 2 and n - 2 >= self.g.down[s] and rules.gives[f] != GIVES_NONE and s in rules.targets[f]
+                and bool(rules.allowed[s][f]) and rules.min_accept[s] <= 1 and rules.max_accept[s] >= 1
+                and not rules.beaten_by[s] and bool(rules.accept[s][pile[-2] * rules.width + pile[-1]]))
+
+    def _returned(self) -> tuple[int, int] | None:
+        """The foundation and the pile of the card the move here took back from that
+        foundation, in a depth-first pass with ``found_defer``: then this position is not
+        stored, no safe move is played here, and the only moves tried are the card's uses -- a
+        card onto it, or the card under it taken back too (docs/solver.md, "A card that can
+        come back")."""
+        if not self.in_dfs or not self.t.found_defer or not self.trail:
+            return None
+        last = self.trail[-1]
+        if len(last) == 3:
+            found = self.rules.foundation_set
+            if last[0] in found and last[1] not in found:
+                return last[0], last[1]
+        return None
 
     def _no_more_deals(self) -> bool:
         """Can no card come from the stock again (no stock; or an empty one that deals onto
@@ -996,6 +1032,10 @@ class Solver:
         prune = self.prune
         out: list[tuple[int, int, Move]] = []
         legal = g.legal_moves()
+        returned = self._returned()
+        if returned is not None:  # only the returned card's uses: a card onto it, the card under it back too
+            home, onto = returned
+            legal = [m for m in legal if m[2] > 0 and (m[1] == onto or (m[0] == home and m[1] not in found))]
         legal_set: set[Move] | None = None
         group_of = t.group_of
         for m in legal:
@@ -1058,7 +1098,7 @@ class Solver:
                 elif not self._run_waits(src, under, pile[left]):
                     out.append((10, 0, m))
         if t.macro:
-            out.extend(self._stock_moves())
+            out.extend(e for e in self._stock_moves() if returned is None or e[2][1] == returned[1])
         if prune and self.know_prune is not None:  # greedy passes only: need not be sound
             cut = self.know_prune
             kept = [e for e in out if not (e[1] == 0 and cut(g, e[2]))]
@@ -1299,10 +1339,12 @@ class Solver:
             if len(self.seen) >= self.limit or (not self.count & 255 and time.perf_counter() > self.deadline):
                 raise _OutOfBudget
             mark = len(trail)
-            self._auto()
+            returned = self._returned() is not None
+            if not returned:
+                self._auto()
             if g.won:
                 return True
-            if not self._visit() or (self.t.dead_piles and self._dead_card()) \
+            if not (returned or self._visit()) or (self.t.dead_piles and self._dead_card()) \
                     or (self.dead is not None and self.dead(g)) \
                     or (self.t.deadlock.node and self.t.deadlock.lost(g.piles, g.down)):
                 self._undo(mark)

@@ -525,6 +525,10 @@ pub struct Search<'a> {
     /// the move straight back passed by (`run`; off only in a test that checks it changes
     /// no stored position)
     skip_back: bool,
+    /// a depth-first pass (`run`) is under way: with `found_defer`, a card that can come back
+    /// goes home as a safe move (`returnable`) and a card taken back from a foundation is
+    /// used at once (`returned`)
+    dfs: bool,
 }
 
 /// Cards on a stack: up to 32 inline, then on the heap (the stock-card wait's chains).
@@ -576,7 +580,7 @@ impl<'a> Search<'a> {
                  vbuf: Vec::new(), wanted: Vec::new(), every: Vec::new(), home: Bits::default(),
                  want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default(), dl: Scratch::default(),
                  dfs_stack: Vec::new(), dfs_frames: Vec::new(), stock_home: x.stock_home, loc: Vec::new(),
-                 shared: None, reverse: false, enter: false, skip_back: true }
+                 shared: None, reverse: false, enter: false, skip_back: true, dfs: false }
     }
 
     /// Store positions in `table`, shared with other searches of the same position, and
@@ -632,6 +636,38 @@ impl<'a> Search<'a> {
             return fits.iter().all(|&g| members.contains(&g) && self.g.piles[g].is_empty());
         }
         fits.len() == 1 && x.start[f].iter().all(|&c| c as usize == card || home.has(c as usize))
+    }
+
+    /// May the top card of pile `s` go home to foundation `f` as a safe move because it can
+    /// come straight back (`Solver._returnable`; docs/solver.md, "A card that can come
+    /// back")? In a depth-first pass with `found_defer`, when the card under it is face up
+    /// and takes it, and `f` gives it back to `s`: the position after the move reaches the one
+    /// before it in one move, so it reaches everything that one does.
+    fn returnable(&self, s: usize, f: usize) -> bool {
+        let (t, g) = (self.t, &self.g);
+        if !self.dfs || !self.x.found_defer {
+            return false;
+        }
+        let pile = &g.piles[s];
+        let n = pile.len();
+        n >= 2 && n - 2 >= g.down[s] && t.gives[f] != GIVES_NONE && t.targets[f].contains(&s) && t.allowed[s][f]
+            && t.min_accept[s] <= 1 && t.max_accept[s] >= 1 && t.beaten_by[s].is_empty()
+            && t.accept[s][pile[n - 2] as usize * t.width + pile[n - 1] as usize] != 0
+    }
+
+    /// The foundation and the pile of the card the move here took back from that foundation,
+    /// in a depth-first pass with `found_defer` (`Solver._returned`): then this position is
+    /// not stored, no safe move is played here, and the only moves tried are the card's uses
+    /// -- a card onto it, or the card under it taken back too (docs/solver.md, "A card that
+    /// can come back").
+    fn returned(&self) -> Option<(usize, usize)> {
+        if !self.dfs || !self.x.found_defer {
+            return None;
+        }
+        match self.trail.last() {
+            Some(Step::Move((s, d, _))) if self.t.is_foundation[*s] && !self.t.is_foundation[*d] => Some((*s, *d)),
+            _ => None,
+        }
     }
 
     /// Play safe moves home until none is left (`Solver._auto`).
@@ -696,7 +732,7 @@ impl<'a> Search<'a> {
                         break;
                     }
                 }
-                if !self.home_is_safe(card as usize, &every, &home) {
+                if !self.home_is_safe(card as usize, &every, &home) && !self.returnable(s, first) {
                     continue;
                 }
                 played = Some((s, first, 1));
@@ -1298,6 +1334,11 @@ impl<'a> Search<'a> {
         let x = self.x;
         let mut legal = std::mem::take(&mut self.buf);
         self.g.legal_moves(t, &mut legal);
+        let returned = self.returned();
+        if let Some((f, p)) = returned {
+            // only the returned card's uses: a card onto it, the card under it back too
+            legal.retain(|&(s, d, n)| n != 0 && n != PAIR && (d == p || (s == f && !t.is_foundation[d])));
+        }
         if x.stock_defer {
             self.loc.resize(t.width, u32::MAX);
             for (p, pile) in self.g.piles.iter().enumerate() {
@@ -1389,7 +1430,18 @@ impl<'a> Search<'a> {
         }
         self.buf = legal;
         if let Some(w) = x.macro_waste {
+            let before = out.len();
             self.stock_moves(w, &mut out);
+            if let Some((_, p)) = returned {
+                let mut kept = before;
+                for i in before..out.len() {
+                    if (out[i].2).1 == p {
+                        out.swap(kept, i);
+                        kept += 1;
+                    }
+                }
+                out.truncate(kept);
+            }
         }
         out.sort_by_key(|e| (-e.0, e.1));
         to.extend(out.iter().map(|e| (e.1, e.2)));
@@ -1581,6 +1633,7 @@ impl<'a> Search<'a> {
         // (kept when the budget stops the pass, so that `run` again goes on where it stopped)
         let mut stack = std::mem::take(&mut self.dfs_stack);
         let mut frames = std::mem::take(&mut self.dfs_frames); // end, next, mark, inner
+        self.dfs = true;
         self.stock_home = self.x.stock_home && !budget.no_stock_home;
         let outcome = loop {
             self.count += 1;
@@ -1591,11 +1644,14 @@ impl<'a> Search<'a> {
             }
             self.work += 1;
             let mark = self.trail.len();
-            self.auto();
+            let returned = self.returned().is_some();
+            if !returned {
+                self.auto();
+            }
             if self.g.won(self.t) {
                 break Outcome::Win(self.line());
             }
-            let fresh = std::mem::take(&mut self.enter) || self.visit();
+            let fresh = std::mem::take(&mut self.enter) || returned || self.visit();
             if !fresh || (!self.x.dead_piles.is_empty() && self.dead_card()) || (self.x.deadlock.node && self.deadlocked()) {
                 self.undo(mark);
             } else {
@@ -2620,6 +2676,74 @@ pub(crate) mod tests {
             }
             other => panic!("expected a win, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_card_that_can_come_back_goes_home_in_a_depth_first_pass() {
+        let (t, mut x) = two_suits();
+        x.auto_sources = vec![3, 4];
+        // the first suit's ace home; its 2 (card 1) lies face up on the second suit's 3 (15),
+        // which takes it back: in a depth-first pass with found_defer the 2 goes home as a
+        // safe move, and not otherwise
+        let piles = vec![vec![], vec![], vec![0], vec![20, 15, 1], vec![25], vec![]];
+        let at = |x: &SearchTables, dfs: bool| {
+            let mut s = Search::new(&t, x, State::new(&t, piles.clone(), vec![0, 0, 0, 1, 0, 0], 0));
+            s.dfs = dfs;
+            s.auto();
+            s.g.piles[2].len()
+        };
+        assert_eq!(at(&x, true), 1, "without found_defer it stays");
+        x.found_defer = true;
+        assert_eq!(at(&x, false), 1, "outside a depth-first pass it stays");
+        assert_eq!(at(&x, true), 2, "it can come back onto the 3, so it goes home");
+        // on a face-down card it could not come back: it stays
+        let mut s = Search::new(&t, &x, State::new(&t, vec![vec![], vec![], vec![0], vec![20, 1], vec![25], vec![]],
+                                                   vec![0, 0, 0, 1, 0, 0], 0));
+        s.dfs = true;
+        s.auto();
+        assert_eq!(s.g.piles[2].len(), 1);
+    }
+
+    #[test]
+    fn after_a_card_comes_back_only_its_uses_are_tried_and_no_answer_changes() {
+        // the two-suit game's deals, draw 1 and 3, unlimited and two redeals: the exact search
+        // with found_defer (cards that can come back go home, a card taken back is used at once,
+        // the waits) answers as the one without wherever both finish, and stores fewer states
+        let (mut t, mut x) = two_suits();
+        x.auto_sources = vec![3, 4]; // (no safe move but the new one: the test game has no safe-move tables)
+        let mut decided = [0; 2];
+        let mut stored = [0; 2];
+        for (draw, redeals) in [(1, None), (3, None), (1, Some(2)), (3, Some(2))] {
+            t.draw_count = draw;
+            t.redeals = redeals;
+            let mut cut = x.clone();
+            cut.found_defer = true;
+            cut.macro_waste = Some(1);
+            let mut full = x.clone();
+            full.macro_waste = Some(1);
+            for seed in 0..40 {
+                let g = two_suit_deal(&t, seed, 0);
+                let budget = Budget::states(40_000);
+                let mut a = Search::new(&t, &cut, g.clone());
+                let pruned = a.run(&budget);
+                let mut b = Search::new(&t, &full, g.clone());
+                let plain = b.run(&budget);
+                for answer in [&pruned, &plain] {
+                    if let Outcome::Win(line) = answer {
+                        assert!(replay(&t, g.clone(), line), "draw {draw}, seed {seed}");
+                    }
+                }
+                let won = |o: &Outcome| matches!(o, Outcome::Win(_));
+                if plain != Outcome::Unknown && pruned != Outcome::Unknown {
+                    assert_eq!(won(&pruned), won(&plain), "draw {draw}, redeals {redeals:?}, seed {seed}");
+                    stored[0] += a.states;
+                    stored[1] += b.states;
+                }
+                decided[won(&pruned) as usize] += (pruned != Outcome::Unknown) as usize;
+            }
+        }
+        assert!(decided[0] > 0 && decided[1] > 0, "wins and proofs both: {decided:?}");
+        assert!(stored[0] < stored[1], "found_defer stores fewer states: {stored:?}");
     }
 
     /// A deal of the two-suit game: a shuffle of its 26 cards (a fixed linear congruential
