@@ -167,6 +167,16 @@ class _Tables:
             for p in range(rules.count))
         self.found_defer = all(len(self.fitlist[f][row]) <= 1 for f in rules.foundations
                                for row in range(W)) and all(self.defer[p] for p in receivers)
+        # the foundations that give their top card to every pile that takes cards, where those
+        # take one card at a time by one table and no other pile's top must beat it, and those
+        # piles (a card home from one of them can come back wherever it would have moved on:
+        # Solver._returnable; the compiled core's comes_back)
+        takers = [d for d in rules.receivers if d not in found]
+        alike = bool(takers) and all(rules.accept[d] == rules.accept[takers[0]] and not rules.beaten_by[d]
+                                     and rules.min_accept[d] <= 1 <= rules.max_accept[d] for d in takers)
+        back = {f for f in rules.foundations
+                if alike and rules.gives[f] != GIVES_NONE and all(rules.allowed[d][f] for d in takers)}
+        self.comes_back: frozenset[int] = frozenset(back | set(takers)) if back else frozenset()
         # (not a pile whose cards the stock deals again in groups: a card taken out of the
         # stock, or out of a waste turned back into it, shifts every later draw of more than
         # one card, or of one card to each of several piles, and a card a line reached that way
@@ -856,16 +866,16 @@ class Solver:
         """May the top card of pile ``s`` go home to foundation ``f`` as a safe move because it
         can come straight back (docs/solver.md, "A card that can come back")? In a depth-first
         pass with ``found_defer``, when the card under it is face up and takes it, and ``f``
-        gives it back to ``s``: the position after the move reaches the one before it in one
-        move, so it reaches everything that one does."""
-        if not self.in_dfs or not self.t.found_defer:
+        gives back to every pile that takes cards (``_Tables.comes_back``): the position after
+        the move reaches the one before it in one move, so it reaches everything that one does,
+        and wherever the card would have moved on, it can come back to."""
+        t = self.t
+        if not self.in_dfs or not t.found_defer or f not in t.comes_back or s not in t.comes_back \
+                or s in self.rules.foundation_set:
             return False
-        rules = self.rules
         pile = self.g.piles[s]
         n = len(pile)
-        return (n >= 2 and n - 2 >= self.g.down[s] and rules.gives[f] != GIVES_NONE and s in rules.targets[f]
-                and bool(rules.allowed[s][f]) and rules.min_accept[s] <= 1 and rules.max_accept[s] >= 1
-                and not rules.beaten_by[s] and bool(rules.accept[s][pile[-2] * rules.width + pile[-1]]))
+        return n >= 2 and n - 2 >= self.g.down[s] and bool(self.rules.accept[s][pile[-2] * self.rules.width + pile[-1]])
 
     def _returned(self) -> tuple[int, int] | None:
         """The foundation and the pile of the card the move here took back from that

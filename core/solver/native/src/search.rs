@@ -529,6 +529,29 @@ pub struct Search<'a> {
     /// goes home as a safe move (`returnable`) and a card taken back from a foundation is
     /// used at once (`returned`)
     dfs: bool,
+    /// `comes_back[p]`: for a foundation, it gives its top card back to every pile that takes
+    /// cards, and those build alike; for such a pile, some foundation does (`returnable`)
+    comes_back: Vec<bool>,
+}
+
+/// `Search::comes_back`: the foundations that give their top card to every pile that takes
+/// cards (not a foundation), where those piles take one card at a time by one table and no
+/// other pile's top must beat it, and those piles (all false where no foundation does).
+fn comes_back(t: &Tables) -> Vec<bool> {
+    let piles: Vec<usize> = t.receivers.iter().copied().filter(|&d| !t.is_foundation[d]).collect();
+    let alike = !piles.is_empty()
+        && piles.iter().all(|&d| {
+            t.accept[d] == t.accept[piles[0]] && t.beaten_by[d].is_empty() && t.min_accept[d] <= 1 && t.max_accept[d] >= 1
+        });
+    let mut out: Vec<bool> = (0..t.count)
+        .map(|f| alike && t.is_foundation[f] && t.gives[f] != GIVES_NONE && piles.iter().all(|&d| t.allowed[d][f]))
+        .collect();
+    if out.iter().any(|&b| b) {
+        for &d in &piles {
+            out[d] = true;
+        }
+    }
+    out
 }
 
 /// Cards on a stack: up to 32 inline, then on the heap (the stock-card wait's chains).
@@ -580,7 +603,7 @@ impl<'a> Search<'a> {
                  vbuf: Vec::new(), wanted: Vec::new(), every: Vec::new(), home: Bits::default(),
                  want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default(), dl: Scratch::default(),
                  dfs_stack: Vec::new(), dfs_frames: Vec::new(), stock_home: x.stock_home, loc: Vec::new(),
-                 shared: None, reverse: false, enter: false, skip_back: true, dfs: false }
+                 shared: None, reverse: false, enter: false, skip_back: true, dfs: false, comes_back: comes_back(t) }
     }
 
     /// Store positions in `table`, shared with other searches of the same position, and
@@ -641,8 +664,10 @@ impl<'a> Search<'a> {
     /// May the top card of pile `s` go home to foundation `f` as a safe move because it can
     /// come straight back (`Solver._returnable`; docs/solver.md, "A card that can come
     /// back")? In a depth-first pass with `found_defer`, when the card under it is face up
-    /// and takes it, and `f` gives it back to `s`: the position after the move reaches the one
-    /// before it in one move, so it reaches everything that one does.
+    /// and takes it, and `f` gives back to every pile that takes cards (`comes_back`): the
+    /// position after the move reaches the one before it in one move, so it reaches
+    /// everything that one does, and wherever the card would have moved on, it can come back
+    /// to.
     fn returnable(&self, s: usize, f: usize) -> bool {
         let (t, g) = (self.t, &self.g);
         if !self.dfs || !self.x.found_defer {
@@ -650,8 +675,7 @@ impl<'a> Search<'a> {
         }
         let pile = &g.piles[s];
         let n = pile.len();
-        n >= 2 && n - 2 >= g.down[s] && t.gives[f] != GIVES_NONE && t.targets[f].contains(&s) && t.allowed[s][f]
-            && t.min_accept[s] <= 1 && t.max_accept[s] >= 1 && t.beaten_by[s].is_empty()
+        self.comes_back[f] && self.comes_back[s] && !t.is_foundation[s] && n >= 2 && n - 2 >= g.down[s]
             && t.accept[s][pile[n - 2] as usize * t.width + pile[n - 1] as usize] != 0
     }
 
