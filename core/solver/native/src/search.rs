@@ -2728,16 +2728,17 @@ pub(crate) mod tests {
         assert_eq!(s.g.piles[2].len(), 1);
     }
 
-    #[test]
-    fn after_a_card_comes_back_only_its_uses_are_tried_and_no_answer_changes() {
-        // the two-suit game's deals, draw 1 and 3, unlimited and two redeals: the exact search
-        // with found_defer (cards that can come back go home, a card taken back is used at once,
-        // the waits) answers as the one without wherever both finish, and stores fewer states
-        let (mut t, mut x) = two_suits();
-        x.auto_sources = vec![3, 4]; // (no safe move but the new one: the test game has no safe-move tables)
+    /// The two-suit game's deals (`seeds` of them) under each (draw, redeals) of `rules`, with
+    /// stock macro-moves: the exact search with `found_defer` (and dominance, with limited
+    /// redeals) against the one without either, the same answers wherever both finish and
+    /// every win replayed. Returns the first search's proofs and wins, and the states each
+    /// stored on the deals both decided.
+    fn found_defer_agrees(x: &SearchTables, rules: &[(usize, Option<u32>)], seeds: u64, states: usize)
+        -> ([usize; 2], [usize; 2]) {
+        let (mut t, _) = two_suits();
         let mut decided = [0; 2];
         let mut stored = [0; 2];
-        for (draw, redeals) in [(1, None), (3, None), (1, Some(2)), (3, Some(2))] {
+        for &(draw, redeals) in rules {
             t.draw_count = draw;
             t.redeals = redeals;
             let mut cut = x.clone();
@@ -2745,12 +2746,14 @@ pub(crate) mod tests {
             cut.macro_waste = Some(1);
             let mut full = x.clone();
             full.macro_waste = Some(1);
-            for seed in 0..40 {
+            for seed in 0..seeds {
                 let g = two_suit_deal(&t, seed, 0);
-                let budget = Budget::states(40_000);
+                let budget = Budget::states(states);
                 let mut a = Search::new(&t, &cut, g.clone());
+                assert_eq!(a.dominance, redeals.is_some());
                 let pruned = a.run(&budget);
                 let mut b = Search::new(&t, &full, g.clone());
+                b.dominance = false;
                 let plain = b.run(&budget);
                 for answer in [&pruned, &plain] {
                     if let Outcome::Win(line) = answer {
@@ -2766,6 +2769,17 @@ pub(crate) mod tests {
                 decided[won(&pruned) as usize] += (pruned != Outcome::Unknown) as usize;
             }
         }
+        (decided, stored)
+    }
+
+    #[test]
+    fn after_a_card_comes_back_only_its_uses_are_tried_and_no_answer_changes() {
+        // draw 1 and 3, unlimited and two redeals: with found_defer, cards that can come back
+        // go home (the test game's only safe move: it has no safe-move tables) and a card
+        // taken back is used at once, besides the waits
+        let (_, mut x) = two_suits();
+        x.auto_sources = vec![3, 4];
+        let (decided, stored) = found_defer_agrees(&x, &[(1, None), (3, None), (1, Some(2)), (3, Some(2))], 40, 40_000);
         assert!(decided[0] > 0 && decided[1] > 0, "wins and proofs both: {decided:?}");
         assert!(stored[0] < stored[1], "found_defer stores fewer states: {stored:?}");
     }
@@ -2791,40 +2805,8 @@ pub(crate) mod tests {
         // exact search with found_defer and dominance answers as the one without them
         // wherever both finish (a win against a proof would be a wrong cut), and the
         // prunings decide some deals both ways
-        let (mut t, x) = two_suits();
-        t.redeals = Some(2);
-        let mut decided = [0; 2];
-        let mut stored = [0; 2];
-        for draw in [1, 3] {
-            t.draw_count = draw;
-            let mut cut = x.clone();
-            cut.found_defer = true;
-            cut.macro_waste = Some(1);
-            let mut full = x.clone();
-            full.macro_waste = Some(1);
-            for seed in 0..12 {
-                let g = two_suit_deal(&t, seed, 0);
-                let budget = Budget::states(30_000);
-                let mut a = Search::new(&t, &cut, g.clone());
-                assert!(a.dominance);
-                let pruned = a.run(&budget);
-                let mut b = Search::new(&t, &full, g.clone());
-                b.dominance = false;
-                let plain = b.run(&budget);
-                for answer in [&pruned, &plain] {
-                    if let Outcome::Win(line) = answer {
-                        assert!(replay(&t, g.clone(), line), "seed {seed}");
-                    }
-                }
-                let won = |o: &Outcome| matches!(o, Outcome::Win(_));
-                if plain != Outcome::Unknown && pruned != Outcome::Unknown {
-                    assert_eq!(won(&pruned), won(&plain), "draw {draw}, seed {seed}");
-                }
-                decided[won(&pruned) as usize] += (pruned != Outcome::Unknown) as usize;
-                stored[0] += a.states;
-                stored[1] += b.states;
-            }
-        }
+        let (_, x) = two_suits();
+        let (decided, stored) = found_defer_agrees(&x, &[(1, Some(2)), (3, Some(2))], 12, 30_000);
         assert!(decided[0] > 0 && decided[1] > 0, "wins and proofs both: {decided:?}");
         assert!(stored[0] < stored[1], "the prunings store fewer states: {stored:?}");
     }
