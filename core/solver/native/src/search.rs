@@ -1738,6 +1738,7 @@ impl<'a> Search<'a> {
             self.dfs_stack = stack;
             self.dfs_frames = frames;
         }
+        self.dfs = false;
         self.states = self.stored();
         outcome
     }
@@ -2773,7 +2774,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn after_a_card_comes_back_only_its_uses_are_tried_and_no_answer_changes() {
+    fn a_card_that_can_come_back_and_its_use_at_once_change_no_answer() {
         // draw 1 and 3, unlimited and two redeals: with found_defer, cards that can come back
         // go home (the test game's only safe move: it has no safe-move tables) and a card
         // taken back is used at once, besides the waits
