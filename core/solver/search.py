@@ -877,19 +877,18 @@ class Solver:
         n = len(pile)
         return n >= 2 and n - 2 >= self.g.down[s] and bool(self.rules.accept[s][pile[-2] * self.rules.width + pile[-1]])
 
-    def _returned(self) -> tuple[int, int] | None:
-        """The foundation and the pile of the card the move here took back from that
-        foundation, in a depth-first pass with ``found_defer``: then this position is not
-        stored, no safe move is played here, and the only moves tried are the card's uses -- a
-        card onto it, or the card under it taken back too (docs/solver.md, "A card that can
-        come back")."""
+    def _returned(self) -> int | None:
+        """The pile of the card the move here took back from a foundation, in a depth-first
+        pass with ``found_defer``: then this position is not stored, no safe move is played
+        here, and the only moves tried are a card put onto it and another card taken back
+        (docs/solver.md, "A card that can come back")."""
         if not self.in_dfs or not self.t.found_defer or not self.trail:
             return None
         last = self.trail[-1]
         if len(last) == 3:
             found = self.rules.foundation_set
             if last[0] in found and last[1] not in found:
-                return last[0], last[1]
+                return int(last[1])
         return None
 
     def _no_more_deals(self) -> bool:
@@ -1043,9 +1042,8 @@ class Solver:
         out: list[tuple[int, int, Move]] = []
         legal = g.legal_moves()
         returned = self._returned()
-        if returned is not None:  # only the returned card's uses: a card onto it, the card under it back too
-            home, onto = returned
-            legal = [m for m in legal if m[2] > 0 and (m[1] == onto or (m[0] == home and m[1] not in found))]
+        if returned is not None:  # only a card onto the one taken back, or another card taken back
+            legal = [m for m in legal if m[2] > 0 and (m[1] == returned or (m[0] in found and m[1] not in found))]
         legal_set: set[Move] | None = None
         group_of = t.group_of
         for m in legal:
@@ -1108,7 +1106,7 @@ class Solver:
                 elif not self._run_waits(src, under, pile[left]):
                     out.append((10, 0, m))
         if t.macro:
-            out.extend(e for e in self._stock_moves() if returned is None or e[2][1] == returned[1])
+            out.extend(e for e in self._stock_moves() if returned is None or e[2][1] == returned)
         if prune and self.know_prune is not None:  # greedy passes only: need not be sound
             cut = self.know_prune
             kept = [e for e in out if not (e[1] == 0 and cut(g, e[2]))]

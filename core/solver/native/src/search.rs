@@ -679,17 +679,16 @@ impl<'a> Search<'a> {
             && t.accept[s][pile[n - 2] as usize * t.width + pile[n - 1] as usize] != 0
     }
 
-    /// The foundation and the pile of the card the move here took back from that foundation,
-    /// in a depth-first pass with `found_defer` (`Solver._returned`): then this position is
-    /// not stored, no safe move is played here, and the only moves tried are the card's uses
-    /// -- a card onto it, or the card under it taken back too (docs/solver.md, "A card that
-    /// can come back").
-    fn returned(&self) -> Option<(usize, usize)> {
+    /// The pile of the card the move here took back from a foundation, in a depth-first pass
+    /// with `found_defer` (`Solver._returned`): then this position is not stored, no safe
+    /// move is played here, and the only moves tried are a card put onto it and another card
+    /// taken back (docs/solver.md, "A card that can come back").
+    fn returned(&self) -> Option<usize> {
         if !self.dfs || !self.x.found_defer {
             return None;
         }
         match self.trail.last() {
-            Some(Step::Move((s, d, _))) if self.t.is_foundation[*s] && !self.t.is_foundation[*d] => Some((*s, *d)),
+            Some(Step::Move((s, d, _))) if self.t.is_foundation[*s] && !self.t.is_foundation[*d] => Some(*d),
             _ => None,
         }
     }
@@ -1359,9 +1358,9 @@ impl<'a> Search<'a> {
         let mut legal = std::mem::take(&mut self.buf);
         self.g.legal_moves(t, &mut legal);
         let returned = self.returned();
-        if let Some((f, p)) = returned {
-            // only the returned card's uses: a card onto it, the card under it back too
-            legal.retain(|&(s, d, n)| n != 0 && n != PAIR && (d == p || (s == f && !t.is_foundation[d])));
+        if let Some(p) = returned {
+            // only a card onto the one taken back, or another card taken back
+            legal.retain(|&(s, d, n)| n != 0 && n != PAIR && (d == p || (t.is_foundation[s] && !t.is_foundation[d])));
         }
         if x.stock_defer {
             self.loc.resize(t.width, u32::MAX);
@@ -1456,7 +1455,7 @@ impl<'a> Search<'a> {
         if let Some(w) = x.macro_waste {
             let before = out.len();
             self.stock_moves(w, &mut out);
-            if let Some((_, p)) = returned {
+            if let Some(p) = returned {
                 let mut kept = before;
                 for i in before..out.len() {
                     if (out[i].2).1 == p {
