@@ -167,16 +167,6 @@ class _Tables:
             for p in range(rules.count))
         self.found_defer = all(len(self.fitlist[f][row]) <= 1 for f in rules.foundations
                                for row in range(W)) and all(self.defer[p] for p in receivers)
-        # the foundations that give their top card to every pile that takes cards, where those
-        # take one card at a time by one table and no other pile's top must beat it, and those
-        # piles (a card home from one of them can come back wherever it would have moved on:
-        # Solver._returnable; the compiled core's comes_back)
-        takers = [d for d in rules.receivers if d not in found]
-        alike = bool(takers) and all(rules.accept[d] == rules.accept[takers[0]] and not rules.beaten_by[d]
-                                     and rules.min_accept[d] <= 1 <= rules.max_accept[d] for d in takers)
-        back = {f for f in rules.foundations
-                if alike and rules.gives[f] != GIVES_NONE and all(rules.allowed[d][f] for d in takers)}
-        self.comes_back: frozenset[int] = frozenset(back | set(takers)) if back else frozenset()
         # (not a pile whose cards the stock deals again in groups: a card taken out of the
         # stock, or out of a waste turned back into it, shifts every later draw of more than
         # one card, or of one card to each of several piles, and a card a line reached that way
@@ -546,10 +536,6 @@ class Solver:
         self.cut = False
         self.count = 0
         self.limit = max_states
-        #: a depth-first pass is under way: with ``found_defer`` a card that can come back goes
-        #: home as a safe move (:meth:`_returnable`), and one taken back is used at once
-        #: (:meth:`_returned`)
-        self.in_dfs = False
 
     # ------------------------------------------------------------------ public
 
@@ -625,7 +611,6 @@ class Solver:
             self.limit = self.max_states
         self.prune = prune
         self.deadline = deadline
-        self.in_dfs = True
         try:
             if self._dfs():
                 self.solution = self._plain(self.trail)
@@ -634,7 +619,6 @@ class Solver:
         except _OutOfBudget:
             return None
         finally:
-            self.in_dfs = False
             self.states += len(self.seen) - before
 
     def _best_first(self, deadline: float) -> bool | None:
@@ -840,7 +824,7 @@ class Solver:
                         self.trail.append((s, f, 1))
                         pushed += 1
                         break
-                if not safe_shape(piles, card, every, home) and not self._returnable(s, fits[0]):
+                if not safe_shape(piles, card, every, home):
                     if self.safe_home is None:
                         continue
                     for f in fits:
@@ -861,35 +845,6 @@ class Solver:
                 g.push(step[1])
                 self.trail.append(step[1])
                 pushed += 1
-
-    def _returnable(self, s: int, f: int) -> bool:
-        """May the top card of pile ``s`` go home to foundation ``f`` as a safe move because it
-        can come straight back (docs/solver.md, "A card that can come back")? In a depth-first
-        pass with ``found_defer``, when the card under it is face up and takes it, and ``f``
-        gives back to every pile that takes cards (``_Tables.comes_back``): the position after
-        the move reaches the one before it in one move, so it reaches everything that one does,
-        and wherever the card would have moved on, it can come back to."""
-        t = self.t
-        if not self.in_dfs or not t.found_defer or f not in t.comes_back or s not in t.comes_back \
-                or s in self.rules.foundation_set:
-            return False
-        pile = self.g.piles[s]
-        n = len(pile)
-        return n >= 2 and n - 2 >= self.g.down[s] and bool(self.rules.accept[s][pile[-2] * self.rules.width + pile[-1]])
-
-    def _returned(self) -> int | None:
-        """The pile of the card the move here took back from a foundation, in a depth-first
-        pass with ``found_defer``: then this position is not stored, no safe move is played
-        here, and the only moves tried are a card put onto it and another card taken back
-        (docs/solver.md, "A card that can come back")."""
-        if not self.in_dfs or not self.t.found_defer or not self.trail:
-            return None
-        last = self.trail[-1]
-        if len(last) == 3:
-            found = self.rules.foundation_set
-            if last[0] in found and last[1] not in found:
-                return int(last[1])
-        return None
 
     def _no_more_deals(self) -> bool:
         """Can no card come from the stock again (no stock; or an empty one that deals onto
@@ -1041,9 +996,6 @@ class Solver:
         prune = self.prune
         out: list[tuple[int, int, Move]] = []
         legal = g.legal_moves()
-        returned = self._returned()
-        if returned is not None:  # only a card onto the one taken back, or another card taken back
-            legal = [m for m in legal if m[2] > 0 and (m[1] == returned or (m[0] in found and m[1] not in found))]
         legal_set: set[Move] | None = None
         group_of = t.group_of
         for m in legal:
@@ -1106,7 +1058,7 @@ class Solver:
                 elif not self._run_waits(src, under, pile[left]):
                     out.append((10, 0, m))
         if t.macro:
-            out.extend(e for e in self._stock_moves() if returned is None or e[2][1] == returned)
+            out.extend(self._stock_moves())
         if prune and self.know_prune is not None:  # greedy passes only: need not be sound
             cut = self.know_prune
             kept = [e for e in out if not (e[1] == 0 and cut(g, e[2]))]
@@ -1347,12 +1299,10 @@ class Solver:
             if len(self.seen) >= self.limit or (not self.count & 255 and time.perf_counter() > self.deadline):
                 raise _OutOfBudget
             mark = len(trail)
-            returned = self._returned() is not None
-            if not returned:
-                self._auto()
+            self._auto()
             if g.won:
                 return True
-            if not (returned or self._visit()) or (self.t.dead_piles and self._dead_card()) \
+            if not self._visit() or (self.t.dead_piles and self._dead_card()) \
                     or (self.dead is not None and self.dead(g)) \
                     or (self.t.deadlock.node and self.t.deadlock.lost(g.piles, g.down)):
                 self._undo(mark)

@@ -525,33 +525,6 @@ pub struct Search<'a> {
     /// the move straight back passed by (`run`; off only in a test that checks it changes
     /// no stored position)
     skip_back: bool,
-    /// a depth-first pass (`run`) is under way: with `found_defer`, a card that can come back
-    /// goes home as a safe move (`returnable`) and a card taken back from a foundation is
-    /// used at once (`returned`)
-    dfs: bool,
-    /// `comes_back[p]`: for a foundation, it gives its top card back to every pile that takes
-    /// cards, and those build alike; for such a pile, some foundation does (`returnable`)
-    comes_back: Vec<bool>,
-}
-
-/// `Search::comes_back`: the foundations that give their top card to every pile that takes
-/// cards (not a foundation), where those piles take one card at a time by one table and no
-/// other pile's top must beat it, and those piles (all false where no foundation does).
-fn comes_back(t: &Tables) -> Vec<bool> {
-    let piles: Vec<usize> = t.receivers.iter().copied().filter(|&d| !t.is_foundation[d]).collect();
-    let alike = !piles.is_empty()
-        && piles.iter().all(|&d| {
-            t.accept[d] == t.accept[piles[0]] && t.beaten_by[d].is_empty() && t.min_accept[d] <= 1 && t.max_accept[d] >= 1
-        });
-    let mut out: Vec<bool> = (0..t.count)
-        .map(|f| alike && t.is_foundation[f] && t.gives[f] != GIVES_NONE && piles.iter().all(|&d| t.allowed[d][f]))
-        .collect();
-    if out.iter().any(|&b| b) {
-        for &d in &piles {
-            out[d] = true;
-        }
-    }
-    out
 }
 
 /// Cards on a stack: up to 32 inline, then on the heap (the stock-card wait's chains).
@@ -603,7 +576,7 @@ impl<'a> Search<'a> {
                  vbuf: Vec::new(), wanted: Vec::new(), every: Vec::new(), home: Bits::default(),
                  want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default(), dl: Scratch::default(),
                  dfs_stack: Vec::new(), dfs_frames: Vec::new(), stock_home: x.stock_home, loc: Vec::new(),
-                 shared: None, reverse: false, enter: false, skip_back: true, dfs: false, comes_back: comes_back(t) }
+                 shared: None, reverse: false, enter: false, skip_back: true }
     }
 
     /// Store positions in `table`, shared with other searches of the same position, and
@@ -659,38 +632,6 @@ impl<'a> Search<'a> {
             return fits.iter().all(|&g| members.contains(&g) && self.g.piles[g].is_empty());
         }
         fits.len() == 1 && x.start[f].iter().all(|&c| c as usize == card || home.has(c as usize))
-    }
-
-    /// May the top card of pile `s` go home to foundation `f` as a safe move because it can
-    /// come straight back (`Solver._returnable`; docs/solver.md, "A card that can come
-    /// back")? In a depth-first pass with `found_defer`, when the card under it is face up
-    /// and takes it, and `f` gives back to every pile that takes cards (`comes_back`): the
-    /// position after the move reaches the one before it in one move, so it reaches
-    /// everything that one does, and wherever the card would have moved on, it can come back
-    /// to.
-    fn returnable(&self, s: usize, f: usize) -> bool {
-        let (t, g) = (self.t, &self.g);
-        if !self.dfs || !self.x.found_defer {
-            return false;
-        }
-        let pile = &g.piles[s];
-        let n = pile.len();
-        self.comes_back[f] && self.comes_back[s] && !t.is_foundation[s] && n >= 2 && n - 2 >= g.down[s]
-            && t.accept[s][pile[n - 2] as usize * t.width + pile[n - 1] as usize] != 0
-    }
-
-    /// The pile of the card the move here took back from a foundation, in a depth-first pass
-    /// with `found_defer` (`Solver._returned`): then this position is not stored, no safe
-    /// move is played here, and the only moves tried are a card put onto it and another card
-    /// taken back (docs/solver.md, "A card that can come back").
-    fn returned(&self) -> Option<usize> {
-        if !self.dfs || !self.x.found_defer {
-            return None;
-        }
-        match self.trail.last() {
-            Some(Step::Move((s, d, _))) if self.t.is_foundation[*s] && !self.t.is_foundation[*d] => Some(*d),
-            _ => None,
-        }
     }
 
     /// Play safe moves home until none is left (`Solver._auto`).
@@ -755,7 +696,7 @@ impl<'a> Search<'a> {
                         break;
                     }
                 }
-                if !self.home_is_safe(card as usize, &every, &home) && !self.returnable(s, first) {
+                if !self.home_is_safe(card as usize, &every, &home) {
                     continue;
                 }
                 played = Some((s, first, 1));
@@ -1357,11 +1298,6 @@ impl<'a> Search<'a> {
         let x = self.x;
         let mut legal = std::mem::take(&mut self.buf);
         self.g.legal_moves(t, &mut legal);
-        let returned = self.returned();
-        if let Some(p) = returned {
-            // only a card onto the one taken back, or another card taken back
-            legal.retain(|&(s, d, n)| n != 0 && n != PAIR && (d == p || (t.is_foundation[s] && !t.is_foundation[d])));
-        }
         if x.stock_defer {
             self.loc.resize(t.width, u32::MAX);
             for (p, pile) in self.g.piles.iter().enumerate() {
@@ -1453,18 +1389,7 @@ impl<'a> Search<'a> {
         }
         self.buf = legal;
         if let Some(w) = x.macro_waste {
-            let before = out.len();
             self.stock_moves(w, &mut out);
-            if let Some(p) = returned {
-                let mut kept = before;
-                for i in before..out.len() {
-                    if (out[i].2).1 == p {
-                        out.swap(kept, i);
-                        kept += 1;
-                    }
-                }
-                out.truncate(kept);
-            }
         }
         out.sort_by_key(|e| (-e.0, e.1));
         to.extend(out.iter().map(|e| (e.1, e.2)));
@@ -1656,7 +1581,6 @@ impl<'a> Search<'a> {
         // (kept when the budget stops the pass, so that `run` again goes on where it stopped)
         let mut stack = std::mem::take(&mut self.dfs_stack);
         let mut frames = std::mem::take(&mut self.dfs_frames); // end, next, mark, inner
-        self.dfs = true;
         self.stock_home = self.x.stock_home && !budget.no_stock_home;
         let outcome = loop {
             self.count += 1;
@@ -1667,14 +1591,11 @@ impl<'a> Search<'a> {
             }
             self.work += 1;
             let mark = self.trail.len();
-            let returned = self.returned().is_some();
-            if !returned {
-                self.auto();
-            }
+            self.auto();
             if self.g.won(self.t) {
                 break Outcome::Win(self.line());
             }
-            let fresh = std::mem::take(&mut self.enter) || returned || self.visit();
+            let fresh = std::mem::take(&mut self.enter) || self.visit();
             if !fresh || (!self.x.dead_piles.is_empty() && self.dead_card()) || (self.x.deadlock.node && self.deadlocked()) {
                 self.undo(mark);
             } else {
@@ -1737,7 +1658,6 @@ impl<'a> Search<'a> {
             self.dfs_stack = stack;
             self.dfs_frames = frames;
         }
-        self.dfs = false;
         self.states = self.stored();
         outcome
     }
@@ -2702,88 +2622,6 @@ pub(crate) mod tests {
         }
     }
 
-    #[test]
-    fn a_card_that_can_come_back_goes_home_in_a_depth_first_pass() {
-        let (t, mut x) = two_suits();
-        x.auto_sources = vec![3, 4];
-        // the first suit's ace home; its 2 (card 1) lies face up on the second suit's 3 (15),
-        // which takes it back: in a depth-first pass with found_defer the 2 goes home as a
-        // safe move, and not otherwise
-        let piles = vec![vec![], vec![], vec![0], vec![20, 15, 1], vec![25], vec![]];
-        let at = |x: &SearchTables, dfs: bool| {
-            let mut s = Search::new(&t, x, State::new(&t, piles.clone(), vec![0, 0, 0, 1, 0, 0], 0));
-            s.dfs = dfs;
-            s.auto();
-            s.g.piles[2].len()
-        };
-        assert_eq!(at(&x, true), 1, "without found_defer it stays");
-        x.found_defer = true;
-        assert_eq!(at(&x, false), 1, "outside a depth-first pass it stays");
-        assert_eq!(at(&x, true), 2, "it can come back onto the 3, so it goes home");
-        // on a face-down card it could not come back: it stays
-        let mut s = Search::new(&t, &x, State::new(&t, vec![vec![], vec![], vec![0], vec![20, 1], vec![25], vec![]],
-                                                   vec![0, 0, 0, 1, 0, 0], 0));
-        s.dfs = true;
-        s.auto();
-        assert_eq!(s.g.piles[2].len(), 1);
-    }
-
-    /// The two-suit game's deals (`seeds` of them) under each (draw, redeals) of `rules`, with
-    /// stock macro-moves: the exact search with `found_defer` (and dominance, with limited
-    /// redeals) against the one without either, the same answers wherever both finish and
-    /// every win replayed. Returns the first search's proofs and wins, and the states each
-    /// stored on the deals both decided.
-    fn found_defer_agrees(x: &SearchTables, rules: &[(usize, Option<u32>)], seeds: u64, states: usize)
-        -> ([usize; 2], [usize; 2]) {
-        let (mut t, _) = two_suits();
-        let mut decided = [0; 2];
-        let mut stored = [0; 2];
-        for &(draw, redeals) in rules {
-            t.draw_count = draw;
-            t.redeals = redeals;
-            let mut cut = x.clone();
-            cut.found_defer = true;
-            cut.macro_waste = Some(1);
-            let mut full = x.clone();
-            full.macro_waste = Some(1);
-            for seed in 0..seeds {
-                let g = two_suit_deal(&t, seed, 0);
-                let budget = Budget::states(states);
-                let mut a = Search::new(&t, &cut, g.clone());
-                assert_eq!(a.dominance, redeals.is_some());
-                let pruned = a.run(&budget);
-                let mut b = Search::new(&t, &full, g.clone());
-                b.dominance = false;
-                let plain = b.run(&budget);
-                for answer in [&pruned, &plain] {
-                    if let Outcome::Win(line) = answer {
-                        assert!(replay(&t, g.clone(), line), "draw {draw}, seed {seed}");
-                    }
-                }
-                let won = |o: &Outcome| matches!(o, Outcome::Win(_));
-                if plain != Outcome::Unknown && pruned != Outcome::Unknown {
-                    assert_eq!(won(&pruned), won(&plain), "draw {draw}, redeals {redeals:?}, seed {seed}");
-                    stored[0] += a.states;
-                    stored[1] += b.states;
-                }
-                decided[won(&pruned) as usize] += (pruned != Outcome::Unknown) as usize;
-            }
-        }
-        (decided, stored)
-    }
-
-    #[test]
-    fn a_card_that_can_come_back_and_its_use_at_once_change_no_answer() {
-        // draw 1 and 3, unlimited and two redeals: with found_defer, cards that can come back
-        // go home (the test game's only safe move: it has no safe-move tables) and a card
-        // taken back is used at once, besides the waits
-        let (_, mut x) = two_suits();
-        x.auto_sources = vec![3, 4];
-        let (decided, stored) = found_defer_agrees(&x, &[(1, None), (3, None), (1, Some(2)), (3, Some(2))], 40, 40_000);
-        assert!(decided[0] > 0 && decided[1] > 0, "wins and proofs both: {decided:?}");
-        assert!(stored[0] < stored[1], "found_defer stores fewer states: {stored:?}");
-    }
-
     /// A deal of the two-suit game: a shuffle of its 26 cards (a fixed linear congruential
     /// generator), three on each column, the top two up, the rest in the stock.
     fn two_suit_deal(t: &Tables, seed: u64, recycles: u32) -> State {
@@ -2805,8 +2643,40 @@ pub(crate) mod tests {
         // exact search with found_defer and dominance answers as the one without them
         // wherever both finish (a win against a proof would be a wrong cut), and the
         // prunings decide some deals both ways
-        let (_, x) = two_suits();
-        let (decided, stored) = found_defer_agrees(&x, &[(1, Some(2)), (3, Some(2))], 12, 30_000);
+        let (mut t, x) = two_suits();
+        t.redeals = Some(2);
+        let mut decided = [0; 2];
+        let mut stored = [0; 2];
+        for draw in [1, 3] {
+            t.draw_count = draw;
+            let mut cut = x.clone();
+            cut.found_defer = true;
+            cut.macro_waste = Some(1);
+            let mut full = x.clone();
+            full.macro_waste = Some(1);
+            for seed in 0..12 {
+                let g = two_suit_deal(&t, seed, 0);
+                let budget = Budget::states(30_000);
+                let mut a = Search::new(&t, &cut, g.clone());
+                assert!(a.dominance);
+                let pruned = a.run(&budget);
+                let mut b = Search::new(&t, &full, g.clone());
+                b.dominance = false;
+                let plain = b.run(&budget);
+                for answer in [&pruned, &plain] {
+                    if let Outcome::Win(line) = answer {
+                        assert!(replay(&t, g.clone(), line), "seed {seed}");
+                    }
+                }
+                let won = |o: &Outcome| matches!(o, Outcome::Win(_));
+                if plain != Outcome::Unknown && pruned != Outcome::Unknown {
+                    assert_eq!(won(&pruned), won(&plain), "draw {draw}, seed {seed}");
+                }
+                decided[won(&pruned) as usize] += (pruned != Outcome::Unknown) as usize;
+                stored[0] += a.states;
+                stored[1] += b.states;
+            }
+        }
         assert!(decided[0] > 0 && decided[1] > 0, "wins and proofs both: {decided:?}");
         assert!(stored[0] < stored[1], "the prunings store fewer states: {stored:?}");
     }
