@@ -167,6 +167,17 @@ class _Tables:
             for p in range(rules.count))
         self.found_defer = all(len(self.fitlist[f][row]) <= 1 for f in rules.foundations
                                for row in range(W)) and all(self.defer[p] for p in receivers)
+        # the foundations that give their top card to every pile that takes cards, where those
+        # take one card at a time by one table and no other pile's top must beat it, and those
+        # piles: a card home from such a foundation can come back wherever it would have moved
+        # on (Solver._returnable, Solver._pending; the compiled core's comes_back); empty
+        # unless found_defer holds too
+        takers = [d for d in rules.receivers if d not in found]
+        alike = bool(takers) and all(rules.accept[d] == rules.accept[takers[0]] and not rules.beaten_by[d]
+                                     and rules.min_accept[d] <= 1 <= rules.max_accept[d] for d in takers)
+        back = {f for f in rules.foundations
+                if alike and rules.gives[f] != GIVES_NONE and all(rules.allowed[d][f] for d in takers)}
+        self.comes_back: frozenset[int] = frozenset(back | set(takers)) if back and self.found_defer else frozenset()
         # (not a pile whose cards the stock deals again in groups: a card taken out of the
         # stock, or out of a waste turned back into it, shifts every later draw of more than
         # one card, or of one card to each of several piles, and a card a line reached that way
@@ -536,6 +547,10 @@ class Solver:
         self.cut = False
         self.count = 0
         self.limit = max_states
+        #: a depth-first pass is under way: where ``_Tables.comes_back`` holds, a card that can
+        #: come back goes home as a safe move (:meth:`_returnable`), and a card taken back from
+        #: a foundation is used at once (:meth:`_pending`)
+        self.in_dfs = False
 
     # ------------------------------------------------------------------ public
 
@@ -611,6 +626,7 @@ class Solver:
             self.limit = self.max_states
         self.prune = prune
         self.deadline = deadline
+        self.in_dfs = True
         try:
             if self._dfs():
                 self.solution = self._plain(self.trail)
@@ -619,6 +635,7 @@ class Solver:
         except _OutOfBudget:
             return None
         finally:
+            self.in_dfs = False
             self.states += len(self.seen) - before
 
     def _best_first(self, deadline: float) -> bool | None:
@@ -824,7 +841,7 @@ class Solver:
                         self.trail.append((s, f, 1))
                         pushed += 1
                         break
-                if not safe_shape(piles, card, every, home):
+                if not safe_shape(piles, card, every, home) and not self._returnable(s, fits[0]):
                     if self.safe_home is None:
                         continue
                     for f in fits:
@@ -845,6 +862,53 @@ class Solver:
                 g.push(step[1])
                 self.trail.append(step[1])
                 pushed += 1
+
+    def _returnable(self, s: int, f: int) -> bool:
+        """May the top card of pile ``s`` go home to foundation ``f`` as a safe move because it
+        can come straight back (docs/solver.md, "A card that can come back")? In a depth-first
+        pass, where ``_Tables.comes_back`` holds for both, when the card under it is face up and
+        takes it: the position after the move reaches the one before it in one move (the card
+        taken back), and the one before reaches it in one, so the two are won or lost alike."""
+        back = self.t.comes_back
+        if not self.in_dfs or f not in back or s not in back or s in self.rules.foundation_set:
+            return False
+        pile = self.g.piles[s]
+        n = len(pile)
+        return n >= 2 and n - 2 >= self.g.down[s] and bool(self.rules.accept[s][pile[-2] * self.rules.width + pile[-1]])
+
+    def _pending(self) -> tuple[int, int] | None:
+        """The foundation and the pile of the card the move here took back from that
+        foundation, in a depth-first pass where ``_Tables.comes_back`` holds: then this
+        position is not stored, no safe move is played here, and the only moves tried are the
+        card's uses (docs/solver.md, "A card that can come back"): a card onto it, the card
+        under it taken back too, or another card taken back that one of those needs (the card
+        under that one goes onto this card, or the card under this one onto that)."""
+        if not self.in_dfs or not self.t.comes_back or not self.trail:
+            return None
+        last = self.trail[-1]
+        if len(last) == 3:
+            found = self.rules.foundation_set
+            if last[0] in found and last[1] not in found:
+                return int(last[0]), int(last[1])
+        return None
+
+    def _uses(self, legal: list[Move], home: int, onto: int) -> list[Move]:
+        """The moves of ``legal`` that use the card just taken back from foundation ``home`` to
+        pile ``onto`` (see :meth:`_pending`)."""
+        piles = self.g.piles
+        rules = self.rules
+        found = rules.foundation_set
+        accept, W = rules.accept, rules.width
+        card = piles[onto][-1]
+        under = piles[home][-1] if piles[home] else -1  # the card under it at home
+
+        def linked(s: int, d: int) -> bool:  # another card taken back that a use needs
+            back = piles[s]
+            return (len(back) >= 2 and bool(accept[onto][card * W + back[-2]])) \
+                or (under >= 0 and bool(accept[d][back[-1] * W + under]))
+
+        return [m for m in legal if m[2] > 0 and (
+            m[1] == onto or (m[1] not in found and m[0] in found and (m[0] == home or linked(m[0], m[1]))))]
 
     def _no_more_deals(self) -> bool:
         """Can no card come from the stock again (no stock; or an empty one that deals onto
@@ -996,6 +1060,9 @@ class Solver:
         prune = self.prune
         out: list[tuple[int, int, Move]] = []
         legal = g.legal_moves()
+        pending = self._pending()
+        if pending is not None:  # only the uses of the card just taken back
+            legal = self._uses(legal, *pending)
         legal_set: set[Move] | None = None
         group_of = t.group_of
         for m in legal:
@@ -1058,7 +1125,7 @@ class Solver:
                 elif not self._run_waits(src, under, pile[left]):
                     out.append((10, 0, m))
         if t.macro:
-            out.extend(self._stock_moves())
+            out.extend(e for e in self._stock_moves() if pending is None or e[2][1] == pending[1])
         if prune and self.know_prune is not None:  # greedy passes only: need not be sound
             cut = self.know_prune
             kept = [e for e in out if not (e[1] == 0 and cut(g, e[2]))]
@@ -1299,10 +1366,12 @@ class Solver:
             if len(self.seen) >= self.limit or (not self.count & 255 and time.perf_counter() > self.deadline):
                 raise _OutOfBudget
             mark = len(trail)
-            self._auto()
+            pending = self._pending() is not None
+            if not pending:
+                self._auto()
             if g.won:
                 return True
-            if not self._visit() or (self.t.dead_piles and self._dead_card()) \
+            if not (pending or self._visit()) or (self.t.dead_piles and self._dead_card()) \
                     or (self.dead is not None and self.dead(g)) \
                     or (self.t.deadlock.node and self.t.deadlock.lost(g.piles, g.down)):
                 self._undo(mark)

@@ -525,6 +525,82 @@ pub struct Search<'a> {
     /// the move straight back passed by (`run`; off only in a test that checks it changes
     /// no stored position)
     skip_back: bool,
+    /// a depth-first pass (`run`) is under way: where `comes_back` holds, a card that can come
+    /// back goes home as a safe move (`returnable`) and a card taken back from a foundation
+    /// is used at once (`pending`)
+    dfs: bool,
+    /// `comes_back[p]` (`_Tables.comes_back`): for a foundation, it gives its top card back to
+    /// every pile that takes cards, and those build alike; for such a pile, some foundation
+    /// does; all false without `found_defer`
+    comes_back: Vec<bool>,
+    /// some pile's `comes_back`
+    back_any: bool,
+    /// with `back_any`: the piles that take cards, not foundations, and for each card whether
+    /// one of them takes it when empty (`used`)
+    takers: Vec<usize>,
+    empty_takes: Vec<bool>,
+    /// the stock's and the waste's cards that can come to the waste's top, written by
+    /// `moves_into` for `used` (`stock_reach`)
+    reach: Bits,
+}
+
+/// `Search::comes_back`: with `found_defer`, the foundations that give their top card to every
+/// pile that takes cards (not a foundation), where those piles take one card at a time by one
+/// table and no other pile's top must beat it, and those piles (all false where no foundation
+/// does).
+fn comes_back(t: &Tables, found_defer: bool) -> Vec<bool> {
+    let piles: Vec<usize> = t.receivers.iter().copied().filter(|&d| !t.is_foundation[d]).collect();
+    let alike = found_defer && !piles.is_empty()
+        && piles.iter().all(|&d| {
+            t.accept[d] == t.accept[piles[0]] && t.beaten_by[d].is_empty() && t.min_accept[d] <= 1 && t.max_accept[d] >= 1
+        });
+    let mut out: Vec<bool> = (0..t.count)
+        .map(|f| alike && t.is_foundation[f] && t.gives[f] != GIVES_NONE && piles.iter().all(|&d| t.allowed[d][f]))
+        .collect();
+    if out.iter().any(|&b| b) {
+        for &d in &piles {
+            out[d] = true;
+        }
+    }
+    out
+}
+
+/// A position a few take-backs on from the search's (`Search::used`): the foundations' sizes
+/// there, where they differ, and the cards put on the piles' tops.
+#[derive(Clone, Copy, Default)]
+struct Hyp {
+    /// (foundation, its size there)
+    sizes: [(usize, usize); 4],
+    n_sizes: usize,
+    /// (pile, the card on its top)
+    tops: [(usize, u16); 4],
+    n_tops: usize,
+}
+
+impl Hyp {
+    fn size(&self, p: usize, real: usize) -> usize {
+        self.sizes[..self.n_sizes].iter().rev().find(|e| e.0 == p).map_or(real, |e| e.1)
+    }
+
+    fn top(&self, p: usize) -> Option<u16> {
+        self.tops[..self.n_tops].iter().rev().find(|e| e.0 == p).map(|e| e.1)
+    }
+
+    fn has_placed(&self, c: u16) -> bool {
+        self.tops[..self.n_tops].iter().any(|e| e.1 == c)
+    }
+
+    fn with(mut self, f: usize, size: usize) -> Hyp {
+        self.sizes[self.n_sizes] = (f, size);
+        self.n_sizes += 1;
+        self
+    }
+
+    fn placed(mut self, p: usize, c: u16) -> Hyp {
+        self.tops[self.n_tops] = (p, c);
+        self.n_tops += 1;
+        self
+    }
 }
 
 /// Cards on a stack: up to 32 inline, then on the heap (the stock-card wait's chains).
@@ -576,7 +652,21 @@ impl<'a> Search<'a> {
                  vbuf: Vec::new(), wanted: Vec::new(), every: Vec::new(), home: Bits::default(),
                  want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default(), dl: Scratch::default(),
                  dfs_stack: Vec::new(), dfs_frames: Vec::new(), stock_home: x.stock_home, loc: Vec::new(),
-                 shared: None, reverse: false, enter: false, skip_back: true }
+                 shared: None, reverse: false, enter: false, skip_back: true, dfs: false,
+                 comes_back: Vec::new(), back_any: false, takers: Vec::new(), empty_takes: Vec::new(), reach: Bits::default() }
+        .with_comes_back()
+    }
+
+    fn with_comes_back(mut self) -> Self {
+        self.comes_back = comes_back(self.t, self.x.found_defer);
+        self.back_any = self.comes_back.iter().any(|&b| b);
+        if self.back_any {
+            let t = self.t;
+            self.takers = t.receivers.iter().copied().filter(|&d| !t.is_foundation[d]).collect();
+            self.empty_takes =
+                (0..t.width).map(|c| self.takers.iter().any(|&d| t.accept[d][t.width * t.width + c] != 0)).collect();
+        }
+        self
     }
 
     /// Store positions in `table`, shared with other searches of the same position, and
@@ -632,6 +722,184 @@ impl<'a> Search<'a> {
             return fits.iter().all(|&g| members.contains(&g) && self.g.piles[g].is_empty());
         }
         fits.len() == 1 && x.start[f].iter().all(|&c| c as usize == card || home.has(c as usize))
+    }
+
+    /// May the top card of pile `s` go home to foundation `f` as a safe move because it can
+    /// come straight back (`Solver._returnable`; docs/solver.md, "A card that can come
+    /// back")? In a depth-first pass, where `comes_back` holds for both, when the card under it
+    /// is face up and takes it: the position after the move reaches the one before it in one
+    /// move (the card taken back), and the one before reaches it in one, so the two are won or
+    /// lost alike.
+    fn returnable(&self, s: usize, f: usize) -> bool {
+        let (t, g) = (self.t, &self.g);
+        if !self.dfs || !self.comes_back[f] || !self.comes_back[s] || t.is_foundation[s] {
+            return false;
+        }
+        let pile = &g.piles[s];
+        let n = pile.len();
+        n >= 2 && n - 2 >= g.down[s] && t.accept[s][pile[n - 2] as usize * t.width + pile[n - 1] as usize] != 0
+    }
+
+    /// Was the position after the trail's entry `i` one where a card had just been taken back
+    /// (`pending`)?
+    fn pending_after(&self, i: usize) -> Option<(usize, usize)> {
+        if !self.dfs || !self.back_any {
+            return None;
+        }
+        match self.trail.get(i) {
+            Some(Step::Move((s, d, _))) if self.t.is_foundation[*s] && !self.t.is_foundation[*d] => Some((*s, *d)),
+            _ => None,
+        }
+    }
+
+    /// The foundation and the pile of the card the move here took back from that foundation,
+    /// in a depth-first pass where `comes_back` holds (`Solver._pending`): then this position
+    /// is not stored, no safe move is played here, and the only moves tried are the card's
+    /// uses (`uses`).
+    fn pending(&self) -> Option<(usize, usize)> {
+        self.trail.len().checked_sub(1).and_then(|i| self.pending_after(i))
+    }
+
+    /// Keep in `legal` the moves that use the card just taken back from foundation `home` to
+    /// pile `onto` (`Solver._uses`): a card onto it, the card under it taken back too, or
+    /// another card taken back that one of those needs (the card under that one goes onto
+    /// this card, or the card under this one onto that).
+    fn uses(&self, legal: &mut Vec<Move>, home: usize, onto: usize) {
+        let t = self.t;
+        let piles = &self.g.piles;
+        let w = t.width;
+        let card = *piles[onto].last().unwrap() as usize;
+        let under = piles[home].last().map(|&c| c as usize);
+        let linked = |s: usize, d: usize| {
+            let back = &piles[s];
+            (back.len() >= 2 && t.accept[onto][card * w + back[back.len() - 2] as usize] != 0)
+                || under.is_some_and(|u| t.accept[d][*back.last().unwrap() as usize * w + u] != 0)
+        };
+        legal.retain(|&(s, d, n)| {
+            n != 0 && n != PAIR
+                && (d == onto || (!t.is_foundation[d] && t.is_foundation[s] && (s == home || linked(s, d))))
+        });
+    }
+
+    /// Could the top card of foundation `home`, taken back to pile `onto`, be used at once
+    /// (`uses`; `Solver._take_back_used`)? False only where the position after the move would
+    /// have no move to try there (`uses`, whatever the waits of `moves_into` leave out): no
+    /// card that goes onto it lies where it can move (the stock or the waste, a face-up card
+    /// free to move, a foundation's top that would be used in turn), the card under it goes
+    /// nowhere it would be used in turn, and no other foundation's top that one of those needs
+    /// goes anywhere it would be used in turn; "used in turn" is the same question asked of
+    /// the position after that move too, two take-backs deep (deeper, the answer is yes).
+    /// (It looks at `loc`, which `moves_into` writes.)
+    fn take_back_used(&self, home: usize, onto: usize) -> bool {
+        self.used(Hyp::default(), home, onto, 2)
+    }
+
+    /// `take_back_used` in the position `h` describes: this one with some cards taken back.
+    fn used(&self, h: Hyp, home: usize, onto: usize, depth: u32) -> bool {
+        let t = self.t;
+        let g = &self.g;
+        let w = t.width;
+        let stock = t.stock.unwrap_or(usize::MAX);
+        let hp = &g.piles[home];
+        let n = h.size(home, hp.len());
+        let card = hp[n - 1] as usize;
+        let under = if n >= 2 { Some(hp[n - 2] as usize) } else { None };
+        // the position once the card is taken back
+        let h = h.with(home, n - 1).placed(onto, card as u16);
+        // the top of a pile there, and whether a card fits on it (as `fits_now`)
+        let top = |p: usize| -> Option<usize> {
+            match h.top(p) {
+                Some(c) => Some(c as usize),
+                None => {
+                    let pile = &g.piles[p];
+                    let n = h.size(p, pile.len());
+                    if n == 0 || (!t.is_foundation[p] && g.down[p] >= n) { None } else { Some(pile[n - 1] as usize) }
+                }
+            }
+        };
+        // a card taken back from foundation `f` to `d` there, used in turn (at depth 0: taken to be)
+        let next = |f: usize, d: usize| depth == 0 || self.used(h, f, d, depth - 1);
+        for &y in &t.fits[onto][card] {
+            if h.has_placed(y) {
+                return true; // a card taken back there, on top of a pile
+            }
+            let (p, i) = ((self.loc[y as usize] >> 16) as usize, (self.loc[y as usize] & 0xffff) as usize);
+            if p >= t.count || g.piles[p].get(i) != Some(&y) || p == onto {
+                continue;
+            }
+            if p == stock || Some(p) == self.x.macro_waste || self.x.waste_like.get(p) == Some(&true) {
+                if (p == stock || Some(p) == self.x.macro_waste) && !self.reach.has(y as usize) {
+                    continue; // it cannot come to the waste's top
+                }
+                if self.x.stock_defer && !self.stock_card_used(y, onto) {
+                    continue; // it waits until a card can go onto it (`stock_card_used`)
+                }
+                return true;
+            }
+            if t.is_foundation[p] {
+                if top(p) == Some(y as usize) && self.comes_back[p] && next(p, onto) {
+                    return true;
+                }
+            } else if i >= g.down[p] && self.free(p, i) {
+                return true;
+            }
+        }
+        // another foundation's top taken back: the card under this one (once it is gone) to
+        // any pile, or one that the card under it goes onto this card from, or that takes the
+        // card under this one
+        for &f in &t.foundations {
+            if !self.comes_back[f] {
+                continue;
+            }
+            let fp = &g.piles[f];
+            let m = h.size(f, fp.len());
+            if m == 0 {
+                continue;
+            }
+            let c2 = fp[m - 1] as usize;
+            let linked = f == home || (m >= 2 && t.accept[onto][card * w + fp[m - 2] as usize] != 0);
+            let links_there = f != home && under.is_some_and(|u| t.accept[onto][c2 * w + u] != 0);
+            if !linked && !links_there {
+                continue;
+            }
+            // the piles it may go to there: onto a card it fits on, at a top; or an empty one
+            let mut found = false;
+            for &z in &self.x.onto[f][c2] {
+                let d = match h.tops[..h.n_tops].iter().rev().find(|e| e.1 == z) {
+                    Some(e) if h.top(e.0) == Some(z) => e.0,
+                    Some(_) => continue,
+                    None => {
+                        let (p, i) = ((self.loc[z as usize] >> 16) as usize, (self.loc[z as usize] & 0xffff) as usize);
+                        let pile = match g.piles.get(p) {
+                            Some(pile) if pile.get(i) == Some(&z) => pile,
+                            _ => continue,
+                        };
+                        if t.is_foundation[p] || i + 1 != pile.len() || i < g.down[p] || h.top(p).is_some() {
+                            continue;
+                        }
+                        p
+                    }
+                };
+                if t.allowed[d][f] && (linked || t.accept[d][c2 * w + under.unwrap()] != 0) && next(f, d) {
+                    found = true;
+                    break;
+                }
+            }
+            if !found && self.empty_takes[c2] {
+                for &d in &self.takers {
+                    if g.piles[d].is_empty() && h.top(d).is_none() && t.allowed[d][f] && t.accept[d][w * w + c2] != 0
+                        && (linked || t.accept[d][c2 * w + under.unwrap()] != 0) && next(f, d)
+                    {
+                        found = true;
+                        break;
+                    }
+                }
+            }
+            if found {
+                return true;
+            }
+        }
+        false
     }
 
     /// Play safe moves home until none is left (`Solver._auto`).
@@ -696,7 +964,7 @@ impl<'a> Search<'a> {
                         break;
                     }
                 }
-                if !self.home_is_safe(card as usize, &every, &home) {
+                if !self.home_is_safe(card as usize, &every, &home) && !self.returnable(s, first) {
                     continue;
                 }
                 played = Some((s, first, 1));
@@ -816,6 +1084,54 @@ impl<'a> Search<'a> {
         let mut scratch = std::mem::take(&mut self.sbuf);
         self.stock_moves_with(w, out, &mut scratch);
         self.sbuf = scratch;
+    }
+
+    /// The stock's and the waste's cards that can come to the waste's top (`used`): the
+    /// waste's top and those the draws bring up, as `stock_moves_with` turns the stock; all of
+    /// them without stock macro-moves.
+    fn stock_reach(&self, into: &mut Bits) {
+        let t = self.t;
+        let g = &self.g;
+        if into.words.is_empty() {
+            *into = Bits::new(t.width);
+        }
+        into.clear();
+        let Some(st) = t.stock else { return };
+        let stock = &g.piles[st];
+        let Some(w) = self.x.macro_waste else {
+            for p in std::iter::once(st).chain(t.draw_targets.iter().copied()) {
+                for &c in &g.piles[p] {
+                    into.set(c as usize);
+                }
+            }
+            return;
+        };
+        let waste = &g.piles[w];
+        if let Some(&c) = waste.last() {
+            into.set(c as usize);
+        }
+        let seq = |i: usize| if i < waste.len() { waste[i] } else { stock[stock.len() - 1 - (i - waste.len())] };
+        let total = waste.len() + stock.len();
+        let k = t.draw_count;
+        let mut redeals_left: Option<i64> = t.redeals.map(|r| r as i64 - g.recycles as i64);
+        let mut l = waste.len();
+        // (each waste length once: at most two passes through the sequence)
+        let mut steps = 0usize;
+        while steps <= 2 * total + 2 {
+            steps += 1;
+            if total == l {
+                if let Some(left) = redeals_left {
+                    if left <= 0 {
+                        break;
+                    }
+                    redeals_left = Some(left - 1);
+                }
+                l = 0;
+                continue;
+            }
+            l = total.min(l + k);
+            into.set(seq(l - 1) as usize);
+        }
     }
 
     fn stock_moves_with(&self, w: usize, out: &mut Vec<(i32, usize, Move)>, scratch: &mut StockScratch) {
@@ -1298,7 +1614,18 @@ impl<'a> Search<'a> {
         let x = self.x;
         let mut legal = std::mem::take(&mut self.buf);
         self.g.legal_moves(t, &mut legal);
-        if x.stock_defer {
+        let pending = self.pending();
+        if let Some((home, onto)) = pending {
+            self.uses(&mut legal, home, onto); // only the uses of the card just taken back
+        }
+        let takes_back = self.dfs && self.back_any
+            && legal.iter().any(|&(s, d, _)| t.is_foundation[s] && !t.is_foundation[d]);
+        if takes_back {
+            let mut reach = std::mem::take(&mut self.reach);
+            self.stock_reach(&mut reach);
+            self.reach = reach;
+        }
+        if x.stock_defer || takes_back {
             self.loc.resize(t.width, u32::MAX);
             for (p, pile) in self.g.piles.iter().enumerate() {
                 for (i, &c) in pile.iter().enumerate() {
@@ -1345,7 +1672,7 @@ impl<'a> Search<'a> {
                     self.cut = self.cut || !waits(self);
                     continue;
                 }
-                if waits(self) {
+                if waits(self) || (self.dfs && self.back_any && !self.take_back_used(src, dst)) {
                     continue;
                 }
                 out.push((2, 0, m));
@@ -1389,7 +1716,18 @@ impl<'a> Search<'a> {
         }
         self.buf = legal;
         if let Some(w) = x.macro_waste {
+            let before = out.len();
             self.stock_moves(w, &mut out);
+            if let Some((_, onto)) = pending {
+                let mut kept = before;
+                for i in before..out.len() {
+                    if (out[i].2).1 == onto {
+                        out.swap(kept, i);
+                        kept += 1;
+                    }
+                }
+                out.truncate(kept);
+            }
         }
         out.sort_by_key(|e| (-e.0, e.1));
         to.extend(out.iter().map(|e| (e.1, e.2)));
@@ -1582,6 +1920,7 @@ impl<'a> Search<'a> {
         let mut stack = std::mem::take(&mut self.dfs_stack);
         let mut frames = std::mem::take(&mut self.dfs_frames); // end, next, mark, inner
         self.stock_home = self.x.stock_home && !budget.no_stock_home;
+        self.dfs = true;
         let outcome = loop {
             self.count += 1;
             if self.stored() >= budget.max_states || budget.worked(self.work)
@@ -1591,11 +1930,14 @@ impl<'a> Search<'a> {
             }
             self.work += 1;
             let mark = self.trail.len();
-            self.auto();
+            let pending = self.pending().is_some();
+            if !pending {
+                self.auto();
+            }
             if self.g.won(self.t) {
                 break Outcome::Win(self.line());
             }
-            let fresh = std::mem::take(&mut self.enter) || self.visit();
+            let fresh = std::mem::take(&mut self.enter) || pending || self.visit();
             if !fresh || (!self.x.dead_piles.is_empty() && self.dead_card()) || (self.x.deadlock.node && self.deadlocked()) {
                 self.undo(mark);
             } else {
@@ -1608,8 +1950,11 @@ impl<'a> Search<'a> {
                 // followed it: the position before it, stored (it is on the line), so skipped
                 // without stepping there to find that out; unless the move back would empty a
                 // pile that is filled or uncovers others when empty (then it reaches another
-                // position: a column filled from the stock)
-                if self.skip_back && self.trail.len() == mark {
+                // position: a column filled from the stock); nor where the position before was
+                // one just after a card was taken back (`pending`), which is not stored
+                if self.skip_back && self.trail.len() == mark && !pending
+                    && mark.checked_sub(2).is_none_or(|i| self.pending_after(i).is_none())
+                {
                     if let (Some(Step::Move(m)), Some(last)) = (self.trail.last(), self.g.last_plain()) {
                         let (t, back_from) = (self.t, m.1);
                         let refills = self.g.piles[back_from].len() <= m.2
@@ -1658,6 +2003,7 @@ impl<'a> Search<'a> {
             self.dfs_stack = stack;
             self.dfs_frames = frames;
         }
+        self.dfs = false;
         self.states = self.stored();
         outcome
     }
