@@ -517,3 +517,55 @@ def test_a_safe_card_goes_home_from_anywhere_in_the_stock():
     assert (result.result, result.method) == (UNWINNABLE, "exact")
     hint = solve(game, timeout=None, max_states=30_000, engine="native", wins_only=True)
     assert hint.result == UNKNOWN
+
+
+@needs_native
+@pytest.mark.parametrize("draw", [1, 3])
+def test_cards_that_come_back_are_searched_alike_in_both_engines(draw):
+    """Klondike with foundation return: positions of random play that moves cards home more
+    often than not (so that cards come back, and take-backs wait for their uses), searched by
+    the exact search alone in each engine, store the same states and answer alike: the
+    compiled core's shortcut past a take-back with nothing to use it (`take_back_used`)
+    leaves out only positions that store nothing."""
+    rules = rules_of("klondike", {"relaxed": True, "draw": draw})
+    rng = random.Random(draw)
+    compared = 0
+    for seed in range(1, 6):
+        game = Game.new(rules, seed)
+        for _ in range(60):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            home = [m for m in moves if m[1] in rules.foundation_set]
+            game.push(rng.choice(home) if home and rng.random() < 0.7 else rng.choice(moves))
+        start = Game.from_position(get_variant("klondike"), game.to_position())
+        python = python_engine.solve(start, timeout=None, max_states=2_000, greedy_share=0)
+        if python.method == "blocked":
+            continue
+        native = native_engine.exact(start, max_states=2_000)
+        assert (native.result, native.states) == (python.result, python.states), (seed, game.to_position())
+        compared += 1
+    assert compared >= 3
+
+
+@needs_native
+def test_the_core_takes_back_two_cards_that_wait_for_each_other():
+    """tests/test_solver.py's position where the queens of hearts and clubs must both come
+    down before the jack of clubs can go onto the first: the compiled core's exact search
+    alone wins it too (its shortcut past take-backs with no use sees the other foundation's
+    top that the use needs), by the Python engine's line."""
+    names = ["stock", "waste", "f1", "f2", "f3", "f4"] + [f"t{i}" for i in range(1, 8)]
+    piles: dict[str, dict[str, list[str]]] = {n: {"down": [], "up": []} for n in names}
+    ranks = "A23456789TJQK"
+    piles["f1"]["up"] = [f"{r}C" for r in ranks[:12]]
+    piles["f2"]["up"] = [f"{r}D" for r in ranks[:8]]
+    piles["f3"]["up"] = [f"{r}H" for r in ranks[:12]]
+    piles["f4"]["up"] = [f"{r}S" for r in ranks[:10]]
+    piles["t1"]["up"], piles["t2"]["up"], piles["t4"]["up"], piles["t5"]["up"] = ["KS"], ["KD"], ["KC"], ["KH"]
+    piles["t3"] = {"down": ["9D", "JD", "QD", "QS", "JS"], "up": ["TD"]}
+    data = {"variant": "klondike", "options": {"draw": 3, "relaxed": True}, "piles": piles}
+    start = Game.from_position(get_variant("klondike"), data)
+    native = native_engine.exact(start, max_states=20_000)
+    python = python_engine.solve(start, timeout=None, max_states=20_000, greedy_share=0)
+    assert (native.result, python.result) == (WIN, WIN)
+    assert native.states == python.states and native.moves == python.moves

@@ -177,6 +177,29 @@ def test_take_backs_that_wait_for_each_other_are_both_tried(klondike):
     assert won_by_solver(klondike, data)
 
 
+def test_take_backs_onto_face_up_cards_that_wait_for_each_other_are_both_tried(klondike):
+    # the 10 of diamonds must go onto the jack of clubs to free the cards under it; that jack
+    # lies under the queen of clubs on its foundation and needs a red queen on the tableau:
+    # the queen of hearts, home. Each of the two queens, taken back onto a king, can be used
+    # only once the other has come down too (the jack under the queen of clubs onto the
+    # queen of hearts; the jack of hearts has nowhere to go but onto the queen of clubs), so
+    # a take-back is also used by another foundation's top coming down that one of its uses
+    # needs. A card that can come back goes home at once otherwise, so without that, this
+    # won position would be called lost.
+    data = position({"f1": {"up": [name(r, "C") for r in range(1, 13)]},
+                     "f2": {"up": [name(r, "D") for r in range(1, 9)]},
+                     "f3": {"up": [name(r, "H") for r in range(1, 13)]},
+                     "f4": {"up": [name(r, "S") for r in range(1, 11)]},
+                     "t1": {"up": ["KS"]}, "t2": {"up": ["KD"]},
+                     "t3": {"down": ["9D", "JD", "QD", "QS", "JS"], "up": ["TD"]},
+                     "t4": {"up": ["KC"]}, "t5": {"up": ["KH"]}},
+                    {"draw": 3, "relaxed": True})
+    assert won_by_solver(klondike, data)
+    result = solve(Game.from_position(klondike, data), timeout=None, max_states=BUDGET, greedy_share=0)
+    assert (result.result, result.method) == (WIN, "exact")
+    assert list(result.moves[:3]) == ["f3 t1", "f1 t2", "f1 t1"]  # both queens down, then the jack
+
+
 def test_cards_off_an_unbuilt_face_up_card_are_moved(klondike):
     # the face-up 10 of clubs is not built on the king under it, so the jack on it must go
     # (onto the queen the first move turns up) before the 10 can

@@ -2984,6 +2984,134 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_card_that_can_come_back_goes_home_in_a_depth_first_pass() {
+        let (t, mut x) = two_suits();
+        x.auto_sources = vec![3, 4];
+        // the first suit's ace home; its 2 (card 1) lies face up on the second suit's 3 (15),
+        // which takes it back: in a depth-first pass with found_defer the 2 goes home as a
+        // safe move, and not otherwise
+        let piles = vec![vec![], vec![], vec![0], vec![20, 15, 1], vec![25], vec![]];
+        let at = |x: &SearchTables, dfs: bool| {
+            let mut s = Search::new(&t, x, State::new(&t, piles.clone(), vec![0, 0, 0, 1, 0, 0], 0));
+            s.dfs = dfs;
+            s.auto();
+            s.g.piles[2].len()
+        };
+        assert_eq!(at(&x, true), 1, "without found_defer it stays");
+        x.found_defer = true;
+        assert_eq!(at(&x, false), 1, "outside a depth-first pass it stays");
+        assert_eq!(at(&x, true), 2, "it can come back onto the 3, so it goes home");
+        // on a face-down card it could not come back: it stays
+        let mut s = Search::new(&t, &x, State::new(&t, vec![vec![], vec![], vec![0], vec![20, 1], vec![25], vec![]],
+                                                   vec![0, 0, 0, 1, 0, 0], 0));
+        s.dfs = true;
+        s.auto();
+        assert_eq!(s.g.piles[2].len(), 1);
+    }
+
+    #[test]
+    fn a_card_that_can_come_back_and_its_uses_at_once_change_no_answer() {
+        // deals of the two-suit game, draw 1 and 3, unlimited redeals and two, with macro-moves:
+        // with found_defer, cards that can come back go home (the test game's only safe move:
+        // it has no safe-move tables) and a card taken back is used at once, besides the waits;
+        // the exact search answers as the one without any of it wherever both finish, every
+        // win replays, and it stores fewer states
+        let (mut t, mut x) = two_suits();
+        x.auto_sources = vec![3, 4];
+        let mut decided = [0; 2];
+        let mut stored = [0; 2];
+        for (draw, redeals) in [(1, None), (3, None), (1, Some(2)), (3, Some(2))] {
+            t.draw_count = draw;
+            t.redeals = redeals;
+            let mut cut = x.clone();
+            cut.found_defer = true;
+            cut.macro_waste = Some(1);
+            let mut full = x.clone();
+            full.macro_waste = Some(1);
+            for seed in 0..40 {
+                let g = two_suit_deal(&t, seed, 0);
+                let budget = Budget::states(40_000);
+                let mut a = Search::new(&t, &cut, g.clone());
+                assert!(a.back_any, "the two-suit game's foundations give back to both columns");
+                let pruned = a.run(&budget);
+                let mut b = Search::new(&t, &full, g.clone());
+                b.dominance = false;
+                let plain = b.run(&budget);
+                for answer in [&pruned, &plain] {
+                    if let Outcome::Win(line) = answer {
+                        assert!(replay(&t, g.clone(), line), "draw {draw}, seed {seed}");
+                    }
+                }
+                let won = |o: &Outcome| matches!(o, Outcome::Win(_));
+                if plain != Outcome::Unknown && pruned != Outcome::Unknown {
+                    assert_eq!(won(&pruned), won(&plain), "draw {draw}, redeals {redeals:?}, seed {seed}");
+                    stored[0] += a.states;
+                    stored[1] += b.states;
+                }
+                decided[won(&pruned) as usize] += (pruned != Outcome::Unknown) as usize;
+            }
+        }
+        assert!(decided[0] > 0 && decided[1] > 0, "wins and proofs both: {decided:?}");
+        assert!(stored[0] < stored[1], "it stores fewer states: {stored:?}");
+    }
+
+    #[test]
+    fn a_take_back_is_left_out_only_where_the_position_after_it_has_no_move() {
+        // positions of random play in the two-suit game (draw 1 and 3, unlimited redeals, the
+        // foundations' moves played more often than others, so that they fill up and give back):
+        // wherever the position after a take-back has a move to try, take_back_used says so;
+        // and it does leave some out
+        let (mut t, mut x) = two_suits();
+        x.auto_sources = vec![3, 4];
+        x.found_defer = true;
+        x.macro_waste = Some(1);
+        let mut next = numbers(0x9e37_79b9_7f4a_7c15);
+        let (mut tried, mut with_moves, mut left_out) = (0, 0, 0);
+        for draw in [1, 3] {
+            t.draw_count = draw;
+            for seed in 0..60 {
+                let mut g = two_suit_deal(&t, seed, 0);
+                for _ in 0..120 {
+                    let mut s = Search::new(&t, &x, g.clone());
+                    s.dfs = true;
+                    let _ = s.moves(); // (writes where each card lies, and what the stock can bring up)
+                    let mut legal = Vec::new();
+                    s.g.legal_moves(&t, &mut legal);
+                    for &(src, dst, n) in &legal {
+                        if !t.is_foundation[src] || t.is_foundation[dst] || n != 1 {
+                            continue;
+                        }
+                        let used = s.take_back_used(src, dst);
+                        let mut after = Search::new(&t, &x, g.clone());
+                        after.dfs = true;
+                        after.g.push(&t, (src, dst, 1));
+                        after.trail.push(Step::Move((src, dst, 1)));
+                        assert!(after.pending().is_some());
+                        let moves = after.moves();
+                        tried += 1;
+                        if !moves.is_empty() {
+                            with_moves += 1;
+                            assert!(used, "draw {draw}, seed {seed}: {:?} down {:?}, {src} to {dst}", g.piles, g.down);
+                        } else if !used {
+                            left_out += 1;
+                        }
+                    }
+                    // a random move, one to or from a foundation more often than others
+                    let mut all = Vec::new();
+                    g.legal_moves(&t, &mut all);
+                    if all.is_empty() {
+                        break;
+                    }
+                    let home: Vec<Move> = all.iter().copied().filter(|m| t.is_foundation[m.0] || t.is_foundation[m.1]).collect();
+                    let m = if !home.is_empty() && next(3) > 0 { home[next(home.len())] } else { all[next(all.len())] };
+                    g.push(&t, m);
+                }
+            }
+        }
+        assert!(with_moves > 20 && left_out > 20, "tried {tried}, with moves {with_moves}, left out {left_out}");
+    }
+
+    #[test]
     fn the_ported_prunings_change_no_answer_of_an_exhausted_search() {
         // deals of the two-suit game, two redeals, draw 1 then draw 3 with macro-moves: the
         // exact search with found_defer and dominance answers as the one without them
