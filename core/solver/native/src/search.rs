@@ -570,34 +570,40 @@ fn comes_back(t: &Tables, found_defer: bool) -> Vec<bool> {
 #[derive(Clone, Copy, Default)]
 struct Hyp {
     /// (foundation, its size there)
-    sizes: [(usize, usize); 4],
-    n_sizes: usize,
+    sizes: [(u8, u8); 4],
+    n_sizes: u8,
     /// (pile, the card on its top)
-    tops: [(usize, u16); 4],
-    n_tops: usize,
+    tops: [(u8, u16); 4],
+    n_tops: u8,
 }
 
 impl Hyp {
     fn size(&self, p: usize, real: usize) -> usize {
-        self.sizes[..self.n_sizes].iter().rev().find(|e| e.0 == p).map_or(real, |e| e.1)
+        self.sizes[..self.n_sizes as usize].iter().rev().find(|e| e.0 as usize == p).map_or(real, |e| e.1 as usize)
     }
 
     fn top(&self, p: usize) -> Option<u16> {
-        self.tops[..self.n_tops].iter().rev().find(|e| e.0 == p).map(|e| e.1)
+        self.tops[..self.n_tops as usize].iter().rev().find(|e| e.0 as usize == p).map(|e| e.1)
+    }
+
+    /// The pile a card was put on there, while it is that pile's top.
+    fn placed_on(&self, c: u16) -> Option<usize> {
+        let e = self.tops[..self.n_tops as usize].iter().rev().find(|e| e.1 == c)?;
+        (self.top(e.0 as usize) == Some(c)).then_some(e.0 as usize)
     }
 
     fn has_placed(&self, c: u16) -> bool {
-        self.tops[..self.n_tops].iter().any(|e| e.1 == c)
+        self.tops[..self.n_tops as usize].iter().any(|e| e.1 == c)
     }
 
     fn with(mut self, f: usize, size: usize) -> Hyp {
-        self.sizes[self.n_sizes] = (f, size);
+        self.sizes[self.n_sizes as usize] = (f as u8, size as u8);
         self.n_sizes += 1;
         self
     }
 
     fn placed(mut self, p: usize, c: u16) -> Hyp {
-        self.tops[self.n_tops] = (p, c);
+        self.tops[self.n_tops as usize] = (p as u8, c);
         self.n_tops += 1;
         self
     }
@@ -658,7 +664,8 @@ impl<'a> Search<'a> {
     }
 
     fn with_comes_back(mut self) -> Self {
-        self.comes_back = comes_back(self.t, self.x.found_defer);
+        // (`Hyp` names piles by a byte: no such game has more than 255 piles)
+        self.comes_back = comes_back(self.t, self.x.found_defer && self.t.count <= 255);
         self.back_any = self.comes_back.iter().any(|&b| b);
         if self.back_any {
             let t = self.t;
@@ -865,9 +872,9 @@ impl<'a> Search<'a> {
             // the piles it may go to there: onto a card it fits on, at a top; or an empty one
             let mut found = false;
             for &z in &self.x.onto[f][c2] {
-                let d = match h.tops[..h.n_tops].iter().rev().find(|e| e.1 == z) {
-                    Some(e) if h.top(e.0) == Some(z) => e.0,
-                    Some(_) => continue,
+                let d = match h.placed_on(z) {
+                    Some(d) => d,
+                    None if h.has_placed(z) => continue,
                     None => {
                         let (p, i) = ((self.loc[z as usize] >> 16) as usize, (self.loc[z as usize] & 0xffff) as usize);
                         let pile = match g.piles.get(p) {
