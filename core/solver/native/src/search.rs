@@ -1094,9 +1094,9 @@ impl<'a> Search<'a> {
     }
 
     /// The stock's and the waste's cards that can come to the waste's top (`used`): the
-    /// waste's top and those the draws bring up, as `stock_moves_with` turns the stock; all of
-    /// them without stock macro-moves.
-    fn stock_reach(&self, into: &mut Bits) {
+    /// waste's top and those the draws bring up (`turns`); all of them without stock
+    /// macro-moves.
+    fn stock_reach(&self, into: &mut Bits, seen_l: &mut Vec<bool>) {
         let t = self.t;
         let g = &self.g;
         if into.words.is_empty() {
@@ -1104,7 +1104,6 @@ impl<'a> Search<'a> {
         }
         into.clear();
         let Some(st) = t.stock else { return };
-        let stock = &g.piles[st];
         let Some(w) = self.x.macro_waste else {
             for p in std::iter::once(st).chain(t.draw_targets.iter().copied()) {
                 for &c in &g.piles[p] {
@@ -1113,19 +1112,30 @@ impl<'a> Search<'a> {
             }
             return;
         };
-        let waste = &g.piles[w];
-        if let Some(&c) = waste.last() {
+        if let Some(&c) = g.piles[w].last() {
             into.set(c as usize);
         }
+        self.turns(w, seen_l, |_, card| into.set(card as usize));
+    }
+
+    /// The stock turned from where it is, through its redeals, each waste length once: for
+    /// each draw that brings a card to the waste's top, the draws so far and that card.
+    fn turns(&self, w: usize, seen_l: &mut Vec<bool>, mut visit: impl FnMut(usize, u16)) {
+        let t = self.t;
+        let g = &self.g;
+        let stock = &g.piles[t.stock.unwrap()];
+        let waste = &g.piles[w];
+        // the waste, then the stock from its top down: the card sequence the draws go through
         let seq = |i: usize| if i < waste.len() { waste[i] } else { stock[stock.len() - 1 - (i - waste.len())] };
         let total = waste.len() + stock.len();
         let k = t.draw_count;
         let mut redeals_left: Option<i64> = t.redeals.map(|r| r as i64 - g.recycles as i64);
         let mut l = waste.len();
-        // (each waste length once: at most two passes through the sequence)
-        let mut steps = 0usize;
-        while steps <= 2 * total + 2 {
-            steps += 1;
+        let mut draws = 0usize;
+        seen_l.clear();
+        seen_l.resize(total + 1, false);
+        seen_l[l] = true;
+        loop {
             if total == l {
                 if let Some(left) = redeals_left {
                     if left <= 0 {
@@ -1134,26 +1144,29 @@ impl<'a> Search<'a> {
                     redeals_left = Some(left - 1);
                 }
                 l = 0;
+                draws += 1;
+                if seen_l[l] {
+                    break;
+                }
+                seen_l[l] = true;
                 continue;
             }
             l = total.min(l + k);
-            into.set(seq(l - 1) as usize);
+            draws += 1;
+            if seen_l[l] {
+                break;
+            }
+            seen_l[l] = true;
+            visit(draws, seq(l - 1));
         }
     }
 
     fn stock_moves_with(&self, w: usize, out: &mut Vec<(i32, usize, Move)>, scratch: &mut StockScratch) {
         let t = self.t;
         let g = &self.g;
-        let stock = &g.piles[t.stock.unwrap()];
-        let waste = &g.piles[w];
-        // the waste, then the stock from its top down: the card sequence the draws go through
-        let seq = |i: usize| if i < waste.len() { waste[i] } else { stock[stock.len() - 1 - (i - waste.len())] };
-        let total = waste.len() + stock.len();
-        if total == 0 {
+        if g.piles[w].len() + g.piles[t.stock.unwrap()].len() == 0 {
             return;
         }
-        let k = t.draw_count;
-        let mut redeals_left: Option<i64> = t.redeals.map(|r| r as i64 - g.recycles as i64);
         // the (card, pile) pairs a pile takes now, and the cards among them
         let StockScratch { pairs, cards, seen_l } = scratch;
         pairs.clear();
@@ -1185,36 +1198,9 @@ impl<'a> Search<'a> {
         if !any {
             return;
         }
-        let mut l = waste.len();
-        let mut draws = 0usize;
-        seen_l.clear();
-        seen_l.resize(total + 1, false);
-        seen_l[l] = true;
-        loop {
-            if total == l {
-                if let Some(left) = redeals_left {
-                    if left <= 0 {
-                        break;
-                    }
-                    redeals_left = Some(left - 1);
-                }
-                l = 0;
-                draws += 1;
-                if seen_l[l] {
-                    break;
-                }
-                seen_l[l] = true;
-                continue;
-            }
-            l = total.min(l + k);
-            draws += 1;
-            if seen_l[l] {
-                break;
-            }
-            seen_l[l] = true;
-            let card = seq(l - 1);
+        self.turns(w, seen_l, |draws, card| {
             if !cards.has(card as usize) {
-                continue;
+                return;
             }
             for &(_, d) in pairs.iter().filter(|e| e.0 == card) {
                 if self.x.stock_defer && !t.is_foundation[d] && !self.stock_card_used(card, d) {
@@ -1223,7 +1209,7 @@ impl<'a> Search<'a> {
                 let pri = if t.is_foundation[d] { 100 } else { 60 };
                 out.push((pri - (draws.min(50) / 4) as i32, draws, (w, d, 1)));
             }
-        }
+        });
     }
 
     /// The canonical key (`Solver._key` without stock macro-moves: the stock and the waste
@@ -1628,9 +1614,9 @@ impl<'a> Search<'a> {
         let takes_back = self.dfs && self.back_any
             && legal.iter().any(|&(s, d, _)| t.is_foundation[s] && !t.is_foundation[d]);
         if takes_back {
-            let mut reach = std::mem::take(&mut self.reach);
-            self.stock_reach(&mut reach);
-            self.reach = reach;
+            let (mut reach, mut scratch) = (std::mem::take(&mut self.reach), std::mem::take(&mut self.sbuf));
+            self.stock_reach(&mut reach, &mut scratch.seen_l);
+            (self.reach, self.sbuf) = (reach, scratch);
         }
         if x.stock_defer || takes_back {
             self.loc.resize(t.width, u32::MAX);
@@ -3016,18 +3002,17 @@ pub(crate) mod tests {
         assert_eq!(s.g.piles[2].len(), 1);
     }
 
-    #[test]
-    fn a_card_that_can_come_back_and_its_uses_at_once_change_no_answer() {
-        // deals of the two-suit game, draw 1 and 3, unlimited redeals and two, with macro-moves:
-        // with found_defer, cards that can come back go home (the test game's only safe move:
-        // it has no safe-move tables) and a card taken back is used at once, besides the waits;
-        // the exact search answers as the one without any of it wherever both finish, every
-        // win replays, and it stores fewer states
-        let (mut t, mut x) = two_suits();
-        x.auto_sources = vec![3, 4];
+    /// The two-suit game's deals (`seeds` of them) under each (draw, redeals) of `rules`, with
+    /// stock macro-moves: the exact search with `found_defer` (and dominance, with limited
+    /// redeals) against the one without either, the same answers wherever both finish and
+    /// every win replayed. Returns the first search's proofs and wins, and the states each
+    /// stored on the deals both decided.
+    fn found_defer_agrees(x: &SearchTables, rules: &[(usize, Option<u32>)], seeds: u64, states: usize)
+        -> ([usize; 2], [usize; 2]) {
+        let (mut t, _) = two_suits();
         let mut decided = [0; 2];
         let mut stored = [0; 2];
-        for (draw, redeals) in [(1, None), (3, None), (1, Some(2)), (3, Some(2))] {
+        for &(draw, redeals) in rules {
             t.draw_count = draw;
             t.redeals = redeals;
             let mut cut = x.clone();
@@ -3035,10 +3020,11 @@ pub(crate) mod tests {
             cut.macro_waste = Some(1);
             let mut full = x.clone();
             full.macro_waste = Some(1);
-            for seed in 0..40 {
+            for seed in 0..seeds {
                 let g = two_suit_deal(&t, seed, 0);
-                let budget = Budget::states(40_000);
+                let budget = Budget::states(states);
                 let mut a = Search::new(&t, &cut, g.clone());
+                assert_eq!(a.dominance, redeals.is_some());
                 assert!(a.back_any, "the two-suit game's foundations give back to both columns");
                 let pruned = a.run(&budget);
                 let mut b = Search::new(&t, &full, g.clone());
@@ -3058,6 +3044,17 @@ pub(crate) mod tests {
                 decided[won(&pruned) as usize] += (pruned != Outcome::Unknown) as usize;
             }
         }
+        (decided, stored)
+    }
+
+    #[test]
+    fn a_card_that_can_come_back_and_its_uses_at_once_change_no_answer() {
+        // draw 1 and 3, unlimited redeals and two: with found_defer, cards that can come back
+        // go home (the test game's only safe move: it has no safe-move tables) and a card
+        // taken back is used at once, besides the waits; it stores fewer states
+        let (_, mut x) = two_suits();
+        x.auto_sources = vec![3, 4];
+        let (decided, stored) = found_defer_agrees(&x, &[(1, None), (3, None), (1, Some(2)), (3, Some(2))], 40, 40_000);
         assert!(decided[0] > 0 && decided[1] > 0, "wins and proofs both: {decided:?}");
         assert!(stored[0] < stored[1], "it stores fewer states: {stored:?}");
     }
@@ -3124,40 +3121,8 @@ pub(crate) mod tests {
         // exact search with found_defer and dominance answers as the one without them
         // wherever both finish (a win against a proof would be a wrong cut), and the
         // prunings decide some deals both ways
-        let (mut t, x) = two_suits();
-        t.redeals = Some(2);
-        let mut decided = [0; 2];
-        let mut stored = [0; 2];
-        for draw in [1, 3] {
-            t.draw_count = draw;
-            let mut cut = x.clone();
-            cut.found_defer = true;
-            cut.macro_waste = Some(1);
-            let mut full = x.clone();
-            full.macro_waste = Some(1);
-            for seed in 0..12 {
-                let g = two_suit_deal(&t, seed, 0);
-                let budget = Budget::states(30_000);
-                let mut a = Search::new(&t, &cut, g.clone());
-                assert!(a.dominance);
-                let pruned = a.run(&budget);
-                let mut b = Search::new(&t, &full, g.clone());
-                b.dominance = false;
-                let plain = b.run(&budget);
-                for answer in [&pruned, &plain] {
-                    if let Outcome::Win(line) = answer {
-                        assert!(replay(&t, g.clone(), line), "seed {seed}");
-                    }
-                }
-                let won = |o: &Outcome| matches!(o, Outcome::Win(_));
-                if plain != Outcome::Unknown && pruned != Outcome::Unknown {
-                    assert_eq!(won(&pruned), won(&plain), "draw {draw}, seed {seed}");
-                }
-                decided[won(&pruned) as usize] += (pruned != Outcome::Unknown) as usize;
-                stored[0] += a.states;
-                stored[1] += b.states;
-            }
-        }
+        let (_, x) = two_suits();
+        let (decided, stored) = found_defer_agrees(&x, &[(1, Some(2)), (3, Some(2))], 12, 30_000);
         assert!(decided[0] > 0 && decided[1] > 0, "wins and proofs both: {decided:?}");
         assert!(stored[0] < stored[1], "the prunings store fewer states: {stored:?}");
     }
