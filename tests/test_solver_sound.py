@@ -112,6 +112,8 @@ CASES = [
     ("klondike", {"draw": 3, "redeals": 0}),
     ("klondike", {"draw": 3, "redeals": 1}),  # the waste comes back in threes: see below
     ("klondike", {"draw": 1, "redeals": 1, "relaxed": True}),
+    ("klondike", {"draw": 1, "relaxed": True}),  # a card that can come back, used at once
+    ("klondike", {"draw": 3, "relaxed": True}),
     ("beleaguered-castle", {}),  # the chain of a safe move home, runs of one card
     ("westcliff", {}),  # the chain where runs move (and a card may go onto the king)
     ("calculation", {}),
