@@ -545,11 +545,10 @@ pub struct Search<'a> {
 }
 
 /// `Search::comes_back`: with `found_defer`, the foundations that give their top card to every
-/// pile that takes cards (not a foundation), where those piles take one card at a time by one
-/// table and no other pile's top must beat it, and those piles (all false where no foundation
-/// does).
-fn comes_back(t: &Tables, found_defer: bool) -> Vec<bool> {
-    let piles: Vec<usize> = t.receivers.iter().copied().filter(|&d| !t.is_foundation[d]).collect();
+/// pile that takes cards (not a foundation: `piles`), where those piles take one card at a time
+/// by one table and no other pile's top must beat it, and those piles (all false where no
+/// foundation does).
+fn comes_back(t: &Tables, piles: &[usize], found_defer: bool) -> Vec<bool> {
     let alike = found_defer && !piles.is_empty()
         && piles.iter().all(|&d| {
             t.accept[d] == t.accept[piles[0]] && t.beaten_by[d].is_empty() && t.min_accept[d] <= 1 && t.max_accept[d] >= 1
@@ -558,7 +557,7 @@ fn comes_back(t: &Tables, found_defer: bool) -> Vec<bool> {
         .map(|f| alike && t.is_foundation[f] && t.gives[f] != GIVES_NONE && piles.iter().all(|&d| t.allowed[d][f]))
         .collect();
     if out.iter().any(|&b| b) {
-        for &d in &piles {
+        for &d in piles {
             out[d] = true;
         }
     }
@@ -653,27 +652,23 @@ struct StockScratch {
 impl<'a> Search<'a> {
     pub fn new(t: &'a Tables, x: &'a SearchTables, g: State) -> Search<'a> {
         let dominance = x.macro_waste.is_some() && t.redeals.is_some();
+        let takers: Vec<usize> = t.receivers.iter().copied().filter(|&d| !t.is_foundation[d]).collect();
+        // (`Hyp` names piles by a byte: no such game has more than 255 piles)
+        let comes_back = comes_back(t, &takers, x.found_defer && t.count <= 255);
+        let back_any = comes_back.iter().any(|&b| b);
+        let (takers, empty_takes) = if back_any {
+            let empty = (0..t.width).map(|c| takers.iter().any(|&d| t.accept[d][t.width * t.width + c] != 0)).collect();
+            (takers, empty)
+        } else {
+            (Vec::new(), Vec::new())
+        };
         Search { t, x, g, trail: Vec::new(), seen: Keys::default(), turns: Turns::default(), dominance, states: 0,
                  count: 0, work: 0, buf: Vec::new(), prune: false, cut: false, kbuf: Vec::new(), kranges: Vec::new(),
                  vbuf: Vec::new(), wanted: Vec::new(), every: Vec::new(), home: Bits::default(),
                  want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default(), dl: Scratch::default(),
                  dfs_stack: Vec::new(), dfs_frames: Vec::new(), stock_home: x.stock_home, loc: Vec::new(),
                  shared: None, reverse: false, enter: false, skip_back: true, dfs: false,
-                 comes_back: Vec::new(), back_any: false, takers: Vec::new(), empty_takes: Vec::new(), reach: Bits::default() }
-        .with_comes_back()
-    }
-
-    fn with_comes_back(mut self) -> Self {
-        // (`Hyp` names piles by a byte: no such game has more than 255 piles)
-        self.comes_back = comes_back(self.t, self.x.found_defer && self.t.count <= 255);
-        self.back_any = self.comes_back.iter().any(|&b| b);
-        if self.back_any {
-            let t = self.t;
-            self.takers = t.receivers.iter().copied().filter(|&d| !t.is_foundation[d]).collect();
-            self.empty_takes =
-                (0..t.width).map(|c| self.takers.iter().any(|&d| t.accept[d][t.width * t.width + c] != 0)).collect();
-        }
-        self
+                 comes_back, back_any, takers, empty_takes, reach: Bits::default() }
     }
 
     /// Store positions in `table`, shared with other searches of the same position, and
@@ -813,17 +808,6 @@ impl<'a> Search<'a> {
         let under = if n >= 2 { Some(hp[n - 2] as usize) } else { None };
         // the position once the card is taken back
         let h = h.with(home, n - 1).placed(onto, card as u16);
-        // the top of a pile there, and whether a card fits on it (as `fits_now`)
-        let top = |p: usize| -> Option<usize> {
-            match h.top(p) {
-                Some(c) => Some(c as usize),
-                None => {
-                    let pile = &g.piles[p];
-                    let n = h.size(p, pile.len());
-                    if n == 0 || (!t.is_foundation[p] && g.down[p] >= n) { None } else { Some(pile[n - 1] as usize) }
-                }
-            }
-        };
         // a card taken back from foundation `f` to `d` there, used in turn (at depth 0: taken to be)
         let next = |f: usize, d: usize| depth == 0 || self.used(h, f, d, depth - 1);
         for &y in &t.fits[onto][card] {
@@ -844,7 +828,8 @@ impl<'a> Search<'a> {
                 return true;
             }
             if t.is_foundation[p] {
-                if top(p) == Some(y as usize) && self.comes_back[p] && next(p, onto) {
+                // (the foundation's top there: nothing is put on a foundation there)
+                if i + 1 == h.size(p, g.piles[p].len()) && self.comes_back[p] && next(p, onto) {
                     return true;
                 }
             } else if i >= g.down[p] && self.free(p, i) {
