@@ -472,6 +472,18 @@ def from_format_1(defn: VariantDef, data: Any) -> tuple[Game, dict[str, Any] | N
     # for them, differ): the history must still replay and lead to the same cards in the same
     # places, moves and redeals, with no card face down that the replay turned up; the game then
     # resumes at its position (a valid one: checked as any position), without that history.
+    # The first such undo may even leave a card face up that a later move of the history
+    # carries (the unwinding above hid it again): then the history is replayed from the
+    # position unwound without hiding any card, as the kernel's own undo would leave it.
+    flat = saved.copy()
+    flat.history = list(history)  # type: ignore[arg-type]
+    flat.future = []
+    try:
+        while flat.history:
+            flat._unapply(rehide=False)
+        starts.append((None, flat))
+    except (IndexError, ValueError, SolitaireError):
+        pass
     for _count, begin in starts:
         done = replayed(begin, False)
         if done is not None and done[0].piles == saved.piles and (done[0].moves, done[0].recycles) == \

@@ -505,6 +505,19 @@ def test_a_format_1_save_whose_undo_left_a_card_up_under_another_loads(solitaire
     assert same_game(loaded, game) and start is None and commands == ["t4 f1 1", "t4 t2 1", "undo"]
 
 
+def test_a_format_1_save_whose_undo_left_a_card_up_that_a_later_move_carries_loads(solitaire_home):
+    # (found by hypothesis) t4's card to a foundation turns the card under it up; the undo
+    # leaves that card face up, and the next move carries both: unwinding the history with
+    # its cards hidden again gives a start that cannot replay it, nor can the deal
+    game = Game.new(Rules.of(KLONDIKE), 526)
+    for command in ("t1 t2 1", "t4 t1 1", "t5 t2 1", "t4 f1 1", "undo", "t4 t2 2"):
+        game.undo() if command == "undo" else game.play(command)
+    loaded, start, commands, _, dealt = saves.from_format_1(KLONDIKE, json.loads(json.dumps(format1(game))))
+    # the game as it was, resumed at its position without the history no replay can give
+    assert loaded.key() == game.key() and (loaded.score, loaded.moves) == (game.score, game.moves)
+    assert dealt and loaded.history == [] and commands == [] and start == game.to_position()
+
+
 def test_a_damaged_save_met_on_the_way_to_another_is_moved_aside_and_the_other_resumed(cli, solitaire_home):
     cli("play", "klondike", "--json", "--draw", "3", input="draw\n")
     cli("play", "klondike", "--json", "--seed", "4", input="draw\ndraw\n")
