@@ -435,6 +435,10 @@ def test_native_proofs_agree_with_the_exhaustive_search_and_python(name):
 SAME_SEARCH = [
     ("klondike", {"draw": 3, "redeals": 2}, (3, 4, 5, 10)),  # dominance; greedy, exact proof, best-first, unknown
     ("klondike", {"draw": 1, "redeals": 0}, (4, 5)),  # dominance with no redeal: a proof, an unknown
+    # dominance with unlimited redeals (draw 3): greedy win and proof, exact proof, best-first win, unknown
+    ("klondike", {"draw": 3}, (2, 13, 4, 17, 1)),
+    # and with cards that come back: greedy win and proof, exact win and proof, best-first win, unknown
+    ("klondike", {"draw": 3, "relaxed": True}, (2, 50, 10, 4, 32, 1)),
     ("easthaven", {}, (1, 2, 7)),  # found_defer (foundations give back): a win, an unknown, a proof
     ("whitehead", {}, (4, 6)),  # dominance: a relaxation proof, an exact win
     ("westcliff", {}, (1,)),
@@ -444,8 +448,8 @@ SAME_SEARCH = [
 @needs_native
 @pytest.mark.parametrize(("name", "options", "seeds"), SAME_SEARCH)
 def test_the_core_searches_as_the_python_engine_pass_for_pass(name, options, seeds):
-    """With the waits (found_defer among them), the dominance of turn positions with limited
-    redeals and the same states budget, the core runs the Python engine's search: the same
+    """With the waits (found_defer among them), the dominance of turn positions (limited
+    redeals, or draw 3) and the same states budget, the core runs the Python engine's search: the same
     answer, by the same pass, after the same number of stored states, with the same line."""
     defn = get_variant(name)
     rules = Rules.of(defn, defn.resolve_options(options))

@@ -20,7 +20,8 @@ Search: depth-first (iterative, an explicit stack) over the real :class:`~solita
   moved off a face-up card, or a card taken back from a foundation, only when it is used
   next (such a move can always wait until then); with draw 1 and unlimited redeals, a
   stock card played to the tableau likewise only when a card can go onto it next;
-* with limited redeals, turn positions compared by dominance rather than equality.
+* with limited redeals or more than one card a draw, turn positions compared by dominance
+  rather than equality.
 
 A portfolio: a pruned greedy depth-first pass, then a greedy best-first pass, share half the
 budget; then the exact search runs; only an exhausted exact search answers ``unwinnable``.
@@ -535,8 +536,9 @@ class Solver:
         self.max_states = max_states
         self.greedy_share = greedy_share
         self.best_first = True
-        # limited redeals: positions of the turn are compared by dominance, not equality
-        self.dominance = self.t.macro and self.rules.redeals is not None
+        # limited redeals, or more than a card a draw: positions of the turn are compared by
+        # dominance, not equality
+        self.dominance = self.t.macro and (self.rules.redeals is not None or self.rules.draw_count > 1)
         self.states = 0
         # a pass's search: where it is, what it played (moves, and (draws, snapshot before)),
         # its table, its open positions' moves, whether a cut left a move out, and its bound
@@ -953,7 +955,10 @@ class Solver:
         the turn has got to (waste length L, redeals used r) is compared by dominance: (L1, r1)
         reaches everything (L2, r2) does when it can draw on to L2 in the same pass
         (r1 <= r2, L1 <= L2, same phase of the draw count or L2 the end), or redeal first to
-        reach L2 on a later pass (r1 < r2 and L2 a multiple of the draw count)."""
+        reach L2 on a later pass (r1 < r2 and L2 a multiple of the draw count). With unlimited
+        redeals and more than one card a draw, the same without the redeals: L1 reaches L2
+        when it can draw on to it, or L2 is aligned (a multiple of the draw count, or the
+        end: draw to the end, redeal, draw on to it)."""
         key = self._key() if self.know_key is None else self.know_key(self.g)
         seen = self.seen
         if not self.dominance:
@@ -970,6 +975,11 @@ class Solver:
         entries = seen.get(key)
         if entries is None:
             seen[key] = [(L2, r2)]
+            return True
+        if self.rules.redeals is None:
+            if aligned or any(L1 <= L2 and (L2 - L1) % k == 0 for L1, _ in entries):
+                return False
+            entries.append((L2, r2))
             return True
         for L1, r1 in entries:
             if r1 <= r2 and L1 <= L2 and ((L2 - L1) % k == 0 or total == L2):
@@ -1038,14 +1048,10 @@ class Solver:
         if t.macro:
             stock = piles[rules.stock]  # type: ignore[index]
             waste = piles[t.waste]
-            if rules.redeals is None:
-                seq = bytes(waste) + bytes(reversed(stock))
-                k = rules.draw_count
-                if stock and len(waste) % k:
-                    seq += bytes((200, len(waste)))
-            else:
-                seq = bytes(waste) + bytes(reversed(stock))  # where the turn is: see _visit
-            parts.append(seq)
+            # the card sequence the stock and waste cycle through: with draw 1 and unlimited
+            # redeals every point of the turn reaches every other; otherwise where the turn
+            # has got to is compared by dominance (see _visit)
+            parts.append(bytes(waste) + bytes(reversed(stock)))
         elif rules.redeals is not None and rules.stock is not None:
             parts.append(str(g.recycles).encode())
         return b"\xff".join(parts)
