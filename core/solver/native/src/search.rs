@@ -584,15 +584,22 @@ fn comes_back(t: &Tables, piles: &[usize], found_defer: bool) -> Vec<bool> {
     out
 }
 
+/// How many take-backs deep `Search::take_back_used` asks whether a take-back is used in turn
+/// (deeper, the answer is taken to be yes). Two (session 25) left chains of take-backs that
+/// run down a foundation's cards alternately onto each other, and end unused, to be searched
+/// card by card; six asks about them as far as most go (docs/performance.md, "Session 26").
+const USED_DEPTH: u32 = 6;
+
 /// A position a few take-backs on from the search's (`Search::used`): the foundations' sizes
-/// there, where they differ, and the cards put on the piles' tops.
+/// there, where they differ, and the cards put on the piles' tops (one of each a take-back,
+/// `USED_DEPTH` + 1 at most).
 #[derive(Clone, Copy, Default)]
 struct Hyp {
     /// (foundation, its size there)
-    sizes: [(u8, u8); 4],
+    sizes: [(u8, u8); USED_DEPTH as usize + 1],
     n_sizes: u8,
     /// (pile, the card on its top)
-    tops: [(u8, u16); 4],
+    tops: [(u8, u16); USED_DEPTH as usize + 1],
     n_tops: u8,
 }
 
@@ -804,10 +811,11 @@ impl<'a> Search<'a> {
     /// free to move, a foundation's top that would be used in turn), the card under it goes
     /// nowhere it would be used in turn, and no other foundation's top that one of those needs
     /// goes anywhere it would be used in turn; "used in turn" is the same question asked of
-    /// the position after that move too, two take-backs deep (deeper, the answer is yes).
+    /// the position after that move too, `USED_DEPTH` take-backs deep (deeper, the answer is
+    /// yes).
     /// (It looks at `loc`, which `moves_into` writes.)
     fn take_back_used(&self, home: usize, onto: usize) -> bool {
-        self.used(Hyp::default(), home, onto, 2)
+        self.used(Hyp::default(), home, onto, USED_DEPTH)
     }
 
     /// `take_back_used` in the position `h` describes: this one with some cards taken back.
