@@ -109,6 +109,7 @@ def check_against_exhaustive(game: Game, states: int = 8_000, engine: str = "nat
 
 CASES = [
     ("klondike", {"draw": 1, "redeals": None}),
+    ("klondike", {"draw": 3}),  # turn points compared by dominance, unlimited redeals
     ("klondike", {"draw": 3, "redeals": 0}),
     ("klondike", {"draw": 3, "redeals": 1}),  # the waste comes back in threes: see below
     ("klondike", {"draw": 1, "redeals": 1, "relaxed": True}),
