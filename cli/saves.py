@@ -386,6 +386,18 @@ def _ints(value: Any, size: int, what: str) -> tuple[int, ...]:
     return tuple(value)
 
 
+def _unwound(saved: Game, history: list[tuple[int, ...]], rehide: bool) -> Game:
+    """A copy of ``saved`` with ``history`` (format 1's raw undo entries) taken back, the cards
+    those moves turned up face down again or (``rehide`` false) left face up. Raises what the
+    kernel raises on an entry that does not fit."""
+    game = saved.copy()
+    game.history = list(history)  # type: ignore[arg-type]
+    game.future = []
+    while game.history:
+        game._unapply(rehide=rehide)
+    return game
+
+
 def from_format_1(defn: VariantDef, data: Any) -> tuple[Game, dict[str, Any] | None, list[str], float, bool]:
     """(game, start position or None for its deal, commands, elapsed, dealt) from a format 1
     save: its history is unwound to where the game began, then replayed forward move by move
@@ -418,12 +430,8 @@ def from_format_1(defn: VariantDef, data: Any) -> tuple[Game, dict[str, Any] | N
     if not isinstance(dealt, bool):
         raise SaveError("dealt must be true or false")
     # where the game began: the saved position with its history taken back
-    first = saved.copy()
-    first.history = list(history)  # type: ignore[arg-type]
-    first.future = []
     try:
-        while first.history:
-            first._unapply(rehide=True)
+        first = _unwound(saved, history, rehide=True)
         start_data = first.to_position()
         start = Game.from_position(defn, start_data)
     except (IndexError, ValueError, SolitaireError) as exc:
@@ -475,16 +483,10 @@ def from_format_1(defn: VariantDef, data: Any) -> tuple[Game, dict[str, Any] | N
     # The first such undo may even leave a card face up that a later move of the history
     # carries (the unwinding above hid it again): then the history is replayed from the
     # position unwound without hiding any card, as the kernel's own undo would leave it.
-    flat = saved.copy()
-    flat.history = list(history)  # type: ignore[arg-type]
-    flat.future = []
-    try:
-        while flat.history:
-            flat._unapply(rehide=False)
-        starts.append((None, flat))
-    except (IndexError, ValueError, SolitaireError):
-        pass
-    for _count, begin in starts:
+    begins = [begin for _, begin in starts]
+    with contextlib.suppress(IndexError, ValueError, SolitaireError):
+        begins.append(_unwound(saved, history, rehide=False))
+    for begin in begins:
         done = replayed(begin, False)
         if done is not None and done[0].piles == saved.piles and (done[0].moves, done[0].recycles) == \
                 (saved.moves, saved.recycles) and all(p <= r for p, r in zip(saved.down, done[0].down, strict=False)):

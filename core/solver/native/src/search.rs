@@ -2573,6 +2573,30 @@ pub(crate) mod tests {
         assert!(again.len() <= cut.len(), "{} moves from {}, against {}", again.len(), long.len(), cut.len());
     }
 
+    /// Run two searches on one table by turns, `slice` positions each (work bounds), as
+    /// `solve_parallel`'s exact search and the thread that joins it run at once, until each
+    /// has an answer or either wins: their answers (None: stopped by the other's win).
+    fn interleaved<'a>(first: &mut Search<'a>, second: &mut Search<'a>, slice: usize, states: usize)
+        -> (Option<Outcome>, Option<Outcome>) {
+        let mut done = [None, None];
+        while done.iter().any(|d| d.is_none()) {
+            for (s, d) in [&mut *first, &mut *second].into_iter().zip(done.iter_mut()) {
+                if d.is_none() {
+                    let b = Budget { max_work: Some(s.work + slice), ..Budget::states(states) };
+                    match s.run(&b) {
+                        Outcome::Unknown => {}
+                        o => *d = Some(o),
+                    }
+                }
+            }
+            if done.iter().any(|d| matches!(d, Some(Outcome::Win(_)))) {
+                break;
+            }
+        }
+        let [a, b] = done;
+        (a, b)
+    }
+
     /// Two searches on one shared table, each expanding what it stored first, interleaved by
     /// work bounds (`solve_parallel`'s exact search and the thread that joins it), store the
     /// very positions one search stores and decide as it does: a loss only once both ran out
@@ -2594,27 +2618,7 @@ pub(crate) mod tests {
             first.share(table.clone());
             let mut second = Search::new(&t, &x, g.clone());
             second.join(table.clone());
-            let slice = 1 + next(6);
-            let (mut done_first, mut done_second) = (None, None);
-            while done_first.is_none() || done_second.is_none() {
-                if done_first.is_none() {
-                    let b = Budget { max_work: Some(first.work + slice), ..Budget::states(1_000_000) };
-                    match first.run(&b) {
-                        Outcome::Unknown => {}
-                        o => done_first = Some(o),
-                    }
-                }
-                if done_second.is_none() {
-                    let b = Budget { max_work: Some(second.work + slice), ..Budget::states(1_000_000) };
-                    match second.run(&b) {
-                        Outcome::Unknown => {}
-                        o => done_second = Some(o),
-                    }
-                }
-                if matches!(done_first, Some(Outcome::Win(_))) || matches!(done_second, Some(Outcome::Win(_))) {
-                    break;
-                }
-            }
+            let (done_first, done_second) = interleaved(&mut first, &mut second, 1 + next(6), 1_000_000);
             match alone {
                 Outcome::Win(_) => {
                     won += 1;
@@ -3250,22 +3254,7 @@ pub(crate) mod tests {
             let mut second = Search::new(&t, &x, g.clone());
             second.join(table.clone());
             assert!(first.dominance && second.dominance);
-            let slice = 1 + next(40);
-            let (mut done_first, mut done_second) = (None, None);
-            while done_first.is_none() || done_second.is_none() {
-                for (s, done) in [(&mut first, &mut done_first), (&mut second, &mut done_second)] {
-                    if done.is_none() {
-                        let b = Budget { max_work: Some(s.work + slice), ..Budget::states(200_000) };
-                        match s.run(&b) {
-                            Outcome::Unknown => {}
-                            o => *done = Some(o),
-                        }
-                    }
-                }
-                if matches!(done_first, Some(Outcome::Win(_))) || matches!(done_second, Some(Outcome::Win(_))) {
-                    break;
-                }
-            }
+            let (done_first, done_second) = interleaved(&mut first, &mut second, 1 + next(40), 200_000);
             match alone {
                 Outcome::Win(_) => {
                     won += 1;
