@@ -2573,6 +2573,17 @@ pub(crate) mod tests {
         assert!(again.len() <= cut.len(), "{} moves from {}, against {}", again.len(), long.len(), cut.len());
     }
 
+    /// Two exact searches of `g` on one shared table: the first as `solve_parallel`'s own
+    /// thread runs it, the second joining it.
+    fn joined<'a>(t: &'a Tables, x: &'a SearchTables, g: &State) -> (Search<'a>, Search<'a>, Arc<SharedKeys>) {
+        let table = Arc::new(SharedKeys::new());
+        let mut first = Search::new(t, x, g.clone());
+        first.share(table.clone());
+        let mut second = Search::new(t, x, g.clone());
+        second.join(table.clone());
+        (first, second, table)
+    }
+
     /// Run two searches on one table by turns, `slice` positions each (work bounds), as
     /// `solve_parallel`'s exact search and the thread that joins it run at once, until each
     /// has an answer or either wins: their answers (None: stopped by the other's win).
@@ -2613,11 +2624,7 @@ pub(crate) mod tests {
             let g = shuffled(&t, &mut next, false);
             let mut one = Search::new(&t, &x, g.clone());
             let alone = one.run(&Budget::states(1_000_000));
-            let table = Arc::new(SharedKeys::new());
-            let mut first = Search::new(&t, &x, g.clone());
-            first.share(table.clone());
-            let mut second = Search::new(&t, &x, g.clone());
-            second.join(table.clone());
+            let (mut first, mut second, table) = joined(&t, &x, &g);
             let (done_first, done_second) = interleaved(&mut first, &mut second, 1 + next(6), 1_000_000);
             match alone {
                 Outcome::Win(_) => {
@@ -3248,11 +3255,7 @@ pub(crate) mod tests {
             let g = two_suit_deal(&t, seed, 0);
             let mut one = Search::new(&t, &x, g.clone());
             let alone = one.run(&Budget::states(200_000));
-            let table = Arc::new(SharedKeys::new());
-            let mut first = Search::new(&t, &x, g.clone());
-            first.share(table.clone());
-            let mut second = Search::new(&t, &x, g.clone());
-            second.join(table.clone());
+            let (mut first, mut second, _) = joined(&t, &x, &g);
             assert!(first.dominance && second.dominance);
             let (done_first, done_second) = interleaved(&mut first, &mut second, 1 + next(40), 200_000);
             match alone {
