@@ -2608,6 +2608,14 @@ pub(crate) mod tests {
         (a, b)
     }
 
+    /// The won line of either of two answers.
+    fn win_line(a: Option<Outcome>, b: Option<Outcome>) -> Option<Vec<Move>> {
+        [a, b].into_iter().flatten().find_map(|o| match o {
+            Outcome::Win(line) => Some(line),
+            _ => None,
+        })
+    }
+
     /// Two searches on one shared table, each expanding what it stored first, interleaved by
     /// work bounds (`solve_parallel`'s exact search and the thread that joins it), store the
     /// very positions one search stores and decide as it does: a loss only once both ran out
@@ -2629,10 +2637,7 @@ pub(crate) mod tests {
             match alone {
                 Outcome::Win(_) => {
                     won += 1;
-                    let line = [done_first, done_second].into_iter().flatten().find_map(|o| match o {
-                        Outcome::Win(line) => Some(line),
-                        _ => None,
-                    });
+                    let line = win_line(done_first, done_second);
                     assert!(line.as_ref().is_some_and(|l| replay(&t, g.clone(), l)), "round {round}: no win that replays");
                     let line = line.unwrap();
                     let cut = shortened(&t, &g, &line);
@@ -3261,10 +3266,7 @@ pub(crate) mod tests {
             match alone {
                 Outcome::Win(_) => {
                     won += 1;
-                    let line = [done_first, done_second].into_iter().flatten().find_map(|o| match o {
-                        Outcome::Win(line) => Some(line),
-                        _ => None,
-                    });
+                    let line = win_line(done_first, done_second);
                     assert!(line.is_some_and(|l| replay(&t, g.clone(), &l)), "seed {seed}: no win that replays");
                 }
                 Outcome::Unwinnable => {
