@@ -28,7 +28,7 @@ import attrs
 from ..game import Game, Move
 from ..rules import GIVES_PILE, NO_LIMIT, Rules
 from .knowledge import own_engine, variant_knowledge
-from .search import UNKNOWN, UNWINNABLE, WIN, Solver, SolveResult, _tables, notation
+from .search import UNKNOWN, UNWINNABLE, WIN, Solver, SolveResult, _tables, notation, turns_by_dominance
 from .search import solve as python_solve
 
 ENGINE_VARIABLE = "SOLITAIRE_ENGINE"  # "python": never the compiled core
@@ -235,6 +235,12 @@ def choose(game: Game, knowledge: Any = None, engine: str = "auto") -> tuple[str
 #: over states stored on hard deals of Klondike (52 cards) and Spider (104), the best-first
 #: pass's open list and nodes included (benchmarks/bench_jobs.py per-state, docs/performance.md)
 BYTES_A_STATE = {"native": (230, 5), "python": (1100, 4)}
+#: and where turn positions are compared by dominance (`search.turns_by_dominance`): a key
+#: holds several turn positions, which the best-first pass expands each (its open list and
+#: nodes grow by positions, its budget by keys). Klondike draw 3, unlimited redeals, deal 12
+#: at `--memory 100/200/400`: 124, 255 and 520 MB over the process's 38 MB at `--memory 1`,
+#: about 640 bytes a key against the 490 above (docs/performance.md, "Session 26").
+DOMINANCE_FACTOR = 1.4
 MEGABYTE = 1 << 20
 
 
@@ -246,7 +252,8 @@ def states_for_memory(memory_mb: float, rules: Rules, engine: str) -> int:
     if not (isinstance(memory_mb, (int, float)) and memory_mb > 0 and math.isfinite(memory_mb)):
         raise ValueError(f"a memory bound is a positive number of megabytes, got {memory_mb!r}")
     fixed, per_card = BYTES_A_STATE[engine]
-    return max(1, int(memory_mb * MEGABYTE // (fixed + per_card * len(rules.deck))))
+    per_state = (fixed + per_card * len(rules.deck)) * (DOMINANCE_FACTOR if turns_by_dominance(rules) else 1)
+    return max(1, int(memory_mb * MEGABYTE // per_state))
 
 
 class Cancel:

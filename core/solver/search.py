@@ -422,6 +422,13 @@ def _tables(rules: Rules) -> _Tables:
     return t
 
 
+def turns_by_dominance(rules: Rules) -> bool:
+    """Are where the turn has got to (waste length, redeals used) compared by dominance under
+    ``rules`` (stock macro-moves, with limited redeals or more than one card a draw; see
+    :meth:`Solver._visit`), so that a stored key holds several turn positions?"""
+    return _tables(rules).macro and (rules.redeals is not None or rules.draw_count > 1)
+
+
 def _home_mask(rules: Rules, piles: list[list[int]]) -> int:
     """The cards on the foundations (full ones too: their cards are home), as a bit mask."""
     home = 0
@@ -538,7 +545,7 @@ class Solver:
         self.best_first = True
         # limited redeals, or more than a card a draw: positions of the turn are compared by
         # dominance, not equality
-        self.dominance = self.t.macro and (self.rules.redeals is not None or self.rules.draw_count > 1)
+        self.dominance = turns_by_dominance(self.rules)
         self.states = 0
         # a pass's search: where it is, what it played (moves, and (draws, snapshot before)),
         # its table, its open positions' moves, whether a cut left a move out, and its bound

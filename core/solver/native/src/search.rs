@@ -365,15 +365,21 @@ impl SharedKeys {
 }
 
 /// With limited redeals, or more than one card a draw: a key (the stock and waste as one card
-/// sequence) and every turn position (waste length, redeals used) stored under it (`Solver._visit`'s dominance). The
-/// keys as in `Keys`; each entry holds its first turn position, and the index of a list of
-/// the others in `more` once there are others (most keys have one).
+/// sequence) and every turn position (waste length, redeals used) stored under it
+/// (`Solver._visit`'s dominance). The keys as in `Keys`; each entry holds its first turn
+/// position, and the index in `more` of the latest of the others once there are others (most
+/// keys have one): `more` holds them all, each with the index of the one stored before it
+/// under the same key (`NO_TURN` after the first), so that a key's others cost 12 bytes each and
+/// no allocation of their own.
 #[derive(Default)]
 struct Turns {
     table: hashbrown::HashTable<(u64, u64, (u32, u32), u32)>,
     arena: Arena,
-    more: Vec<Vec<(u32, u32)>>,
+    more: Vec<((u32, u32), u32)>,
 }
+
+/// The end of a key's list in `Turns::more`.
+const NO_TURN: u32 = u32::MAX;
 
 impl Turns {
     fn len(&self) -> usize {
@@ -390,24 +396,24 @@ impl Turns {
         let arena = &mut self.arena;
         match self.table.entry(h, |e| e.0 == h && arena.words(e.1) == k, |e| e.0) {
             hashbrown::hash_table::Entry::Occupied(mut slot) => {
-                let (_, _, first, others) = slot.get_mut();
+                let (_, _, first, latest) = slot.get_mut();
                 if covers(*first) {
                     return false;
                 }
-                if *others == u32::MAX {
-                    *others = self.more.len() as u32;
-                    self.more.push(vec![turn]);
-                    return true;
+                let mut at = *latest;
+                while at != NO_TURN {
+                    let (e, before) = self.more[at as usize];
+                    if covers(e) {
+                        return false;
+                    }
+                    at = before;
                 }
-                let list = &mut self.more[*others as usize];
-                if list.iter().any(|&e| covers(e)) {
-                    return false;
-                }
-                list.push(turn);
+                self.more.push((turn, *latest));
+                *latest = (self.more.len() - 1) as u32;
                 true
             }
             hashbrown::hash_table::Entry::Vacant(slot) => {
-                slot.insert((h, arena.push(k), turn, u32::MAX));
+                slot.insert((h, arena.push(k), turn, NO_TURN));
                 true
             }
         }
