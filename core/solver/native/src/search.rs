@@ -300,17 +300,19 @@ impl Keys {
 
     /// Store `k`; false when it was stored before.
     pub(crate) fn insert(&mut self, k: &[u16]) -> bool {
-        self.insert_hashed(words_hash(k), k)
+        self.insert_hashed(words_hash(k), k, || true) == Some(true)
     }
 
-    /// `insert`, `k`'s hash (`words_hash`) given.
-    fn insert_hashed(&mut self, h: u64, k: &[u16]) -> bool {
+    /// `insert`, `k`'s hash (`words_hash`) given, a new key stored only when `room()` says
+    /// so: whether it was new, or None when it was and there was no room.
+    fn insert_hashed(&mut self, h: u64, k: &[u16], room: impl FnOnce() -> bool) -> Option<bool> {
         let arena = &mut self.arena;
         match self.table.entry(h, |&(eh, at)| eh == h && arena.words(at) == k, |&(eh, _)| eh) {
-            hashbrown::hash_table::Entry::Occupied(_) => false,
+            hashbrown::hash_table::Entry::Occupied(_) => Some(false),
+            hashbrown::hash_table::Entry::Vacant(_) if !room() => None,
             hashbrown::hash_table::Entry::Vacant(slot) => {
                 slot.insert((h, arena.push(k)));
-                true
+                Some(true)
             }
         }
     }
@@ -320,47 +322,59 @@ impl Keys {
 /// keys in 64 `Keys` by their hash, each behind a lock (or, where turn positions are compared
 /// by dominance, 64 `Turns`), and their count. A position is expanded by the thread that
 /// stored it first; the other passes it by as it would one it had stored itself, or one
-/// that dominates it.
+/// that dominates it. It holds at most `cap` keys (the states budget), however the two
+/// threads race for the last of them: a key that finds no room is not stored, the table is
+/// `full`, and the search that met it stops there ("unknown": a position it could not store
+/// is one it would not have expanded, so running out of moves after it would prove nothing).
 pub(crate) struct SharedKeys {
     shards: Vec<Mutex<Keys>>,
     turns: Vec<Mutex<Turns>>,
     count: AtomicUsize,
+    cap: usize,
+    full: AtomicBool,
 }
 
 impl SharedKeys {
-    pub(crate) fn new() -> SharedKeys {
+    pub(crate) fn new(cap: usize) -> SharedKeys {
         SharedKeys { shards: (0..64).map(|_| Mutex::new(Keys::default())).collect(),
-                     turns: (0..64).map(|_| Mutex::new(Turns::default())).collect(), count: AtomicUsize::new(0) }
+                     turns: (0..64).map(|_| Mutex::new(Turns::default())).collect(), count: AtomicUsize::new(0),
+                     cap, full: AtomicBool::new(false) }
+    }
+
+    /// Room for one more key: counted, or (none left) the table marked full.
+    fn reserve(&self) -> bool {
+        let room = self.count.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |c| (c < self.cap).then_some(c + 1)).is_ok();
+        if !room {
+            self.full.store(true, Ordering::SeqCst);
+        }
+        room
+    }
+
+    /// A key found no room: the search that met it stops.
+    pub(crate) fn full(&self) -> bool {
+        self.full.load(Ordering::SeqCst)
     }
 
     /// `Turns::visit` on the shared table: false when either thread stored a turn position
-    /// under `k` that covers `turn`.
+    /// under `k` that covers `turn`, or it is a new key and there is no room for it (`full`).
     fn visit(&self, k: &[u16], turn: (u32, u32), covers: impl Fn((u32, u32)) -> bool) -> bool {
         let h = words_hash(k);
         let mut shard = self.turns[(h >> 40) as usize & 63].lock().unwrap_or_else(|e| e.into_inner());
-        let before = shard.len();
-        let fresh = shard.visit_hashed(h, k, turn, covers);
-        if shard.len() > before {
-            self.count.fetch_add(1, Ordering::Relaxed);
-        }
-        fresh
+        shard.visit_hashed(h, k, turn, covers, || self.reserve()) == Some(true)
     }
 
     pub(crate) fn len(&self) -> usize {
         self.count.load(Ordering::Relaxed)
     }
 
-    /// Store `k`; false when either thread stored it before.
+    /// Store `k`; false when either thread stored it before, or there is no room for it
+    /// (`full`).
     fn insert(&self, k: &[u16]) -> bool {
         let h = words_hash(k);
         // bits the shard's own table reads neither for a bucket (the low ones) nor for its
         // control bytes (the top seven)
         let shard = (h >> 40) as usize & 63;
-        let fresh = self.shards[shard].lock().unwrap_or_else(|e| e.into_inner()).insert_hashed(h, k);
-        if fresh {
-            self.count.fetch_add(1, Ordering::Relaxed);
-        }
-        fresh
+        self.shards[shard].lock().unwrap_or_else(|e| e.into_inner()).insert_hashed(h, k, || self.reserve()) == Some(true)
     }
 }
 
@@ -389,32 +403,36 @@ impl Turns {
     /// Store turn position `turn` under `k`, unless a position stored under it before
     /// `covers` it: then false.
     fn visit(&mut self, k: &[u16], turn: (u32, u32), covers: impl Fn((u32, u32)) -> bool) -> bool {
-        self.visit_hashed(words_hash(k), k, turn, covers)
+        self.visit_hashed(words_hash(k), k, turn, covers, || true) == Some(true)
     }
 
-    fn visit_hashed(&mut self, h: u64, k: &[u16], turn: (u32, u32), covers: impl Fn((u32, u32)) -> bool) -> bool {
+    /// `visit`, `k`'s hash given, a new key stored only when `room()` says so: whether the turn
+    /// position was stored, or None when its key was new and there was no room.
+    fn visit_hashed(&mut self, h: u64, k: &[u16], turn: (u32, u32), covers: impl Fn((u32, u32)) -> bool,
+                    room: impl FnOnce() -> bool) -> Option<bool> {
         let arena = &mut self.arena;
         match self.table.entry(h, |e| e.0 == h && arena.words(e.1) == k, |e| e.0) {
             hashbrown::hash_table::Entry::Occupied(mut slot) => {
                 let (_, _, first, latest) = slot.get_mut();
                 if covers(*first) {
-                    return false;
+                    return Some(false);
                 }
                 let mut at = *latest;
                 while at != NO_TURN {
                     let (e, before) = self.more[at as usize];
                     if covers(e) {
-                        return false;
+                        return Some(false);
                     }
                     at = before;
                 }
                 self.more.push((turn, *latest));
                 *latest = (self.more.len() - 1) as u32;
-                true
+                Some(true)
             }
+            hashbrown::hash_table::Entry::Vacant(_) if !room() => None,
             hashbrown::hash_table::Entry::Vacant(slot) => {
                 slot.insert((h, arena.push(k), turn, NO_TURN));
-                true
+                Some(true)
             }
         }
     }
@@ -1954,6 +1972,11 @@ impl<'a> Search<'a> {
                 break Outcome::Win(self.line());
             }
             let fresh = std::mem::take(&mut self.enter) || pending || self.visit();
+            if !fresh && self.shared.as_ref().is_some_and(|table| table.full()) {
+                // the shared table had no room for this position: the budget is spent
+                self.undo(mark);
+                break Outcome::Unknown;
+            }
             if !fresh || (!self.x.dead_piles.is_empty() && self.dead_card()) || (self.x.deadlock.node && self.deadlocked()) {
                 self.undo(mark);
             } else {
@@ -2135,7 +2158,7 @@ pub fn solve_parallel(t: &Tables, x: &SearchTables, g: State, budget: &Budget, g
     let decided = Arc::new(AtomicBool::new(false));
     // set (before it stores anything) by this thread when it joins the exact search
     let joined = AtomicBool::new(false);
-    let table = Arc::new(SharedKeys::new());
+    let table = Arc::new(SharedKeys::new(budget.max_states));
     let mine = Budget { decided: Some(decided.clone()), ..budget.clone() };
     let guided = guided.map(|b| Budget { decided: Some(decided.clone()), ..b.clone() });
     let exact_g = g.clone();
@@ -2579,10 +2602,66 @@ pub(crate) mod tests {
         assert!(again.len() <= cut.len(), "{} moves from {}, against {}", again.len(), long.len(), cut.len());
     }
 
+    /// A shared table holds at most its cap of keys, however many threads race for the last
+    /// of them (keys alike or turn positions alike): the rest find no room, it says it is
+    /// full, and a key stored before is still found.
+    #[test]
+    fn a_shared_table_holds_no_more_keys_than_its_cap() {
+        for turns in [false, true] {
+            let table = Arc::new(SharedKeys::new(1_000));
+            let store = |t: &SharedKeys, k: &[u16]| if turns { t.visit(k, (0, 0), |e| e == (0, 0)) } else { t.insert(k) };
+            let stored: usize = std::thread::scope(|scope| {
+                let workers: Vec<_> = (0..4u16)
+                    .map(|w| {
+                        let table = table.clone();
+                        scope.spawn(move || (0..1_000u16).filter(|&i| store(&table, &[w, i])).count())
+                    })
+                    .collect();
+                workers.into_iter().map(|h| h.join().unwrap()).sum()
+            });
+            assert_eq!((stored, table.len()), (1_000, 1_000), "turns {turns}");
+            assert!(table.full());
+            // (a key stored is found again, not stored anew, whoever stored it)
+            let again = (0..4u16).flat_map(|w| (0..1_000u16).map(move |i| [w, i])).filter(|k| store(&table, k)).count();
+            assert_eq!((again, table.len()), (0, 1_000));
+        }
+        let table = SharedKeys::new(2);
+        assert!(table.insert(&[1]) && table.insert(&[2]) && !table.full());
+        assert!(!table.insert(&[3]) && table.full() && !table.insert(&[1]));
+    }
+
+    /// A search on a shared table with no room left stops "unknown" where it meets a new
+    /// position, however few positions are left: it never runs out of moves past one it could
+    /// not store (that would be a proof of nothing).
+    #[test]
+    fn a_search_on_a_full_shared_table_stops_unknown() {
+        let mut next = numbers(0x5851_f42d_4c95_7f2d);
+        let mut lost = 0;
+        for _ in 0..200 {
+            let t = little();
+            let x = plain(&t);
+            let g = shuffled(&t, &mut next, false);
+            let mut one = Search::new(&t, &x, g.clone());
+            if one.run(&Budget::states(1_000_000)) != Outcome::Unwinnable || one.states < 3 {
+                continue;
+            }
+            lost += 1;
+            // room for all but one of the proof's positions: never a proof
+            let mut capped = Search::new(&t, &x, g.clone());
+            capped.share(Arc::new(SharedKeys::new(one.states - 1)));
+            assert_eq!(capped.run(&Budget::states(1_000_000)), Outcome::Unknown);
+            // room for all of them: the same proof
+            let mut roomy = Search::new(&t, &x, g.clone());
+            roomy.share(Arc::new(SharedKeys::new(one.states)));
+            assert_eq!(roomy.run(&Budget::states(1_000_000)), Outcome::Unwinnable);
+        }
+        assert!(lost > 20, "{lost}");
+    }
+
     /// Two exact searches of `g` on one shared table: the first as `solve_parallel`'s own
     /// thread runs it, the second joining it.
     fn joined<'a>(t: &'a Tables, x: &'a SearchTables, g: &State) -> (Search<'a>, Search<'a>, Arc<SharedKeys>) {
-        let table = Arc::new(SharedKeys::new());
+        let table = Arc::new(SharedKeys::new(usize::MAX));
         let mut first = Search::new(t, x, g.clone());
         first.share(table.clone());
         let mut second = Search::new(t, x, g.clone());
