@@ -318,6 +318,13 @@ impl Keys {
     }
 }
 
+/// A key's hash (`words_hash`) and its shard of a `SharedKeys`: bits the shard's own table
+/// reads neither for a bucket (the low ones) nor for its control bytes (the top seven).
+fn shard_of(k: &[u16]) -> (u64, usize) {
+    let h = words_hash(k);
+    (h, (h >> 40) as usize & 63)
+}
+
 /// One transposition table for the two threads of one exact search (`solve_parallel`): the
 /// keys in 64 `Keys` by their hash, each behind a lock (or, where turn positions are compared
 /// by dominance, 64 `Turns`), and their count. A position is expanded by the thread that
@@ -358,8 +365,8 @@ impl SharedKeys {
     /// `Turns::visit` on the shared table: false when either thread stored a turn position
     /// under `k` that covers `turn`, or it is a new key and there is no room for it (`full`).
     fn visit(&self, k: &[u16], turn: (u32, u32), covers: impl Fn((u32, u32)) -> bool) -> bool {
-        let h = words_hash(k);
-        let mut shard = self.turns[(h >> 40) as usize & 63].lock().unwrap_or_else(|e| e.into_inner());
+        let (h, shard) = shard_of(k);
+        let mut shard = self.turns[shard].lock().unwrap_or_else(|e| e.into_inner());
         shard.visit_hashed(h, k, turn, covers, || self.reserve()) == Some(true)
     }
 
@@ -370,10 +377,7 @@ impl SharedKeys {
     /// Store `k`; false when either thread stored it before, or there is no room for it
     /// (`full`).
     fn insert(&self, k: &[u16]) -> bool {
-        let h = words_hash(k);
-        // bits the shard's own table reads neither for a bucket (the low ones) nor for its
-        // control bytes (the top seven)
-        let shard = (h >> 40) as usize & 63;
+        let (h, shard) = shard_of(k);
         self.shards[shard].lock().unwrap_or_else(|e| e.into_inner()).insert_hashed(h, k, || self.reserve()) == Some(true)
     }
 }
