@@ -266,7 +266,7 @@ def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, sta
     def report(row: dict[str, Any]) -> None:
         counts[row["result"]] += 1
         times.append(row["seconds"])
-        print(json.dumps(row, separators=(",", ":")), flush=True)
+        _print_whole(json.dumps(row, separators=(",", ":")) + "\n")
         if progress:
             done = len(times)
             bar = "#" * (30 * done // len(tasks))
@@ -310,6 +310,24 @@ def _batch(name: str, options: dict[str, Any], seeds: range, timeout: float, sta
             print(file=sys.stderr)
     summary = batch_summary(counts, times, time.perf_counter() - began)
     print(json.dumps(summary, separators=(",", ":")), flush=True)
+
+
+def _print_whole(text: str) -> None:
+    """Write ``text`` (a row and its newline, in one write) to stdout and flush it, whole:
+    Ctrl-C during the write is held until it is done, then raised as usual, so a batch
+    stopped part way never prints a row cut short or run into the next one (``print`` writes
+    the row and its newline apart, and Ctrl-C between the two did that). Where the signal
+    cannot be held (no ``pthread_sigmask``, or not the main thread) it is written as it is."""
+    try:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    except (AttributeError, ValueError, OSError):
+        held = None
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    finally:
+        if held is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def batch_summary(counts: dict[str, int], times: list[float], seconds: float) -> dict[str, Any]:

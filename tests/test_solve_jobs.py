@@ -178,7 +178,12 @@ def test_ctrl_c_stops_a_threaded_batch_cleanly(tmp_path: Any) -> None:
     assert proc.stdout is not None
     first = proc.stdout.readline()  # a deal solved: the threads are at work
     proc.send_signal(signal.SIGINT)
-    rest, err = proc.communicate(timeout=60)
+    # (read on through the same buffered stream: `communicate` reads the pipe itself, past
+    # whatever later rows that first read took in already)
+    rest = proc.stdout.read()
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    proc.wait(timeout=60)
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     rows = [json.loads(line) for line in (first + rest).splitlines()]

@@ -343,6 +343,31 @@ class _Tables:
                 rules.accept[d] == rules.accept[fed_piles[0]] and self.defer[d] and set(rules.targets[d]) <= reach
                 for d in fed_piles)
 
+        #: twin parents (docs/solver.md, "Twin parents"): the piles of one interchangeable
+        #: group that give runs of any length which may wait (``defer``), with no supermove;
+        #: twin[c], the one other card (not a copy of c) that every such pile treats as c: the
+        #: same rows and columns of ``accept`` and ``seq``; -1 where there is none; () when
+        #: no card has one. The compiled core's ``load::twins``.
+        self.twin: tuple[int, ...] = ()
+        self.twin_piles: frozenset[int] = frozenset()
+        tgroup = next((g for g in self.groups
+                       if len(g) > 1 and all(rules.gives[p] == GIVES_RUN and self.defer[p] for p in g)), None)
+        if tgroup is not None and not rules.has_supermove:
+            def rows_of(c: int) -> tuple[bytes, ...]:
+                return tuple(part for p in tgroup for part in (
+                    bytes(rules.accept[p][c * W:(c + 1) * W]), bytes(rules.accept[p][c::W]),
+                    bytes(rules.seq[p][c * W:(c + 1) * W]), bytes(rules.seq[p][c::W])))
+            classes: dict[tuple[bytes, ...], list[int]] = {}
+            for c in range(W):
+                classes.setdefault(rows_of(c), []).append(c)
+            other = [-1] * W
+            for same in classes.values():
+                if len(same) == 2 and same[0] % DECK_SIZE != same[1] % DECK_SIZE:
+                    other[same[0]], other[same[1]] = same[1], same[0]
+            if any(b >= 0 for b in other):
+                self.twin = tuple(other)
+                self.twin_piles = frozenset(tgroup)
+
     def chain_free(self, card: int, home: int, depth: int) -> bool:
         """Could every card that could lie on ``card`` (outside the foundations) that is not
         home go home at once, and so every card that could lie on it in turn, ``depth``
@@ -560,6 +585,9 @@ class Solver:
         #: come back goes home as a safe move (:meth:`_returnable`), and a card taken back from
         #: a foundation is used at once (:meth:`_pending`)
         self.in_dfs = False
+        #: runs between twin parents (docs/solver.md, "Twin parents"), where the tables find
+        #: twins; a test turns it off to compare
+        self.twins = bool(self.t.twin)
 
     # ------------------------------------------------------------------ public
 
@@ -901,6 +929,55 @@ class Solver:
                 return int(last[0]), int(last[1])
         return None
 
+    def _twin_pending(self) -> tuple[int, int] | None:
+        """The pile whose top card X the move here uncovered by moving the run on X onto X's
+        twin, the larger of the two, and that twin's pile, in a depth-first pass (docs/solver.md,
+        "Twin parents"): then this position is not stored, nothing is played here, and the only
+        moves tried use X (a card onto X, X home or to a pile outside the group)."""
+        t = self.t
+        if not self.twins or not self.in_dfs or not self.trail:
+            return None
+        last = self.trail[-1]
+        if len(last) != 3:
+            return None
+        s, d, n = last
+        if n <= 0 or s not in t.twin_piles or d not in t.twin_piles:
+            return None
+        piles, down = self.g.piles, self.g.down
+        here, there = piles[s], piles[d]
+        if len(here) <= down[s] or len(there) < n + 1 or len(there) - n - 1 < down[d]:
+            return None
+        top, under = here[-1], there[-n - 1]
+        return (s, d) if t.twin[top] == under and under > top else None
+
+    def _twin_canon(self) -> bool:
+        """Put a run that lies on the larger of two twin parents, the smaller one the top of
+        another pile of the group, onto the smaller (docs/solver.md, "Twin parents"): one move;
+        whether it moved one."""
+        t = self.t
+        g = self.g
+        piles, down = g.piles, g.down
+        W = self.rules.width
+        for grp in t.groups:
+            for i in grp:
+                if i not in t.twin_piles:
+                    continue
+                pile = piles[i]
+                seq = self.rules.seq[i]
+                for idx in range(down[i] + 1, len(pile)):
+                    p = pile[idx - 1]
+                    tw = t.twin[p]
+                    if tw < 0 or tw > p or not seq[p * W + pile[idx]]:
+                        continue
+                    j = next((j for j in grp if j != i and len(piles[j]) > down[j] and piles[j][-1] == tw), -1)
+                    if j < 0 or not self._free(i, idx):
+                        continue
+                    m = (i, j, len(pile) - idx)
+                    g.push(m)
+                    self.trail.append(m)
+                    return True
+        return False
+
     def _uses(self, legal: list[Move], home: int, onto: int) -> list[Move]:
         """The moves of ``legal`` that use the card just taken back from foundation ``home`` to
         pile ``onto`` (see :meth:`_pending`)."""
@@ -1076,6 +1153,13 @@ class Solver:
         pending = self._pending()
         if pending is not None:  # only the uses of the card just taken back
             legal = self._uses(legal, *pending)
+        twin_pending = self._twin_pending()
+        onto = pending[1] if pending is not None else None
+        if twin_pending is not None:  # only the uses of the twin just uncovered (not the run back)
+            s_, d_ = twin_pending
+            onto = s_
+            legal = [m for m in legal if (m[1] == s_ and m[0] != d_) or (m[0] == s_ and m[2] == 1
+                                                                          and m[1] not in t.twin_piles)]
         legal_set: set[Move] | None = None
         group_of = t.group_of
         for m in legal:
@@ -1138,7 +1222,7 @@ class Solver:
                 elif not self._run_waits(src, under, pile[left]):
                     out.append((10, 0, m))
         if t.macro:
-            out.extend(e for e in self._stock_moves() if pending is None or e[2][1] == pending[1])
+            out.extend(e for e in self._stock_moves() if onto is None or e[2][1] == onto)
         if prune and self.know_prune is not None:  # greedy passes only: need not be sound
             cut = self.know_prune
             kept = [e for e in out if not (e[1] == 0 and cut(g, e[2]))]
@@ -1379,9 +1463,11 @@ class Solver:
             if len(self.seen) >= self.limit or (not self.count & 255 and time.perf_counter() > self.deadline):
                 raise _OutOfBudget
             mark = len(trail)
-            pending = self._pending() is not None
+            pending = self._pending() is not None or self._twin_pending() is not None
             if not pending:
                 self._auto()
+                while self.twins and self._twin_canon():
+                    self._auto()
             if g.won:
                 return True
             if not (pending or self._visit()) or (self.t.dead_piles and self._dead_card()) \

@@ -173,11 +173,54 @@ fn convert(r: Raw) -> Result<(Tables, SearchTables), String> {
         discard_need: r.discard_need,
         discard_late: r.discard_late,
         deadlock: Default::default(),
+        twin: Vec::new(),
+        twin_pile: Vec::new(),
     };
     check(&t, &x)?;
     x.deadlock = crate::deadlock::Deadlock::new(&t, x.deck_size);
     x.face = alike(&t, &x);
+    (x.twin, x.twin_pile) = twins(&t, &x);
     Ok((t, x))
+}
+
+/// Twin parents (`SearchTables::twin`, docs/solver.md "Twin parents"): the piles of one
+/// interchangeable group that give runs of any length which may wait (`defer`), with no
+/// supermove; and for each card the one other card those piles all treat alike (the same
+/// rows and columns of `accept` and `seq`), when there is exactly one (not a copy of it).
+pub fn twins(t: &Tables, x: &SearchTables) -> (Vec<u16>, Vec<bool>) {
+    let w = t.width;
+    if t.has_supermove() {
+        return (Vec::new(), Vec::new());
+    }
+    let group = x.groups.iter().find(|g| {
+        g.len() > 1 && g.iter().all(|&p| t.gives[p] == crate::core::GIVES_RUN && x.defer.get(p) == Some(&true))
+    });
+    let Some(group) = group else { return (Vec::new(), Vec::new()) };
+    let alike = |a: usize, b: usize| {
+        group.iter().all(|&p| {
+            let (acc, seq) = (&t.accept[p], &t.seq[p]);
+            (0..w).all(|y| acc[a * w + y] == acc[b * w + y] && acc[y * w + a] == acc[y * w + b]
+                && seq[a * w + y] == seq[b * w + y] && seq[y * w + a] == seq[y * w + b])
+                && acc[w * w + a] == acc[w * w + b]
+        })
+    };
+    let mut twin = vec![u16::MAX; w];
+    for (a, tw) in twin.iter_mut().enumerate() {
+        let mut found = (0..w).filter(|&b| b != a && alike(a, b));
+        if let (Some(b), None) = (found.next(), found.next()) {
+            if a % 52 != b % 52 {
+                *tw = b as u16; // (not a copy of it: the key already treats those alike)
+            }
+        }
+    }
+    if twin.iter().all(|&b| b == u16::MAX) {
+        return (Vec::new(), Vec::new());
+    }
+    let mut pile = vec![false; t.count];
+    for &p in group {
+        pile[p] = true;
+    }
+    (twin, pile)
 }
 
 /// Each card's class: the first of the cards it may trade places with in every table

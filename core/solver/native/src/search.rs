@@ -95,6 +95,13 @@ pub struct SearchTables {
     pub discard_late: bool,
     /// the proof from the order cards must move in (`deadlock`), derived from `Tables`
     pub deadlock: Deadlock,
+    /// twin parents (`load::twins`, docs/solver.md "Twin parents"): twin[c], the one other
+    /// card every pile of `twin_pile` treats as c (it takes the same cards, goes onto the
+    /// same cards, in runs alike), or `NO_CARD`; empty: off
+    pub twin: Vec<u16>,
+    /// the piles whose runs move between twin parents: one interchangeable group's piles,
+    /// each giving runs of any length that may wait (`defer`)
+    pub twin_pile: Vec<bool>,
 }
 
 /// How deep the chain of a safe move home is followed (`search.CHAIN_DEPTH`).
@@ -573,6 +580,11 @@ pub struct Search<'a> {
     /// the move straight back passed by (`run`; off only in a test that checks it changes
     /// no stored position)
     skip_back: bool,
+    /// twin parents (`SearchTables::twin`): each run on the larger of two twins moved onto
+    /// the smaller where that one is free, and moved back only for a use of it
+    /// (docs/solver.md, "Twin parents"); on wherever the tables find twins (the tests turn
+    /// it off to compare)
+    twins: bool,
     /// a depth-first pass (`run`) is under way: where `comes_back` holds, a card that can come
     /// back goes home as a safe move (`returnable`) and a card taken back from a foundation
     /// is used at once (`pending`)
@@ -722,7 +734,7 @@ impl<'a> Search<'a> {
                  vbuf: Vec::new(), wanted: Vec::new(), every: Vec::new(), home: Bits::default(),
                  want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default(), dl: Scratch::default(),
                  dfs_stack: Vec::new(), dfs_frames: Vec::new(), stock_home: x.stock_home, loc: Vec::new(),
-                 shared: None, reverse: false, enter: false, skip_back: true, dfs: false,
+                 shared: None, reverse: false, enter: false, skip_back: true, twins: !x.twin.is_empty(), dfs: false,
                  comes_back, back_any, takers, empty_takes, reach: Bits::default() }
     }
 
@@ -809,6 +821,65 @@ impl<'a> Search<'a> {
     /// uses (`uses`).
     fn pending(&self) -> Option<(usize, usize)> {
         self.trail.len().checked_sub(1).and_then(|i| self.pending_after(i))
+    }
+
+    /// The pile whose top card X the move here uncovered by moving the run on X onto X's
+    /// twin, the larger of the two, and that twin's pile (docs/solver.md, "Twin parents"):
+    /// then this position is not stored, nothing is played here, and the only moves tried
+    /// use X (a card onto X, X home or to a pile outside the group).
+    fn twin_pending(&self) -> Option<(usize, usize)> {
+        let x = self.x;
+        if !self.twins || !self.dfs {
+            return None;
+        }
+        let Some(Step::Move((s, d, n))) = self.trail.last() else { return None };
+        let (s, d, n) = (*s, *d, *n);
+        if n == 0 || n == PAIR || !x.twin_pile[s] || !x.twin_pile[d] {
+            return None;
+        }
+        let (from, to) = (&self.g.piles[s], &self.g.piles[d]);
+        if from.len() <= self.g.down[s] || to.len() < n + 1 || to.len() - n - 1 < self.g.down[d] {
+            return None;
+        }
+        let top = *from.last().unwrap();
+        let under = to[to.len() - n - 1];
+        (x.twin[top as usize] == under && under > top).then_some((s, d))
+    }
+
+    /// Put each run that lies on the larger of two twin parents, the smaller one the top of
+    /// another pile of the group, onto the smaller (docs/solver.md, "Twin parents"): one
+    /// move; whether it moved one.
+    fn twin_canon(&mut self) -> bool {
+        let (t, x) = (self.t, self.x);
+        let w = t.width;
+        for grp in &x.groups {
+            for &i in grp {
+                if !x.twin_pile[i] {
+                    continue;
+                }
+                let pile = &self.g.piles[i];
+                for idx in self.g.down[i] + 1..pile.len() {
+                    let p = pile[idx - 1];
+                    let tw = x.twin[p as usize];
+                    if tw == NO_CARD || tw > p || t.seq[i][p as usize * w + pile[idx] as usize] == 0 {
+                        continue;
+                    }
+                    let Some(&j) = grp.iter().find(|&&j| {
+                        j != i && self.g.piles[j].len() > self.g.down[j] && *self.g.piles[j].last().unwrap() == tw
+                    }) else {
+                        continue;
+                    };
+                    if !self.free(i, idx) {
+                        continue;
+                    }
+                    let m = (i, j, pile.len() - idx);
+                    self.g.push(t, m);
+                    self.trail.push(Step::Move(m));
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Keep in `legal` the moves that use the card just taken back from foundation `home` to
@@ -1656,6 +1727,12 @@ impl<'a> Search<'a> {
         if let Some((home, onto)) = pending {
             self.uses(&mut legal, home, onto); // only the uses of the card just taken back
         }
+        let twin_pending = self.twin_pending();
+        if let Some((s, d)) = twin_pending {
+            // only the uses of the twin just uncovered: a card onto it (not the run back), or
+            // it alone to a pile outside the group
+            legal.retain(|&(a, b, n)| (b == s && a != d) || (a == s && n == 1 && !x.twin_pile[b]));
+        }
         let takes_back = self.dfs && self.back_any
             && legal.iter().any(|&(s, d, _)| t.is_foundation[s] && !t.is_foundation[d]);
         if takes_back {
@@ -1756,7 +1833,7 @@ impl<'a> Search<'a> {
         if let Some(w) = x.macro_waste {
             let before = out.len();
             self.stock_moves(w, &mut out);
-            if let Some((_, onto)) = pending {
+            if let Some(onto) = pending.map(|p| p.1).or(twin_pending.map(|p| p.0)) {
                 let mut kept = before;
                 for i in before..out.len() {
                     if (out[i].2).1 == onto {
@@ -1968,9 +2045,12 @@ impl<'a> Search<'a> {
             }
             self.work += 1;
             let mark = self.trail.len();
-            let pending = self.pending().is_some();
+            let pending = self.pending().is_some() || self.twin_pending().is_some();
             if !pending {
                 self.auto();
+                while self.twins && self.twin_canon() {
+                    self.auto();
+                }
             }
             if self.g.won(self.t) {
                 break Outcome::Win(self.line());
@@ -2345,6 +2425,8 @@ pub(crate) mod tests {
             discard_need: 0,
             discard_late: false,
             deadlock: Deadlock::default(),
+            twin: Vec::new(),
+            twin_pile: Vec::new(),
         }
     }
 
@@ -3171,6 +3253,165 @@ pub(crate) mod tests {
         (decided, stored)
     }
 
+    /// A little Klondike of four suits (0 and 3 black, 1 and 2 red, as the kernel numbers
+    /// them) of `ranks` cards each: stock 0, waste 1, foundations 2 to 5 by suit from the ace
+    /// (giving their top back to the columns), columns 6 to 9 down in alternate colours, the
+    /// top rank alone into an empty one. Its twin parents are the two cards of a rank and
+    /// colour.
+    fn four_suits(ranks: usize) -> (Tables, SearchTables) {
+        let w = 52;
+        let (suit, rank) = (|c: usize| c / 13, |c: usize| c % 13);
+        let real = |c: usize| rank(c) < ranks;
+        let red = |c: usize| suit(c) == 1 || suit(c) == 2;
+        let mut found = vec![vec![0u8; w * w + w]; 4];
+        let mut column = vec![0u8; w * w + w];
+        let mut seq = vec![0u8; w * w];
+        for y in (0..w).filter(|&y| real(y)) {
+            for c in (0..w).filter(|&c| real(c)) {
+                if suit(c) == suit(y) && rank(c) == rank(y) + 1 {
+                    found[suit(c)][y * w + c] = 1;
+                }
+                if red(c) != red(y) && rank(c) + 1 == rank(y) {
+                    column[y * w + c] = 1;
+                    seq[y * w + c] = 1;
+                }
+            }
+        }
+        for c in (0..w).filter(|&c| real(c)) {
+            column[w * w + c] = (rank(c) == ranks - 1) as u8;
+            found[suit(c)][w * w + c] = (rank(c) == 0) as u8;
+        }
+        let none = vec![0u8; w * w + w];
+        let mut accept = vec![none.clone(), none];
+        accept.extend(found);
+        accept.extend(std::iter::repeat_n(column.clone(), 4));
+        let fits = accept
+            .iter()
+            .map(|a| (0..=w).map(|top| (0..w as u16).filter(|&c| real(c as usize) && a[top * w + c as usize] != 0).collect()).collect())
+            .collect();
+        let no_seq = vec![0u8; w * w];
+        let mut seqs = vec![no_seq; 6];
+        seqs.extend(std::iter::repeat_n(seq, 4));
+        let columns: Vec<usize> = (6..10).collect();
+        let homes: Vec<usize> = (2..6).collect();
+        let mut targets = vec![vec![], [homes.clone(), columns.clone()].concat()];
+        targets.extend(std::iter::repeat_n(columns.clone(), 4));
+        for c in 6..10 {
+            targets.push([homes.clone(), columns.iter().copied().filter(|&d| d != c).collect()].concat());
+        }
+        let mut t = Tables {
+            count: 10,
+            width: w,
+            accept,
+            seq: seqs,
+            gives: [vec![GIVES_NONE], vec![GIVES_TOP; 5], vec![GIVES_RUN; 4]].concat(),
+            capacity: vec![1 << 30; 10],
+            max_accept: vec![1 << 30; 10],
+            min_accept: vec![1; 10],
+            flip: (0..10).map(|p| p >= 6).collect(),
+            targets,
+            fits,
+            supermove: vec![None; 10],
+            stock: Some(0),
+            draw_targets: vec![1],
+            draw_count: 1,
+            redeals: None,
+            foundations: homes,
+            win_home: 4 * ranks,
+            ..Default::default()
+        };
+        t.derive();
+        let mut x = plain(&t);
+        x.waste_like = (0..10).map(|p| p == 1).collect();
+        x.deck_size = 4 * ranks;
+        x.defer = (0..10).map(|p| p >= 6).collect();
+        x.groups = vec![columns];
+        for p in 6..10 {
+            x.group_of[p] = 0;
+        }
+        x.macro_waste = Some(1);
+        x.found_defer = true;
+        let rows: Vec<Vec<u16>> = (0..w).map(|c| (0..w as u16).filter(|&y| column[y as usize * w + c] != 0).collect()).collect();
+        x.onto = (0..10).map(|p| if (2..6).contains(&p) { rows.clone() } else { vec![] }).collect();
+        (x.twin, x.twin_pile) = crate::load::twins(&t, &x);
+        (t, x)
+    }
+
+    /// A deal of `four_suits`: column i takes i + 1 cards, its top face up; the rest is the stock.
+    fn four_suit_deal(t: &Tables, ranks: usize, seed: u64) -> State {
+        let mut cards: Vec<u16> = (0..4).flat_map(|s| (0..ranks as u16).map(move |r| s * 13 + r)).collect();
+        let mut next = numbers(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        for i in (1..cards.len()).rev() {
+            cards.swap(i, next(i + 1));
+        }
+        let mut piles = vec![vec![]; 10];
+        let mut down = vec![0; 10];
+        for c in 0..4 {
+            piles[6 + c] = cards.split_off(cards.len() - (c + 1));
+            down[6 + c] = c;
+        }
+        down[0] = cards.len();
+        piles[0] = cards;
+        State::new(t, piles, down, 0)
+    }
+
+    #[test]
+    fn runs_between_twin_parents_change_no_answer() {
+        // a run on the larger of two twins goes onto the smaller where that one is free, and
+        // back only for a use of it: the same answers as the search without, on deals of
+        // draw 1 and 3 (limited and unlimited redeals) where both finish, with fewer states;
+        // and on every other deal the same as the search with none of its waits either
+        let ranks = 7;
+        let (mut t, x) = four_suits(ranks);
+        assert_eq!(x.twin[13 + 3], 26 + 3, "the 4 of diamonds' twin is the 4 of hearts");
+        assert_eq!(x.twin[3], 39 + 3, "the 4 of clubs' twin is the 4 of spades");
+        // and the search with none of its waits (runs, stock cards, take-backs) nor twins
+        let mut bare = x.clone();
+        bare.defer = vec![false; 10];
+        bare.found_defer = false;
+        bare.twin = Vec::new();
+        let mut decided = [0usize; 2];
+        let mut stored = [0usize; 2];
+        let mut checked = 0;
+        for (draw, redeals) in [(1, Some(0)), (3, Some(0)), (3, Some(1)), (3, None)] {
+            t.draw_count = draw;
+            t.redeals = redeals;
+            for seed in 0..40 {
+                let g = four_suit_deal(&t, ranks, seed);
+                let budget = Budget::states(20_000);
+                let mut a = Search::new(&t, &x, g.clone());
+                assert!(a.twins);
+                let with = a.run(&budget);
+                let mut b = Search::new(&t, &x, g.clone());
+                b.twins = false;
+                let without = b.run(&budget);
+                for answer in [&with, &without] {
+                    if let Outcome::Win(line) = answer {
+                        assert!(replay(&t, g.clone(), line), "draw {draw}, seed {seed}");
+                    }
+                }
+                let won = |o: &Outcome| matches!(o, Outcome::Win(_));
+                let mut c = Search::new(&t, &bare, g.clone());
+                c.dominance = false;
+                c.skip_back = false;
+                let reference = if seed % 2 == 0 { c.run(&budget) } else { Outcome::Unknown };
+                if with != Outcome::Unknown && reference != Outcome::Unknown {
+                    assert_eq!(won(&with), won(&reference), "draw {draw}, redeals {redeals:?}, seed {seed}");
+                    checked += 1;
+                }
+                if with != Outcome::Unknown && without != Outcome::Unknown {
+                    assert_eq!(won(&with), won(&without), "draw {draw}, redeals {redeals:?}, seed {seed}");
+                    decided[won(&with) as usize] += 1;
+                    stored[0] += a.states;
+                    stored[1] += b.states;
+                }
+            }
+        }
+        assert!(decided[0] > 25 && decided[1] > 60, "both wins and losses: {decided:?}");
+        assert!(checked > 60, "{checked} deals decided by the bare search too");
+        assert!(stored[0] < stored[1], "fewer states with twins: {stored:?}");
+    }
+
     #[test]
     fn a_card_that_can_come_back_and_its_uses_at_once_change_no_answer() {
         // draw 1 and 3, unlimited redeals and two: with found_defer, cards that can come back
@@ -3197,7 +3438,7 @@ pub(crate) mod tests {
         let (mut tried, mut with_moves, mut left_out) = (0, 0, 0);
         for draw in [1, 3] {
             t.draw_count = draw;
-            for seed in 0..60 {
+            for seed in 0..40 {
                 let mut g = two_suit_deal(&t, seed, 0);
                 for _ in 0..120 {
                     let mut s = Search::new(&t, &x, g.clone());
@@ -3478,7 +3719,7 @@ pub(crate) mod tests {
         // the two-suit game's deals, every one decided within the budget either way: the same
         // answer (a win that replays, or a proof), whichever thread decides first
         let (t, x) = two_suits();
-        let budget = Budget::states(200_000);
+        let budget = Budget::states(50_000);
         let (mut won, mut lost) = (0, 0);
         for seed in 0..30 {
             let g = two_suit_deal(&t, seed, 0);
