@@ -523,3 +523,44 @@ def test_a_card_that_beats_one_still_left_is_not_discarded_at_once(engine):
              "t3": {"down": [], "up": ["AH", "QS"]}, "t4": {"down": [], "up": ["AD", "6D"]}}
     game = Game.from_position(defn, {"variant": "aces-up", "options": {}, "piles": piles})
     assert check_against_exhaustive(game, 150_000, engine) == (WIN, WIN)
+
+
+# ------------------------------------------------- twin parents: a card turned up is no twin
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_run_moved_off_a_face_down_twin_is_not_a_move_back(engine):
+    """docs/solver.md, "Twin parents": the move back onto the larger twin is followed by the
+    uses of the smaller only; a run moved off a face-down card onto that card's larger twin,
+    turning it up, is not such a move. Taken for one, the position after it tried only the
+    uses of the card turned up, and Klondike draw 3 deal 586, won, was called unwinnable (the
+    relaxation's search, draw 1, after a greedy pass that missed its win)."""
+    game = Game.new(Rules.of(get_variant("klondike"), {"draw": 3, "relaxed": True}), 586)
+    answer = (python_solve(game, timeout=None, max_states=60_000) if engine == "python"
+              else solve(game, timeout=None, max_states=60_000, engine="native"))
+    assert answer.result == WIN, answer
+    replay = game.copy()
+    for move in answer.moves:
+        replay.play(move)
+    assert replay.won
+
+
+@pytest.mark.skipif(not native_available(), reason="the compiled core is not installed")
+def test_the_exact_search_wins_after_a_run_leaves_a_face_down_twin():
+    """The position of deal 586 (draw 1) where the win moves TC off the face-down JD onto JH,
+    JD's larger twin: the exact search alone called it lost in 5,808 states."""
+    piles = {
+        "stock": {"down": ["KH", "JC", "9C", "QD"], "up": []},
+        "waste": {"down": [], "up": ["JS", "KC", "7D", "7C", "8H", "9H", "7H", "KS", "5S", "8C", "QH", "5D", "5H",
+                                     "3S"]},
+        "f1": {"down": [], "up": ["AC"]}, "f2": {"down": [], "up": ["AD", "2D", "3D"]},
+        "f3": {"down": [], "up": ["AH", "2H", "3H"]}, "f4": {"down": [], "up": []},
+        "t1": {"down": [], "up": ["JH"]}, "t2": {"down": ["QS"], "up": ["8D"]},
+        "t3": {"down": ["6C", "TD"], "up": ["TH"]}, "t4": {"down": ["7S", "JD"], "up": ["TC"]},
+        "t5": {"down": ["9D", "QC", "4S", "5C"], "up": ["KD"]},
+        "t6": {"down": ["4C", "2C", "4H", "3C", "2S"], "up": ["6D"]},
+        "t7": {"down": ["4D", "TS", "AS", "9S", "8S", "6S"], "up": ["6H"]},
+    }
+    game = Game.from_position(get_variant("klondike"), {"variant": "klondike",
+                                                        "options": {"draw": 1, "relaxed": True}, "piles": piles})
+    from solitaire.core.solver import native
+    assert native.exact(game, 20_000).result == WIN

@@ -929,9 +929,9 @@ class Solver:
                 return int(last[0]), int(last[1])
         return None
 
-    def _twin_pending(self) -> tuple[int, int] | None:
-        """The pile whose top card X the move here uncovered by moving the run on X onto X's
-        twin, the larger of the two, and that twin's pile, in a depth-first pass (docs/solver.md,
+    def _twin_pending(self) -> tuple[int, int, int] | None:
+        """The pile whose face-up top card X the move here uncovered by moving the run on X onto
+        X's twin, the larger of the two, and that twin's pile, in a depth-first pass (docs/solver.md,
         "Twin parents"): then this position is not stored, nothing is played here, and the only
         moves tried use X (a card onto X, X home or to a pile outside the group)."""
         t = self.t
@@ -941,14 +941,17 @@ class Solver:
         if len(last) != 3:
             return None
         s, d, n = last
-        if n <= 0 or s not in t.twin_piles or d not in t.twin_piles:
-            return None
+        if n <= 0 or s not in t.twin_piles or d not in t.twin_piles or self.g.history[-1][3]:
+            return None  # (nor a move that turned a card up: X was face down before it)
         piles, down = self.g.piles, self.g.down
         here, there = piles[s], piles[d]
         if len(here) <= down[s] or len(there) < n + 1 or len(there) - n - 1 < down[d]:
             return None
-        top, under = here[-1], there[-n - 1]
-        return (s, d) if t.twin[top] == under and under > top else None
+        top, under, bottom = here[-1], there[-n - 1], there[-n]
+        # (a run built on X: one that was not may have had to go for X to move at all)
+        if t.twin[top] == under and under > top and self.rules.seq[s][top * self.rules.width + bottom]:
+            return s, d, n
+        return None
 
     def _twin_canon(self) -> bool:
         """Put a run that lies on the larger of two twin parents, the smaller one the top of
@@ -958,6 +961,7 @@ class Solver:
         g = self.g
         piles, down = g.piles, g.down
         W = self.rules.width
+        targets, accept = self.rules.targets, self.rules.accept
         for grp in t.groups:
             for i in grp:
                 if i not in t.twin_piles:
@@ -970,7 +974,11 @@ class Solver:
                     if tw < 0 or tw > p or not seq[p * W + pile[idx]]:
                         continue
                     j = next((j for j in grp if j != i and len(piles[j]) > down[j] and piles[j][-1] == tw), -1)
-                    if j < 0 or not self._free(i, idx):
+                    # (the move there and the one back both legal: the group's piles take from
+                    # each other, and what they take on one twin they take on the other)
+                    c = pile[idx]
+                    if j < 0 or not self._free(i, idx) or j not in targets[i] or i not in targets[j] \
+                            or not accept[j][tw * W + c] or not accept[i][p * W + c]:
                         continue
                     m = (i, j, len(pile) - idx)
                     g.push(m)
@@ -1156,10 +1164,10 @@ class Solver:
         twin_pending = self._twin_pending()
         onto = pending[1] if pending is not None else None
         if twin_pending is not None:  # only the uses of the twin just uncovered (not the run back)
-            s_, d_ = twin_pending
+            s_, d_, n_ = twin_pending
             onto = s_
-            legal = [m for m in legal if (m[1] == s_ and m[0] != d_) or (m[0] == s_ and m[2] == 1
-                                                                          and m[1] not in t.twin_piles)]
+            legal = [m for m in legal if (m[1] == s_ and m != (d_, s_, n_)) or (m[0] == s_ and m[2] == 1
+                                                                                and m[1] not in t.twin_piles)]
         legal_set: set[Move] | None = None
         group_of = t.group_of
         for m in legal:

@@ -823,27 +823,73 @@ impl<'a> Search<'a> {
         self.trail.len().checked_sub(1).and_then(|i| self.pending_after(i))
     }
 
-    /// The pile whose top card X the move here uncovered by moving the run on X onto X's
-    /// twin, the larger of the two, and that twin's pile (docs/solver.md, "Twin parents"):
+    /// The pile whose face-up top card X the move here uncovered by moving the run on X onto
+    /// X's twin, the larger of the two, and that twin's pile (docs/solver.md, "Twin parents"):
     /// then this position is not stored, nothing is played here, and the only moves tried
     /// use X (a card onto X, X home or to a pile outside the group).
-    fn twin_pending(&self) -> Option<(usize, usize)> {
-        let x = self.x;
+    fn twin_pending(&self) -> Option<(usize, usize, usize)> {
+        let (t, x) = (self.t, self.x);
         if !self.twins || !self.dfs {
             return None;
         }
         let Some(Step::Move((s, d, n))) = self.trail.last() else { return None };
         let (s, d, n) = (*s, *d, *n);
-        if n == 0 || n == PAIR || !x.twin_pile[s] || !x.twin_pile[d] {
-            return None;
+        if n == 0 || n == PAIR || !x.twin_pile[s] || !x.twin_pile[d] || self.g.last_plain() != Some((s, d, n)) {
+            return None; // (nor a move that turned a card up: X was face down before it)
         }
         let (from, to) = (&self.g.piles[s], &self.g.piles[d]);
         if from.len() <= self.g.down[s] || to.len() < n + 1 || to.len() - n - 1 < self.g.down[d] {
             return None;
         }
         let top = *from.last().unwrap();
-        let under = to[to.len() - n - 1];
-        (x.twin[top as usize] == under && under > top).then_some((s, d))
+        let (under, bottom) = (to[to.len() - n - 1], to[to.len() - n]);
+        // (a run built on X: one that was not may have had to go for X to move at all)
+        (x.twin[top as usize] == under && under > top && t.seq[s][top as usize * t.width + bottom as usize] != 0)
+            .then_some((s, d, n))
+    }
+
+    /// Is a move of a run off `under` onto pile `dst` one back onto the larger twin (the
+    /// reverse of `twin_canon`), which `twin_pending` then follows with uses of `under`?
+    fn twin_back(&self, under: usize, dst: usize) -> bool {
+        let (t, x) = (self.t, self.x);
+        let to = &self.g.piles[dst];
+        // (and `under` can go nowhere alone but onto a card of the group or home)
+        x.twin_pile[dst] && to.len() > self.g.down[dst]
+            && t.receivers.iter().all(|&d| x.twin_pile[d] || t.is_foundation[d]) && {
+            let top = *to.last().unwrap();
+            x.twin[under] == top && top as usize > under
+        }
+    }
+
+    /// Can a card other than `moved` go onto `under` (of `src`) once the run from `moved` up
+    /// leaves it for the larger twin: a card free to move now on another pile, one in a
+    /// foundation that gives cards back, or a stock or waste card in reach (`reach`, filled).
+    /// Only the compiled core asks (it leaves out a move back after which nothing would be
+    /// tried: no position stored either way, as `take_back_used`).
+    fn twin_used(&self, under: usize, src: usize, moved: u16) -> bool {
+        let t = self.t;
+        let g = &self.g;
+        let stock = t.stock.unwrap_or(usize::MAX);
+        t.fits[src][under].iter().any(|&c| {
+            if c == moved {
+                return false;
+            }
+            for p in 0..t.count {
+                let pile = &g.piles[p];
+                let Some(i) = pile.iter().position(|&y| y == c) else { continue };
+                if p == stock || Some(p) == self.x.macro_waste {
+                    return self.reach.has(c as usize);
+                }
+                if p == src || i < g.down[p] {
+                    return false;
+                }
+                if t.is_foundation[p] {
+                    return t.gives[p] != GIVES_NONE;
+                }
+                return t.targets[p].contains(&src) && self.free(p, i);
+            }
+            false
+        })
     }
 
     /// Put each run that lies on the larger of two twin parents, the smaller one the top of
@@ -869,7 +915,12 @@ impl<'a> Search<'a> {
                     }) else {
                         continue;
                     };
-                    if !self.free(i, idx) {
+                    // (the move there and the one back both legal: the group's piles take from
+                    // each other, and what they take on one twin they take on the other)
+                    let c = pile[idx] as usize;
+                    if !self.free(i, idx) || !t.allowed[j][i] || !t.allowed[i][j] || t.accept[j][tw as usize * w + c] == 0
+                        || t.accept[i][p as usize * w + c] == 0
+                    {
                         continue;
                     }
                     let m = (i, j, pile.len() - idx);
@@ -1728,10 +1779,10 @@ impl<'a> Search<'a> {
             self.uses(&mut legal, home, onto); // only the uses of the card just taken back
         }
         let twin_pending = self.twin_pending();
-        if let Some((s, d)) = twin_pending {
+        if let Some((s, d, n)) = twin_pending {
             // only the uses of the twin just uncovered: a card onto it (not the run back), or
             // it alone to a pile outside the group
-            legal.retain(|&(a, b, n)| (b == s && a != d) || (a == s && n == 1 && !x.twin_pile[b]));
+            legal.retain(|&m| (m.1 == s && m != (d, s, n)) || (m.0 == s && m.2 == 1 && !x.twin_pile[m.1]));
         }
         let takes_back = self.dfs && self.back_any
             && legal.iter().any(|&(s, d, _)| t.is_foundation[s] && !t.is_foundation[d]);
@@ -1740,6 +1791,7 @@ impl<'a> Search<'a> {
             self.stock_reach(&mut reach, &mut scratch.seen_l);
             (self.reach, self.sbuf) = (reach, scratch);
         }
+        let mut reach_ready = takes_back; // `reach` holds this position's stock cards in reach
         if x.stock_defer || takes_back {
             self.loc.resize(t.width, u32::MAX);
             for (p, pile) in self.g.piles.iter().enumerate() {
@@ -1824,6 +1876,20 @@ impl<'a> Search<'a> {
                     if self.prune {
                         self.cut = self.cut || !waits(self); // (as above)
                     } else if !waits(self) {
+                        if self.twins && self.twin_back(under, dst) {
+                            // a run back onto the larger twin: only a card onto `under` can
+                            // use it next (it cannot go home now), none can come from where
+                            // it lies, and the position after it would try nothing
+                            if !reach_ready {
+                                let (mut reach, mut scratch) = (std::mem::take(&mut self.reach), std::mem::take(&mut self.sbuf));
+                                self.stock_reach(&mut reach, &mut scratch.seen_l);
+                                (self.reach, self.sbuf) = (reach, scratch);
+                                reach_ready = true;
+                            }
+                            if !self.twin_used(under, src, pile[left]) {
+                                continue;
+                            }
+                        }
                         out.push((10, 0, m)); // (else it can wait until `under` is used: see wanted_on)
                     }
                 }
