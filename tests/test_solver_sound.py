@@ -154,6 +154,18 @@ def test_the_agreement_is_checked_on_decided_positions(name, kind, engine):
     assert kind is None or seen.get((kind, kind), 0) > 0, seen
 
 
+def assert_won(game: Game, engine: str, states: int) -> None:
+    """``engine`` ("native" or "python") wins ``game`` within ``states`` a pass, with a line
+    that replays through the kernel."""
+    answer = (python_solve(game, timeout=None, max_states=states) if engine == "python"
+              else solve(game, timeout=None, max_states=states, engine="native"))
+    assert answer.result == WIN, answer
+    replay = game.copy()
+    for move in answer.moves:
+        replay.play(move)
+    assert replay.won
+
+
 # ------------------------------------------------- Klondike draw 3: the waste comes again
 
 
@@ -187,13 +199,7 @@ def test_draw_three_a_waste_card_is_never_put_home_unasked(engine, redeals):
     assert safe_home_move(game) is None
     if redeals is not None:
         assert exhaustive_search(game, 100_000).result == WIN
-    answer = (python_solve(game, timeout=None, max_states=20_000) if engine == "python"
-              else solve(game, timeout=None, max_states=20_000, engine="native"))
-    assert answer.result == WIN, answer
-    replay = game.copy()
-    for move in answer.moves:
-        replay.play(move)
-    assert replay.won
+    assert_won(game, engine, 20_000)
 
 
 def test_draw_one_still_puts_a_safe_waste_card_home():
@@ -535,13 +541,7 @@ def test_a_run_moved_off_a_face_down_twin_is_not_a_move_back(engine):
     uses of the card turned up, and Klondike draw 3 deal 586, won, was called unwinnable (the
     relaxation's search, draw 1, after a greedy pass that missed its win)."""
     game = Game.new(Rules.of(get_variant("klondike"), {"draw": 3, "relaxed": True}), 586)
-    answer = (python_solve(game, timeout=None, max_states=60_000) if engine == "python"
-              else solve(game, timeout=None, max_states=60_000, engine="native"))
-    assert answer.result == WIN, answer
-    replay = game.copy()
-    for move in answer.moves:
-        replay.play(move)
-    assert replay.won
+    assert_won(game, engine, 60_000)
 
 
 @pytest.mark.skipif(not native_available(), reason="the compiled core is not installed")

@@ -3121,14 +3121,15 @@ pub(crate) mod tests {
         assert_eq!(s.run(&Budget::states(0)), Outcome::Unknown);
     }
 
-    /// Two suits of thirteen (cards 0..13 and 13..26), built up by suit on two foundations
-    /// that give their top card back (piles 2 and 5), down in alternate suits on two
-    /// columns (3 and 4), any card on an empty column; a stock (0) and its waste (1).
-    fn two_suits() -> (Tables, SearchTables) {
+    /// The tables of a little game of the cards `real` keeps (card c is suit c / 13, rank
+    /// c % 13, as the kernel numbers them; the tables 52 cards wide): each of `suits` foundations
+    /// up in its suit from the ace; a column takes a card one rank lower that `alternate` says
+    /// goes on it (and runs so), and `empty` says which cards an empty one takes.
+    fn little_tables(suits: usize, real: impl Fn(usize) -> bool, alternate: impl Fn(usize, usize) -> bool,
+                     empty: impl Fn(usize) -> bool) -> (Vec<Vec<u8>>, Vec<u8>, Vec<u8>) {
         let w = 52;
         let (suit, rank) = (|c: usize| c / 13, |c: usize| c % 13);
-        let real = |c: usize| c < 26;
-        let mut found = [vec![0u8; w * w + w], vec![0u8; w * w + w]];
+        let mut found = vec![vec![0u8; w * w + w]; suits];
         let mut column = vec![0u8; w * w + w];
         let mut seq = vec![0u8; w * w];
         for y in (0..w).filter(|&y| real(y)) {
@@ -3136,18 +3137,28 @@ pub(crate) mod tests {
                 if suit(c) == suit(y) && rank(c) == rank(y) + 1 {
                     found[suit(c)][y * w + c] = 1;
                 }
-                if suit(c) != suit(y) && rank(c) + 1 == rank(y) {
+                if alternate(c, y) && rank(c) + 1 == rank(y) {
                     column[y * w + c] = 1;
                     seq[y * w + c] = 1;
                 }
             }
         }
         for c in (0..w).filter(|&c| real(c)) {
-            column[w * w + c] = 1;
-            if rank(c) == 0 {
-                found[suit(c)][w * w + c] = 1;
-            }
+            column[w * w + c] = empty(c) as u8;
+            found[suit(c)][w * w + c] = (rank(c) == 0) as u8;
         }
+        (found, column, seq)
+    }
+
+    /// Two suits of thirteen (cards 0..13 and 13..26), built up by suit on two foundations
+    /// that give their top card back (piles 2 and 5), down in alternate suits on two
+    /// columns (3 and 4), any card on an empty column; a stock (0) and its waste (1).
+    fn two_suits() -> (Tables, SearchTables) {
+        let w = 52;
+        let suit = |c: usize| c / 13;
+        let real = |c: usize| c < 26;
+        let (found, column, seq) = little_tables(2, real, |c, y| suit(c) != suit(y), |_| true);
+        let found: [Vec<u8>; 2] = found.try_into().unwrap();
         let none = vec![0u8; w * w + w];
         let [f0, f1] = found;
         let accept = vec![none.clone(), none, f0, column.clone(), column.clone(), f1];
@@ -3326,27 +3337,9 @@ pub(crate) mod tests {
     /// colour.
     fn four_suits(ranks: usize) -> (Tables, SearchTables) {
         let w = 52;
-        let (suit, rank) = (|c: usize| c / 13, |c: usize| c % 13);
-        let real = |c: usize| rank(c) < ranks;
-        let red = |c: usize| suit(c) == 1 || suit(c) == 2;
-        let mut found = vec![vec![0u8; w * w + w]; 4];
-        let mut column = vec![0u8; w * w + w];
-        let mut seq = vec![0u8; w * w];
-        for y in (0..w).filter(|&y| real(y)) {
-            for c in (0..w).filter(|&c| real(c)) {
-                if suit(c) == suit(y) && rank(c) == rank(y) + 1 {
-                    found[suit(c)][y * w + c] = 1;
-                }
-                if red(c) != red(y) && rank(c) + 1 == rank(y) {
-                    column[y * w + c] = 1;
-                    seq[y * w + c] = 1;
-                }
-            }
-        }
-        for c in (0..w).filter(|&c| real(c)) {
-            column[w * w + c] = (rank(c) == ranks - 1) as u8;
-            found[suit(c)][w * w + c] = (rank(c) == 0) as u8;
-        }
+        let real = |c: usize| c % 13 < ranks;
+        let red = |c: usize| c / 13 == 1 || c / 13 == 2;
+        let (found, column, seq) = little_tables(4, real, |c, y| red(c) != red(y), |c| c % 13 == ranks - 1);
         let none = vec![0u8; w * w + w];
         let mut accept = vec![none.clone(), none];
         accept.extend(found);
