@@ -77,6 +77,22 @@ def test_bad_jobs_and_memory_are_one_line_and_change_nothing(cli: Any, solitaire
     assert sorted(p.name for p in solitaire_home.rglob("*")) == before
 
 
+def test_a_memory_bound_holds_fewer_states_where_a_key_holds_several_turn_points() -> None:
+    """Where turn points are compared by dominance (draw 3), a key holds every turn point
+    stored under it and the best-first pass expands each: a bound in megabytes counts
+    ``DOMINANCE_FACTOR`` times the bytes a state there (docs/performance.md, "`--memory` with
+    turn points compared by dominance"), and the same deck's draw 1 the plain figure."""
+    from solitaire.core.solver.search import turns_by_dominance
+
+    klondike = get_variant("klondike")
+    one, three = (Rules.of(klondike, {"draw": d, "relaxed": True}) for d in (1, 3))
+    assert turns_by_dominance(three) and not turns_by_dominance(one)
+    for engine in ("native", "python"):
+        plain, dominated = (native.states_for_memory(400, r, engine) for r in (one, three))
+        assert dominated < plain
+        assert plain / dominated == pytest.approx(native.DOMINANCE_FACTOR, rel=1e-3)
+
+
 def test_a_tiny_memory_bound_answers_unknown_and_says_so(cli: Any) -> None:
     bounded = cli("solve", "klondike", "--seed", str(HARD), "--draw", "3", "--memory", "1", "--json")
     assert bounded.code == 0, bounded.err
