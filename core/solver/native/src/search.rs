@@ -3415,6 +3415,28 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn only_a_run_moved_off_a_face_up_twin_is_a_move_back() {
+        // the five of spades (43) on the six of diamonds (18), moved onto the six of hearts
+        // (31), the diamond's larger twin: a move back between twins when the diamond was face
+        // up, an ordinary move when it turns the diamond up (the false proof of docs/solver.md,
+        // "Twin parents", deal 586)
+        let (t, x) = four_suits(7);
+        assert_eq!((x.twin[18], x.twin[31]), (31, 18));
+        for (down, back) in [(0, true), (1, false)] {
+            let mut piles = vec![vec![]; 10];
+            piles[0] = vec![0, 1, 2];
+            (piles[6], piles[7]) = (vec![18, 43], vec![31]);
+            let mut s = Search::new(&t, &x, State::new(&t, piles, vec![3, 0, 0, 0, 0, 0, down, 0, 0, 0], 0));
+            s.dfs = true;
+            let m = (6, 7, 1);
+            s.g.push(&t, m);
+            s.trail.push(Step::Move(m));
+            assert_eq!(s.g.down[6], 0);
+            assert_eq!(s.twin_pending(), back.then_some((6, 7, 1)), "the six face down: {}", down == 1);
+        }
+    }
+
+    #[test]
     fn runs_between_twin_parents_change_no_answer() {
         // a run on the larger of two twins goes onto the smaller where that one is free, and
         // back only for a use of it: the same answers as the search without, on deals of
