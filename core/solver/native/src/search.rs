@@ -585,6 +585,9 @@ pub struct Search<'a> {
     /// (docs/solver.md, "Twin parents"); on wherever the tables find twins (the tests turn
     /// it off to compare)
     twins: bool,
+    /// the twins' piles take from no pile but each other and the foundations, so that the
+    /// smaller twin can go nowhere alone but onto a card of the group or home (`twin_back`)
+    twin_back_idle: bool,
     /// a depth-first pass (`run`) is under way: where `comes_back` holds, a card that can come
     /// back goes home as a safe move (`returnable`) and a card taken back from a foundation
     /// is used at once (`pending`)
@@ -729,12 +732,15 @@ impl<'a> Search<'a> {
         } else {
             (Vec::new(), Vec::new())
         };
+        let twin_back_idle = !x.twin.is_empty()
+            && t.receivers.iter().all(|&d| x.twin_pile[d] || t.is_foundation[d]);
         Search { t, x, g, trail: Vec::new(), seen: Keys::default(), turns: Turns::default(), dominance, states: 0,
                  count: 0, work: 0, buf: Vec::new(), prune: false, cut: false, kbuf: Vec::new(), kranges: Vec::new(),
                  vbuf: Vec::new(), wanted: Vec::new(), every: Vec::new(), home: Bits::default(),
                  want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default(), dl: Scratch::default(),
                  dfs_stack: Vec::new(), dfs_frames: Vec::new(), stock_home: x.stock_home, loc: Vec::new(),
-                 shared: None, reverse: false, enter: false, skip_back: true, twins: !x.twin.is_empty(), dfs: false,
+                 shared: None, reverse: false, enter: false, skip_back: true, twins: !x.twin.is_empty(), twin_back_idle,
+                 dfs: false,
                  comes_back, back_any, takers, empty_takes, reach: Bits::default() }
     }
 
@@ -851,45 +857,12 @@ impl<'a> Search<'a> {
     /// Is a move of a run off `under` onto pile `dst` one back onto the larger twin (the
     /// reverse of `twin_canon`), which `twin_pending` then follows with uses of `under`?
     fn twin_back(&self, under: usize, dst: usize) -> bool {
-        let (t, x) = (self.t, self.x);
+        let x = self.x;
         let to = &self.g.piles[dst];
-        // (and `under` can go nowhere alone but onto a card of the group or home)
-        x.twin_pile[dst] && to.len() > self.g.down[dst]
-            && t.receivers.iter().all(|&d| x.twin_pile[d] || t.is_foundation[d]) && {
+        self.twin_back_idle && x.twin_pile[dst] && to.len() > self.g.down[dst] && {
             let top = *to.last().unwrap();
             x.twin[under] == top && top as usize > under
         }
-    }
-
-    /// Can a card other than `moved` go onto `under` (of `src`) once the run from `moved` up
-    /// leaves it for the larger twin: a card free to move now on another pile, one in a
-    /// foundation that gives cards back, or a stock or waste card in reach (`reach`, filled).
-    /// Only the compiled core asks (it leaves out a move back after which nothing would be
-    /// tried: no position stored either way, as `take_back_used`).
-    fn twin_used(&self, under: usize, src: usize, moved: u16) -> bool {
-        let t = self.t;
-        let g = &self.g;
-        let stock = t.stock.unwrap_or(usize::MAX);
-        t.fits[src][under].iter().any(|&c| {
-            if c == moved {
-                return false;
-            }
-            for p in 0..t.count {
-                let pile = &g.piles[p];
-                let Some(i) = pile.iter().position(|&y| y == c) else { continue };
-                if p == stock || Some(p) == self.x.macro_waste {
-                    return self.reach.has(c as usize);
-                }
-                if p == src || i < g.down[p] {
-                    return false;
-                }
-                if t.is_foundation[p] {
-                    return t.gives[p] != GIVES_NONE;
-                }
-                return t.targets[p].contains(&src) && self.free(p, i);
-            }
-            false
-        })
     }
 
     /// Put each run that lies on the larger of two twin parents, the smaller one the top of
@@ -1588,6 +1561,14 @@ impl<'a> Search<'a> {
     /// -- X goes home, a card goes onto X, or X moves -- so when nothing can go onto X and X
     /// cannot go home, the move may wait; only with `defer`, runs of any length moving).
     fn wanted_on(&self, under: usize, src: usize, moved: u16) -> bool {
+        self.wanted_on_from(under, src, moved, None)
+    }
+
+    /// `wanted_on`, a stock or waste card counting only when `reach` (where given) holds it:
+    /// the compiled core leaves out a move back onto the larger twin when no card can go onto
+    /// the smaller next (docs/solver.md, "Twin parents"), as the position after it would try
+    /// nothing and stores nothing, as `take_back_used`.
+    fn wanted_on_from(&self, under: usize, src: usize, moved: u16, reach: Option<&Bits>) -> bool {
         let t = self.t;
         let g = &self.g;
         let stock = t.stock.unwrap_or(usize::MAX);
@@ -1606,7 +1587,10 @@ impl<'a> Search<'a> {
                     break;
                 }
                 if p == stock || Some(p) == self.x.macro_waste {
-                    return true;
+                    if reach.is_none_or(|r| r.has(c as usize)) {
+                        return true;
+                    }
+                    break;
                 }
                 if i < g.down[p] {
                     break;
@@ -1886,7 +1870,7 @@ impl<'a> Search<'a> {
                                 (self.reach, self.sbuf) = (reach, scratch);
                                 reach_ready = true;
                             }
-                            if !self.twin_used(under, src, pile[left]) {
+                            if !self.wanted_on_from(under, src, pile[left], Some(&self.reach)) {
                                 continue;
                             }
                         }
