@@ -436,7 +436,7 @@ SAME_SEARCH = [
     ("klondike", {"draw": 3, "redeals": 2}, (3, 4, 5, 10)),  # dominance; greedy, exact proof, best-first, unknown
     ("klondike", {"draw": 1, "redeals": 0}, (4, 5)),  # dominance with no redeal: a proof, an unknown
     # dominance with unlimited redeals (draw 3): greedy win and proof, exact proof, best-first win, unknown
-    ("klondike", {"draw": 3}, (2, 13, 4, 17, 1)),
+    ("klondike", {"draw": 3}, (2, 13, 4, 22, 1)),
     # and with cards that come back: greedy win and proof, exact win and proof, best-first win, unknown
     ("klondike", {"draw": 3, "relaxed": True}, (2, 50, 63, 4, 20, 1)),
     ("easthaven", {}, (1, 2, 7)),  # found_defer (foundations give back): a win, an unknown, a proof

@@ -166,8 +166,10 @@ class _Tables:
         self.onto_mask: tuple[tuple[int, ...], ...] = tuple(
             onto_masks(p) if p in found and rules.gives[p] != GIVES_NONE else ()
             for p in range(rules.count))
-        self.found_defer = all(len(self.fitlist[f][row]) <= 1 for f in rules.foundations
-                               for row in range(W)) and all(self.defer[p] for p in receivers)
+        # (foundations that take one card, one at a time: one that took a run could take a card
+        # taken back with the cards put on it since)
+        self.found_defer = all(len(self.fitlist[f][row]) <= 1 for f in rules.foundations for row in range(W)) \
+            and all(rules.max_accept[f] == 1 for f in rules.foundations) and all(self.defer[p] for p in receivers)
         # the foundations that give their top card to every pile that takes cards, where those
         # take one card at a time by one table and no other pile's top must beat it, and those
         # piles: a card home from such a foundation can come back wherever it would have moved
@@ -588,6 +590,10 @@ class Solver:
         #: runs between twin parents (docs/solver.md, "Twin parents"), where the tables find
         #: twins; a test turns it off to compare
         self.twins = bool(self.t.twin)
+        #: with ``twins``, in a depth-first pass, two positions whose twin parents carry twin
+        #: children crossed are keyed as one (:meth:`_uncrossed`; docs/solver.md, "Crossed
+        #: twins"); a test turns it off to compare
+        self.uncross = self.twins
 
     # ------------------------------------------------------------------ public
 
@@ -830,8 +836,12 @@ class Solver:
             raise AssertionError("solver produced a line that does not win")
         return out
 
-    def _auto(self) -> int:
-        """Play safe moves home until none is left; return how many were pushed."""
+    def _auto(self, canon: bool = False) -> int:
+        """Play safe moves home until none is left; return how many were pushed. With
+        ``canon``, rule 1 of the twin parents after each move home (:meth:`_twin_canon`, until
+        it moves nothing): a twin that a card going home left free takes the run on its larger
+        twin before the next safe move, so that two crossed positions settle alike
+        (docs/solver.md, "Crossed twins")."""
         g = self.g
         rules = self.rules
         piles, down = g.piles, g.down
@@ -898,6 +908,8 @@ class Solver:
                 self._draws(step[0])
                 g.push(step[1])
                 self.trail.append(step[1])
+                pushed += 1
+            while canon and self._twin_canon():
                 pushed += 1
 
     def _returnable(self, s: int, f: int) -> bool:
@@ -1129,6 +1141,8 @@ class Solver:
         # two copies of a card behave alike under every table: key the piles by faces (a
         # game of one deck: its cards are their faces)
         piles = g.piles if self.rules.width == DECK_SIZE else [[FACE[c] for c in p] for p in g.piles]
+        if self.uncross and self.twins and self.in_dfs:  # (twins: a game of one deck, cards are faces)
+            piles = self._uncrossed(piles)
         tops = t.top_only  # a foundation that gives nothing back: its size and top card say it all
         parts = [bytes((len(piles[i]), piles[i][-1])) if i in tops and piles[i] else bytes([down[i], *piles[i]])
                  for i in t.singles]
@@ -1147,6 +1161,54 @@ class Solver:
         elif rules.redeals is not None and rules.stock is not None:
             parts.append(str(g.recycles).encode())
         return b"\xff".join(parts)
+
+    def _uncrossed(self, piles: list[list[int]]) -> list[list[int]]:
+        """``piles`` with every crossing of twin children undone (the compiled core's
+        ``Search::uncrossed``; docs/solver.md, "Crossed twins"): where two twin parents P < P',
+        face up on two twins' piles that take from each other, each carry one of two twin
+        children C < C' built on it, each child with every card on it free to move (a run to
+        the pile's top), C' on P, the two runs change places, until no such pair is left.
+        ``piles`` itself is left as it is (the piles changed are new lists). Each swap leaves
+        the pair it undid for good (later ones move both runs whole, or lie inside one), so it
+        ends; the position so written is one the search treats as the real one, step for step,
+        so that the two are keyed as one."""
+        t = self.t
+        twin = t.twin
+        down = self.g.down
+        rules = self.rules
+        W = rules.width
+        seq, targets = rules.seq, rules.targets
+        order = sorted(t.twin_piles)
+        out: list[list[int]] | None = None
+        while True:
+            now = piles if out is None else out
+            at: dict[int, tuple[int, int]] = {}  # a face-up card under a card, that has a twin
+            for i in order:
+                pile = now[i]
+                for a in range(down[i], len(pile) - 1):
+                    if twin[pile[a]] >= 0:
+                        at[pile[a]] = (i, a)
+            found = None
+            for p, (i, a) in at.items():
+                tw = twin[p]
+                if tw < p or tw not in at:
+                    continue
+                j, b = at[tw]
+                a, b = a + 1, b + 1
+                c, c2 = now[i][a], now[j][b]
+                if i == j or twin[c] != c2 or c < c2 or j not in targets[i] or i not in targets[j] \
+                        or not seq[i][p * W + c] or not seq[j][tw * W + c2] \
+                        or not self._free_in(i, now[i], a) or not self._free_in(j, now[j], b):
+                    continue
+                found = (i, a, j, b)
+                break
+            if found is None:
+                return now
+            if out is None:
+                out = list(piles)
+            i, a, j, b = found
+            here, there = out[i], out[j]
+            out[i], out[j] = here[:a] + there[b:], there[:b] + here[a:]
 
     def _moves(self) -> list[tuple[int, int, Move]]:
         """(priority, draws before, move), best first."""
@@ -1297,7 +1359,11 @@ class Solver:
 
     def _free(self, p: int, i: int) -> bool:
         """May the face-up card at index ``i`` of pile ``p`` move now (with the cards on it)?"""
-        pile = self.g.piles[p]
+        return self._free_in(p, self.g.piles[p], i)
+
+    def _free_in(self, p: int, pile: list[int], i: int) -> bool:
+        """May the cards of ``pile`` (pile ``p``'s, or what they would be) from index ``i`` up
+        move together?"""
         gives = self.rules.gives[p]
         if gives == GIVES_RUN:
             table = self.rules.seq[p]
@@ -1472,10 +1538,10 @@ class Solver:
                 raise _OutOfBudget
             mark = len(trail)
             pending = self._pending() is not None or self._twin_pending() is not None
-            if not pending:
-                self._auto()
+            if not pending:  # rule 1 of the twin parents first, then after each safe move home
                 while self.twins and self._twin_canon():
-                    self._auto()
+                    pass
+                self._auto(canon=self.twins)
             if g.won:
                 return True
             if not (pending or self._visit()) or (self.t.dead_piles and self._dead_card()) \

@@ -449,6 +449,55 @@ impl Turns {
     }
 }
 
+/// May the cards of `pile` (the cards of pile `p`, or what they would be) from index `i` up
+/// move together (`Search::free`)?
+fn free_in(t: &Tables, p: usize, pile: &[u16], i: usize) -> bool {
+    match t.gives[p] {
+        GIVES_RUN => (i..pile.len().saturating_sub(1)).all(|j| t.seq[p][pile[j] as usize * t.width + pile[j + 1] as usize] != 0),
+        GIVES_TOP => i + 1 == pile.len(),
+        _ => true,
+    }
+}
+
+/// A crossing of twin children on `piles` (`Search::uncrossed`): two twin parents P < P',
+/// face up on two twins' piles that take from each other, each carrying one of two twin
+/// children C < C' built on it, each child with every card on it free to move (a run to the
+/// pile's top), C' on P; as (P's pile, C''s index, P''s pile, C's index). `parents` is
+/// scratch: the face-up cards under a card on the twins' piles that have a twin.
+fn crossing(t: &Tables, x: &SearchTables, piles: &[Vec<u16>], down: &[usize], parents: &mut Vec<(u16, u32, u32)>)
+            -> Option<(usize, usize, usize, usize)> {
+    parents.clear();
+    for (i, pile) in piles.iter().enumerate() {
+        if !x.twin_pile[i] {
+            continue;
+        }
+        let under = pile.len().saturating_sub(1); // (the cards under a card)
+        for (a, &c) in pile.iter().enumerate().take(under).skip(down[i]) {
+            if x.twin[c as usize] != NO_CARD {
+                parents.push((c, i as u32, a as u32));
+            }
+        }
+    }
+    let w = t.width;
+    for &(p, i, a) in parents.iter() {
+        let tw = x.twin[p as usize];
+        if tw < p {
+            continue;
+        }
+        let Some(&(_, j, b)) = parents.iter().find(|e| e.0 == tw) else { continue };
+        let (i, a, j, b) = (i as usize, a as usize + 1, j as usize, b as usize + 1);
+        let (c, c2) = (piles[i][a], piles[j][b]);
+        if i == j || x.twin[c as usize] != c2 || c < c2 || !t.allowed[i][j] || !t.allowed[j][i]
+            || t.seq[i][p as usize * w + c as usize] == 0 || t.seq[j][tw as usize * w + c2 as usize] == 0
+            || !free_in(t, i, &piles[i], a) || !free_in(t, j, &piles[j], b)
+        {
+            continue;
+        }
+        return Some((i, a, j, b));
+    }
+    None
+}
+
 /// The first four words of a run of key words (zeros after its end) as one number: the
 /// first step of the order `key` sorts an interchangeable group's members by.
 #[inline]
@@ -588,6 +637,15 @@ pub struct Search<'a> {
     /// the twins' piles take from no pile but each other and the foundations, so that the
     /// smaller twin can go nowhere alone but onto a card of the group or home (`twin_back`)
     twin_back_idle: bool,
+    /// in a depth-first pass with `twins`, two positions whose twin parents carry twin
+    /// children crossed are keyed as one (`uncrossed`; docs/solver.md, "Crossed twins"); on
+    /// wherever the tables find twins (the tests turn it off to compare)
+    pub(crate) uncross: bool,
+    /// scratch for `key_into`: the twins' piles with their crossed children swapped, and the
+    /// face-up cards that may be a twin parent there
+    vpiles: Vec<Vec<u16>>,
+    parents: Vec<(u16, u32, u32)>,
+    tail: Vec<u16>,
     /// a depth-first pass (`run`) is under way: where `comes_back` holds, a card that can come
     /// back goes home as a safe move (`returnable`) and a card taken back from a foundation
     /// is used at once (`pending`)
@@ -740,7 +798,7 @@ impl<'a> Search<'a> {
                  want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default(), dl: Scratch::default(),
                  dfs_stack: Vec::new(), dfs_frames: Vec::new(), stock_home: x.stock_home, loc: Vec::new(),
                  shared: None, reverse: false, enter: false, skip_back: true, twins: !x.twin.is_empty(), twin_back_idle,
-                 dfs: false,
+                 uncross: !x.twin.is_empty(), vpiles: Vec::new(), parents: Vec::new(), tail: Vec::new(), dfs: false,
                  comes_back, back_any, takers, empty_takes, reach: Bits::default() }
     }
 
@@ -1041,6 +1099,14 @@ impl<'a> Search<'a> {
 
     /// Play safe moves home until none is left (`Solver._auto`).
     fn auto(&mut self) {
+        self.auto_then(false);
+    }
+
+    /// `auto`, and with `canon` rule 1 of the twin parents after each move home
+    /// (`twin_canon`, until it moves nothing): a twin that a card going home left free takes
+    /// the run on its larger twin before the next safe move, so that two crossed positions
+    /// settle alike (docs/solver.md, "Crossed twins").
+    fn auto_then(&mut self, canon: bool) {
         let t = self.t;
         let w = t.width;
         let mut wanted = std::mem::take(&mut self.wanted);
@@ -1112,6 +1178,7 @@ impl<'a> Search<'a> {
                     self.turn_stock(draws);
                     self.g.push(t, m);
                     self.trail.push(Step::Move(m));
+                    while canon && self.twin_canon() {}
                     continue;
                 }
             }
@@ -1120,6 +1187,7 @@ impl<'a> Search<'a> {
                 Some(m) => {
                     self.g.push(t, m);
                     self.trail.push(Step::Move(m));
+                    while canon && self.twin_canon() {}
                 }
             }
         }
@@ -1351,16 +1419,19 @@ impl<'a> Search<'a> {
         out.into_boxed_slice()
     }
 
-    /// `key`, written into `out` (cleared first).
+    /// `key`, written into `out` (cleared first). In a depth-first pass with `uncross`, the
+    /// twins' piles as `uncrossed` leaves them.
     fn key_into(&mut self, out: &mut Vec<u16>) {
         out.clear();
         let (mut kbuf, mut kranges) = (std::mem::take(&mut self.kbuf), std::mem::take(&mut self.kranges));
+        let mut vpiles = std::mem::take(&mut self.vpiles);
+        let crossed = self.uncross && self.twins && self.dfs && self.uncrossed(&mut vpiles);
         let t = self.t;
         let x = self.x;
         let g = &self.g;
         let face = |c: u16| x.class(c);
         let pile_key = |i: usize, out: &mut Vec<u16>| {
-            let p = &g.piles[i];
+            let p = if crossed && x.twin_pile[i] { &vpiles[i] } else { &g.piles[i] };
             if x.top_only[i] && !p.is_empty() {
                 out.extend_from_slice(&[u16::MAX - 1, p.len() as u16, face(p[p.len() - 1])]);
             } else {
@@ -1397,6 +1468,52 @@ impl<'a> Search<'a> {
         self.key_tail(out, false);
         self.kbuf = kbuf;
         self.kranges = kranges;
+        self.vpiles = vpiles;
+    }
+
+    /// The twins' piles into `vpiles` (indexed by pile) with every crossing of twin children
+    /// undone, when there is one: where the two twin parents, face up on two of those piles,
+    /// each carry one of two twin children (a run from it to the pile's top, built on the
+    /// parent), the larger child on the smaller parent, the two runs change places
+    /// (`crossing`), until no such pair is left; false (and `vpiles` as it was) when there was
+    /// none. Each swap leaves the pair it undid for good (later ones move both runs whole, or
+    /// lie inside one), so it ends. The position so written is one the search treats as the
+    /// real one, step for step (docs/solver.md, "Crossed twins"), so that the two are keyed
+    /// as one.
+    fn uncrossed(&mut self, vpiles: &mut Vec<Vec<u16>>) -> bool {
+        let (t, x) = (self.t, self.x);
+        let mut parents = std::mem::take(&mut self.parents);
+        let mut tail = std::mem::take(&mut self.tail);
+        let mut next = crossing(t, x, &self.g.piles, &self.g.down, &mut parents);
+        let crossed = next.is_some();
+        if crossed {
+            vpiles.resize_with(t.count, Vec::new);
+            for (i, pile) in self.g.piles.iter().enumerate() {
+                if x.twin_pile[i] {
+                    vpiles[i].clear();
+                    vpiles[i].extend_from_slice(pile);
+                }
+            }
+        }
+        while let Some((i, a, j, b)) = next {
+            tail.clear();
+            tail.extend_from_slice(&vpiles[i][a..]);
+            vpiles[i].truncate(a);
+            let (vi, vj) = if i < j {
+                let (lo, hi) = vpiles.split_at_mut(j);
+                (&mut lo[i], &mut hi[0])
+            } else {
+                let (lo, hi) = vpiles.split_at_mut(i);
+                (&mut hi[0], &mut lo[j])
+            };
+            vi.extend_from_slice(&vj[b..]);
+            vj.truncate(b);
+            vj.extend_from_slice(&tail);
+            next = crossing(t, x, vpiles, &self.g.down, &mut parents);
+        }
+        self.parents = parents;
+        self.tail = tail;
+        crossed
     }
 
     /// Pile `i` is keyed by `key_tail` (the stock and the waste of the stock macro-moves), not
@@ -1545,14 +1662,7 @@ impl<'a> Search<'a> {
     /// May the face-up card at index `i` of pile `p` move now, with the cards on it
     /// (`Solver._free`)?
     fn free(&self, p: usize, i: usize) -> bool {
-        let t = self.t;
-        let pile = &self.g.piles[p];
-        match t.gives[p] {
-            GIVES_RUN => (i..pile.len().saturating_sub(1))
-                .all(|j| t.seq[p][pile[j] as usize * t.width + pile[j + 1] as usize] != 0),
-            GIVES_TOP => i + 1 == pile.len(),
-            _ => true,
-        }
+        free_in(self.t, p, &self.g.piles[p], i)
     }
 
     /// May a card other than `moved` go onto `under` (the top of `src` once a run from
@@ -2097,10 +2207,9 @@ impl<'a> Search<'a> {
             let mark = self.trail.len();
             let pending = self.pending().is_some() || self.twin_pending().is_some();
             if !pending {
-                self.auto();
-                while self.twins && self.twin_canon() {
-                    self.auto();
-                }
+                // rule 1 of the twin parents first, then after each safe move home
+                while self.twins && self.twin_canon() {}
+                self.auto_then(self.twins);
             }
             if self.g.won(self.t) {
                 break Outcome::Win(self.line());
@@ -3158,7 +3267,7 @@ pub(crate) mod tests {
             seq: vec![no_seq.clone(), no_seq.clone(), no_seq.clone(), seq.clone(), seq, no_seq],
             gives: vec![GIVES_NONE, GIVES_TOP, GIVES_TOP, GIVES_RUN, GIVES_RUN, GIVES_TOP],
             capacity: vec![1 << 30; 6],
-            max_accept: vec![1 << 30; 6],
+            max_accept: (0..6).map(|p| if p == 2 || p == 5 { 1 } else { 1 << 30 }).collect(),
             min_accept: vec![1; 6],
             flip: vec![false, false, false, true, true, false],
             targets: vec![vec![], vec![2, 3, 4, 5], vec![3, 4], vec![2, 4, 5], vec![2, 3, 5], vec![3, 4]],
@@ -3349,7 +3458,7 @@ pub(crate) mod tests {
             seq: seqs,
             gives: [vec![GIVES_NONE], vec![GIVES_TOP; 5], vec![GIVES_RUN; 4]].concat(),
             capacity: vec![1 << 30; 10],
-            max_accept: vec![1 << 30; 10],
+            max_accept: (0..10).map(|p| if (2..6).contains(&p) { 1 } else { 1 << 30 }).collect(),
             min_accept: vec![1; 10],
             flip: (0..10).map(|p| p >= 6).collect(),
             targets,
@@ -3418,6 +3527,71 @@ pub(crate) mod tests {
             assert_eq!(s.g.down[6], 0);
             assert_eq!(s.twin_pending(), back.then_some((6, 7, 1)), "the six face down: {}", down == 1);
         }
+    }
+
+    #[test]
+    fn crossed_twin_children_change_no_answer() {
+        // two positions whose twin parents carry twin children crossed are keyed as one (and
+        // rule 1 of the twin parents comes before each safe move home): the same answers as
+        // the search that keys them apart, on deals of draw 1 and 3 (limited and unlimited
+        // redeals) where both finish, with fewer states; on every other deal the same as the
+        // search with none of its waits, twins nor crossings. (CROSSED_SEEDS=N checks N deals
+        // of each rules and sizes instead of 30, by hand.)
+        let seeds: u64 = std::env::var("CROSSED_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(30);
+        let mut decided = [0usize; 2];
+        let mut stored = [0usize; 2];
+        let (mut checked, mut merged) = (0, 0);
+        for ranks in [7, 8] {
+            let (mut t, x) = four_suits(ranks);
+            let mut bare = x.clone();
+            bare.defer = vec![false; 10];
+            bare.found_defer = false;
+            bare.twin = Vec::new();
+            for (draw, redeals) in [(1, Some(0)), (3, Some(0)), (3, Some(1)), (3, None)] {
+                t.draw_count = draw;
+                t.redeals = redeals;
+                for seed in 0..seeds {
+                    let g = four_suit_deal(&t, ranks, seed);
+                    let budget = Budget::states(20_000);
+                    let mut a = Search::new(&t, &x, g.clone());
+                    assert!(a.twins && a.uncross);
+                    let with = a.run(&budget);
+                    let mut b = Search::new(&t, &x, g.clone());
+                    b.uncross = false;
+                    let without = b.run(&budget);
+                    for answer in [&with, &without] {
+                        if let Outcome::Win(line) = answer {
+                            assert!(replay(&t, g.clone(), line), "ranks {ranks}, draw {draw}, seed {seed}");
+                        }
+                    }
+                    let won = |o: &Outcome| matches!(o, Outcome::Win(_));
+                    let reference = if seed % 2 == 0 {
+                        let mut c = Search::new(&t, &bare, g.clone());
+                        c.dominance = false;
+                        c.skip_back = false;
+                        c.run(&budget)
+                    } else {
+                        Outcome::Unknown
+                    };
+                    let rules = format!("ranks {ranks}, draw {draw}, redeals {redeals:?}, seed {seed}");
+                    if with != Outcome::Unknown && reference != Outcome::Unknown {
+                        assert_eq!(won(&with), won(&reference), "{rules}");
+                        checked += 1;
+                    }
+                    if with != Outcome::Unknown && without != Outcome::Unknown {
+                        assert_eq!(won(&with), won(&without), "{rules}");
+                        decided[won(&with) as usize] += 1;
+                        stored[0] += a.states;
+                        stored[1] += b.states;
+                        merged += (a.states < b.states) as usize;
+                    }
+                }
+            }
+        }
+        eprintln!("decided {decided:?}, checked {checked}, stored {stored:?}, fewer states on {merged} deals");
+        assert!(decided[0] > 20 && decided[1] > 60, "both wins and losses: {decided:?}");
+        assert!(checked > 60, "{checked} deals decided by the bare search too");
+        assert!(merged > 10 && stored[0] < stored[1], "fewer states keyed uncrossed: {stored:?} on {merged} deals");
     }
 
     #[test]
