@@ -77,6 +77,39 @@ class _OutOfBudget(Exception):
     pass
 
 
+def _graded(rules: Rules, p: int) -> bool:
+    """Does pile ``p`` build by levels (the compiled core's ``load::graded``)? What it takes
+    on a card (a row of ``accept`` other than the empty pile's) is what its runs build on it
+    (``seq``), and every card has a level, each card of a run one above the card under it (no
+    cycle, no two ways of different length between two cards): a run descends strictly, which
+    docs/solver.md's "Crossed twins" needs."""
+    W = rules.width
+    acc, seq = rules.accept[p], rules.seq[p]
+    if any(bool(acc[i]) != bool(seq[i]) for i in range(W * W)):
+        return False
+    level: list[int | None] = [None] * W
+    for root in range(W):
+        if level[root] is not None:
+            continue
+        level[root] = 0
+        stack = [root]
+        while stack:
+            a = stack.pop()
+            la = level[a]
+            assert la is not None
+            for b in range(W):
+                for edge, lb in ((seq[a * W + b], la + 1), (seq[b * W + a], la - 1)):
+                    if not edge:
+                        continue
+                    lv = level[b]
+                    if lv is None:
+                        level[b] = lb
+                        stack.append(b)
+                    elif lv != lb:
+                        return False
+    return True
+
+
 class _Tables:
     """What the search derives once per Rules: safe-move tables, interchangeable groups."""
 
@@ -369,6 +402,9 @@ class _Tables:
             if any(b >= 0 for b in other):
                 self.twin = tuple(other)
                 self.twin_piles = frozenset(tgroup)
+        #: the twins' piles build by levels (the compiled core's ``load::graded``): crossed
+        #: twins are keyed as one only then (docs/solver.md, "Crossed twins")
+        self.twin_graded = bool(self.twin) and _graded(rules, min(self.twin_piles))
 
     def chain_free(self, card: int, home: int, depth: int) -> bool:
         """Could every card that could lie on ``card`` (outside the foundations) that is not
@@ -588,12 +624,12 @@ class Solver:
         #: a foundation is used at once (:meth:`_pending`)
         self.in_dfs = False
         #: runs between twin parents (docs/solver.md, "Twin parents"), where the tables find
-        #: twins; a test turns it off to compare
+        #: twins (the compiled core's tests turn its own off to compare)
         self.twins = bool(self.t.twin)
         #: with ``twins``, in a depth-first pass, two positions whose twin parents carry twin
         #: children crossed are keyed as one (:meth:`_uncrossed`; docs/solver.md, "Crossed
-        #: twins"); a test turns it off to compare
-        self.uncross = self.twins
+        #: twins"), where the twins' piles build by levels (``_Tables.twin_graded``)
+        self.uncross = self.twins and self.t.twin_graded
 
     # ------------------------------------------------------------------ public
 
@@ -1168,10 +1204,11 @@ class Solver:
         face up on two twins' piles that take from each other, each carry one of two twin
         children C < C' built on it, each child with every card on it free to move (a run to
         the pile's top), C' on P, the two runs change places, until no such pair is left.
-        ``piles`` itself is left as it is (the piles changed are new lists). Each swap leaves
-        the pair it undid for good (later ones move both runs whole, or lie inside one), so it
-        ends; the position so written is one the search treats as the real one, step for step,
-        so that the two are keyed as one."""
+        ``piles`` itself is left as it is (the piles changed are new lists). Each swap puts the
+        smaller child on the smaller parent, and a later one changes the child a parent carries
+        only where that parent is its own: at most one swap a pair, so it ends. The search
+        tries the same moves from the position so written as from the real one, so the two
+        are keyed as one."""
         t = self.t
         twin = t.twin
         down = self.g.down

@@ -175,11 +175,15 @@ fn convert(r: Raw) -> Result<(Tables, SearchTables), String> {
         deadlock: Default::default(),
         twin: Vec::new(),
         twin_pile: Vec::new(),
+        twin_graded: false,
     };
     check(&t, &x)?;
     x.deadlock = crate::deadlock::Deadlock::new(&t, x.deck_size);
     x.face = alike(&t, &x);
     (x.twin, x.twin_pile) = twins(&t, &x);
+    if let Some(p) = x.twin_pile.iter().position(|&b| b) {
+        x.twin_graded = graded(&t, p);
+    }
     Ok((t, x))
 }
 
@@ -221,6 +225,49 @@ pub fn twins(t: &Tables, x: &SearchTables) -> (Vec<u16>, Vec<bool>) {
         pile[p] = true;
     }
     (twin, pile)
+}
+
+/// Does pile `p` build by levels (`_Tables.twin_graded`)? What it takes on a card (a row of
+/// `accept` other than the empty pile's) is what its runs build on it (`seq`), and every card
+/// has a level, each card of a run one above the card under it (no cycle, no two ways of
+/// different length between two cards). Then a run descends strictly: it holds no card twice,
+/// and a card that goes onto one of its cards lies above the card under that one in any run,
+/// which the argument of docs/solver.md's "Crossed twins" needs (the waits ask whether such a
+/// card lies on the same pile).
+pub fn graded(t: &Tables, p: usize) -> bool {
+    let w = t.width;
+    let (acc, seq) = (&t.accept[p], &t.seq[p]);
+    if (0..w * w).any(|i| (acc[i] != 0) != (seq[i] != 0)) {
+        return false;
+    }
+    let mut level: Vec<Option<i32>> = vec![None; w];
+    let mut stack = Vec::new();
+    for root in 0..w {
+        if level[root].is_some() {
+            continue;
+        }
+        level[root] = Some(0);
+        stack.push(root);
+        while let Some(a) = stack.pop() {
+            let la = level[a].unwrap();
+            for b in 0..w {
+                for (edge, lb) in [(seq[a * w + b], la + 1), (seq[b * w + a], la - 1)] {
+                    if edge == 0 {
+                        continue;
+                    }
+                    match level[b] {
+                        None => {
+                            level[b] = Some(lb);
+                            stack.push(b);
+                        }
+                        Some(l) if l != lb => return false,
+                        Some(_) => {}
+                    }
+                }
+            }
+        }
+    }
+    true
 }
 
 /// Each card's class: the first of the cards it may trade places with in every table

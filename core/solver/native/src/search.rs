@@ -102,6 +102,11 @@ pub struct SearchTables {
     /// the piles whose runs move between twin parents: one interchangeable group's piles,
     /// each giving runs of any length that may wait (`defer`)
     pub twin_pile: Vec<bool>,
+    /// the twins' piles build by levels (`load::graded`): what they take on a card is what
+    /// their runs build on it, and each card of a run is one level above the card under it,
+    /// so a run holds no card twice and none of another's level; crossed twins are keyed as
+    /// one only then (`Search::uncross`)
+    pub twin_graded: bool,
 }
 
 /// How deep the chain of a safe move home is followed (`search.CHAIN_DEPTH`).
@@ -639,7 +644,8 @@ pub struct Search<'a> {
     twin_back_idle: bool,
     /// in a depth-first pass with `twins`, two positions whose twin parents carry twin
     /// children crossed are keyed as one (`uncrossed`; docs/solver.md, "Crossed twins"); on
-    /// wherever the tables find twins (the tests turn it off to compare)
+    /// wherever the tables find twins on piles that build by levels (`twin_graded`; the
+    /// tests turn it off to compare)
     pub(crate) uncross: bool,
     /// scratch for `key_into`: the twins' piles with their crossed children swapped, and the
     /// face-up cards that may be a twin parent there
@@ -798,7 +804,7 @@ impl<'a> Search<'a> {
                  want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default(), dl: Scratch::default(),
                  dfs_stack: Vec::new(), dfs_frames: Vec::new(), stock_home: x.stock_home, loc: Vec::new(),
                  shared: None, reverse: false, enter: false, skip_back: true, twins: !x.twin.is_empty(), twin_back_idle,
-                 uncross: !x.twin.is_empty(), vpiles: Vec::new(), parents: Vec::new(), tail: Vec::new(), dfs: false,
+                 uncross: !x.twin.is_empty() && x.twin_graded, vpiles: Vec::new(), parents: Vec::new(), tail: Vec::new(), dfs: false,
                  comes_back, back_any, takers, empty_takes, reach: Bits::default() }
     }
 
@@ -1476,10 +1482,10 @@ impl<'a> Search<'a> {
     /// each carry one of two twin children (a run from it to the pile's top, built on the
     /// parent), the larger child on the smaller parent, the two runs change places
     /// (`crossing`), until no such pair is left; false (and `vpiles` as it was) when there was
-    /// none. Each swap leaves the pair it undid for good (later ones move both runs whole, or
-    /// lie inside one), so it ends. The position so written is one the search treats as the
-    /// real one, step for step (docs/solver.md, "Crossed twins"), so that the two are keyed
-    /// as one.
+    /// none. Each swap puts the smaller child on the smaller parent, and a later one changes
+    /// the child a parent carries only where that parent is its own: at most one swap a pair,
+    /// so it ends. The search tries the same moves from the position so written as from the
+    /// real one (docs/solver.md, "Crossed twins"), so the two are keyed as one.
     fn uncrossed(&mut self, vpiles: &mut Vec<Vec<u16>>) -> bool {
         let (t, x) = (self.t, self.x);
         let mut parents = std::mem::take(&mut self.parents);
@@ -2586,6 +2592,7 @@ pub(crate) mod tests {
             deadlock: Deadlock::default(),
             twin: Vec::new(),
             twin_pile: Vec::new(),
+            twin_graded: false,
         }
     }
 
@@ -3486,6 +3493,7 @@ pub(crate) mod tests {
         let rows: Vec<Vec<u16>> = (0..w).map(|c| (0..w as u16).filter(|&y| column[y as usize * w + c] != 0).collect()).collect();
         x.onto = (0..10).map(|p| if (2..6).contains(&p) { rows.clone() } else { vec![] }).collect();
         (x.twin, x.twin_pile) = crate::load::twins(&t, &x);
+        x.twin_graded = crate::load::graded(&t, 6);
         (t, x)
     }
 
@@ -3527,6 +3535,33 @@ pub(crate) mod tests {
             assert_eq!(s.g.down[6], 0);
             assert_eq!(s.twin_pending(), back.then_some((6, 7, 1)), "the six face down: {}", down == 1);
         }
+    }
+
+    #[test]
+    fn piles_that_build_by_levels_are_found_from_the_tables() {
+        // crossed twins are keyed as one only where the twins' piles build by levels
+        // (`load::graded`): the four-suit game's columns do; not once a column takes a card it
+        // does not build on, nor where runs build up or down (a cycle of levels)
+        let (t, x) = four_suits(7);
+        assert!(x.twin_graded && crate::load::graded(&t, 6));
+        assert!(Search::new(&t, &x, four_suit_deal(&t, 7, 1)).uncross);
+        let w = t.width;
+        let mut takes_more = t.clone();
+        takes_more.accept[6][w] = 1; // the 2 of clubs takes the ace of clubs
+        assert!(!crate::load::graded(&takes_more, 6));
+        let mut up_or_down = t.clone();
+        for a in 0..w {
+            for b in 0..w {
+                if t.seq[6][a * w + b] != 0 {
+                    up_or_down.seq[6][b * w + a] = 1;
+                    up_or_down.accept[6][b * w + a] = 1;
+                }
+            }
+        }
+        assert!(!crate::load::graded(&up_or_down, 6));
+        let mut y = x.clone();
+        y.twin_graded = false;
+        assert!(!Search::new(&t, &y, four_suit_deal(&t, 7, 1)).uncross);
     }
 
     #[test]
