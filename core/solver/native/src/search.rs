@@ -3564,19 +3564,26 @@ pub(crate) mod tests {
         assert!(!Search::new(&t, &y, four_suit_deal(&t, 7, 1)).uncross);
     }
 
-    #[test]
-    fn crossed_twin_children_change_no_answer() {
-        // two positions whose twin parents carry twin children crossed are keyed as one (and
-        // rule 1 of the twin parents comes before each safe move home): the same answers as
-        // the search that keys them apart, on deals of draw 1 and 3 (limited and unlimited
-        // redeals) where both finish, with fewer states; on every other deal the same as the
-        // search with none of its waits, twins nor crossings. (CROSSED_SEEDS=N checks N deals
-        // of each rules and sizes instead of 30, by hand.)
-        let seeds: u64 = std::env::var("CROSSED_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(30);
-        let mut decided = [0usize; 2];
-        let mut stored = [0usize; 2];
-        let (mut checked, mut merged) = (0, 0);
-        for ranks in [7, 8] {
+    /// What `against_without` counted: deals decided by both searches, lost and won; the
+    /// states each stored on them; deals the bare search decided too; deals where the first
+    /// stored fewer states.
+    #[derive(Default, Debug)]
+    struct Compared {
+        decided: [usize; 2],
+        stored: [usize; 2],
+        checked: usize,
+        fewer: usize,
+    }
+
+    /// Deals 0..seeds of the four-suit game of each of `ranks`, draw 1 with no redeal and draw
+    /// 3 with none, one and unlimited, each searched as the tables have it (`on`, which `rule`
+    /// must see on) and with `off` applied: every win replays, both answer alike where both
+    /// finish, and (even deals) as the search with none of its waits (runs, stock cards,
+    /// take-backs), twins nor crossings, where that one finishes too.
+    fn against_without(ranks: &[usize], seeds: u64, rule: impl Fn(&Search) -> bool, off: impl Fn(&mut Search))
+                       -> Compared {
+        let mut out = Compared::default();
+        for &ranks in ranks {
             let (mut t, x) = four_suits(ranks);
             let mut bare = x.clone();
             bare.defer = vec![false; 10];
@@ -3589,14 +3596,16 @@ pub(crate) mod tests {
                     let g = four_suit_deal(&t, ranks, seed);
                     let budget = Budget::states(20_000);
                     let mut a = Search::new(&t, &x, g.clone());
-                    assert!(a.twins && a.uncross);
+                    assert!(rule(&a));
                     let with = a.run(&budget);
                     let mut b = Search::new(&t, &x, g.clone());
-                    b.uncross = false;
+                    off(&mut b);
+                    assert!(!rule(&b));
                     let without = b.run(&budget);
+                    let deal = format!("ranks {ranks}, draw {draw}, redeals {redeals:?}, seed {seed}");
                     for answer in [&with, &without] {
                         if let Outcome::Win(line) = answer {
-                            assert!(replay(&t, g.clone(), line), "ranks {ranks}, draw {draw}, seed {seed}");
+                            assert!(replay(&t, g.clone(), line), "{deal}");
                         }
                     }
                     let won = |o: &Outcome| matches!(o, Outcome::Win(_));
@@ -3608,82 +3617,48 @@ pub(crate) mod tests {
                     } else {
                         Outcome::Unknown
                     };
-                    let rules = format!("ranks {ranks}, draw {draw}, redeals {redeals:?}, seed {seed}");
                     if with != Outcome::Unknown && reference != Outcome::Unknown {
-                        assert_eq!(won(&with), won(&reference), "{rules}");
-                        checked += 1;
+                        assert_eq!(won(&with), won(&reference), "{deal}");
+                        out.checked += 1;
                     }
                     if with != Outcome::Unknown && without != Outcome::Unknown {
-                        assert_eq!(won(&with), won(&without), "{rules}");
-                        decided[won(&with) as usize] += 1;
-                        stored[0] += a.states;
-                        stored[1] += b.states;
-                        merged += (a.states < b.states) as usize;
+                        assert_eq!(won(&with), won(&without), "{deal}");
+                        out.decided[won(&with) as usize] += 1;
+                        out.stored[0] += a.states;
+                        out.stored[1] += b.states;
+                        out.fewer += (a.states < b.states) as usize;
                     }
                 }
             }
         }
-        eprintln!("decided {decided:?}, checked {checked}, stored {stored:?}, fewer states on {merged} deals");
-        assert!(decided[0] > 20 && decided[1] > 60, "both wins and losses: {decided:?}");
-        assert!(checked > 60, "{checked} deals decided by the bare search too");
-        assert!(merged > 10 && stored[0] < stored[1], "fewer states keyed uncrossed: {stored:?} on {merged} deals");
+        out
+    }
+
+    #[test]
+    fn crossed_twin_children_change_no_answer() {
+        // two positions whose twin parents carry twin children crossed are keyed as one (and
+        // rule 1 of the twin parents comes before each safe move home): the same answers as
+        // the search that keys them apart, with fewer states. (CROSSED_SEEDS=N checks N deals
+        // of each rules and size instead of 30, by hand.)
+        let seeds: u64 = std::env::var("CROSSED_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(30);
+        let c = against_without(&[7, 8], seeds, |s| s.twins && s.uncross, |s| s.uncross = false);
+        eprintln!("{c:?}");
+        assert!(c.decided[0] > 20 && c.decided[1] > 60, "both wins and losses: {c:?}");
+        assert!(c.checked > 60, "deals decided by the bare search too: {c:?}");
+        assert!(c.fewer > 10 && c.stored[0] < c.stored[1], "fewer states keyed uncrossed: {c:?}");
     }
 
     #[test]
     fn runs_between_twin_parents_change_no_answer() {
         // a run on the larger of two twins goes onto the smaller where that one is free, and
-        // back only for a use of it: the same answers as the search without, on deals of
-        // draw 1 and 3 (limited and unlimited redeals) where both finish, with fewer states;
-        // and on every other deal the same as the search with none of its waits either
-        let ranks = 7;
-        let (mut t, x) = four_suits(ranks);
+        // back only for a use of it: the same answers as the search without, with fewer states
+        let (_, x) = four_suits(7);
         assert_eq!(x.twin[13 + 3], 26 + 3, "the 4 of diamonds' twin is the 4 of hearts");
         assert_eq!(x.twin[3], 39 + 3, "the 4 of clubs' twin is the 4 of spades");
-        // and the search with none of its waits (runs, stock cards, take-backs) nor twins
-        let mut bare = x.clone();
-        bare.defer = vec![false; 10];
-        bare.found_defer = false;
-        bare.twin = Vec::new();
-        let mut decided = [0usize; 2];
-        let mut stored = [0usize; 2];
-        let mut checked = 0;
-        for (draw, redeals) in [(1, Some(0)), (3, Some(0)), (3, Some(1)), (3, None)] {
-            t.draw_count = draw;
-            t.redeals = redeals;
-            for seed in 0..40 {
-                let g = four_suit_deal(&t, ranks, seed);
-                let budget = Budget::states(20_000);
-                let mut a = Search::new(&t, &x, g.clone());
-                assert!(a.twins);
-                let with = a.run(&budget);
-                let mut b = Search::new(&t, &x, g.clone());
-                b.twins = false;
-                let without = b.run(&budget);
-                for answer in [&with, &without] {
-                    if let Outcome::Win(line) = answer {
-                        assert!(replay(&t, g.clone(), line), "draw {draw}, seed {seed}");
-                    }
-                }
-                let won = |o: &Outcome| matches!(o, Outcome::Win(_));
-                let mut c = Search::new(&t, &bare, g.clone());
-                c.dominance = false;
-                c.skip_back = false;
-                let reference = if seed % 2 == 0 { c.run(&budget) } else { Outcome::Unknown };
-                if with != Outcome::Unknown && reference != Outcome::Unknown {
-                    assert_eq!(won(&with), won(&reference), "draw {draw}, redeals {redeals:?}, seed {seed}");
-                    checked += 1;
-                }
-                if with != Outcome::Unknown && without != Outcome::Unknown {
-                    assert_eq!(won(&with), won(&without), "draw {draw}, redeals {redeals:?}, seed {seed}");
-                    decided[won(&with) as usize] += 1;
-                    stored[0] += a.states;
-                    stored[1] += b.states;
-                }
-            }
-        }
-        assert!(decided[0] > 25 && decided[1] > 60, "both wins and losses: {decided:?}");
-        assert!(checked > 60, "{checked} deals decided by the bare search too");
-        assert!(stored[0] < stored[1], "fewer states with twins: {stored:?}");
+        let c = against_without(&[7], 40, |s| s.twins, |s| s.twins = false);
+        assert!(c.decided[0] > 25 && c.decided[1] > 60, "both wins and losses: {c:?}");
+        assert!(c.checked > 60, "deals decided by the bare search too: {c:?}");
+        assert!(c.stored[0] < c.stored[1], "fewer states with twins: {c:?}");
     }
 
     #[test]
