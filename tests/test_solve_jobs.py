@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(not native.native_available(), reason="the compi
 
 BATCH = ("solve", "klondike", "--seeds", "1..8", "--states", "500")
 HARD = 27  # a Klondike deal (draw 3) no pass decides within 200,000 states
-LOST = 21  # one (draw 3) proved unwinnable within 100,000 states a pass (24,440 in all), no fewer
+LOST = 63  # one (draw 3) proved unwinnable within 100,000 states a pass (97,270 in all), not within 1 MB
 
 
 def timeless(out: str) -> list[dict[str, Any]]:
