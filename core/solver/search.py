@@ -385,6 +385,7 @@ class _Tables:
         #: no card has one. The compiled core's ``load::twins``.
         self.twin: tuple[int, ...] = ()
         self.twin_piles: frozenset[int] = frozenset()
+        self.twin_order: tuple[int, ...] = ()  # the same piles in order (Solver._uncrossed)
         tgroup = next((g for g in self.groups
                        if len(g) > 1 and all(rules.gives[p] == GIVES_RUN and self.defer[p] for p in g)), None)
         if tgroup is not None and not rules.has_supermove:
@@ -402,9 +403,10 @@ class _Tables:
             if any(b >= 0 for b in other):
                 self.twin = tuple(other)
                 self.twin_piles = frozenset(tgroup)
+                self.twin_order = tuple(sorted(tgroup))
         #: the twins' piles build by levels (the compiled core's ``load::graded``): crossed
         #: twins are keyed as one only then (docs/solver.md, "Crossed twins")
-        self.twin_graded = bool(self.twin) and _graded(rules, min(self.twin_piles))
+        self.twin_graded = bool(self.twin) and _graded(rules, self.twin_order[0])
 
     def chain_free(self, card: int, home: int, depth: int) -> bool:
         """Could every card that could lie on ``card`` (outside the foundations) that is not
@@ -1215,7 +1217,7 @@ class Solver:
         rules = self.rules
         W = rules.width
         seq, targets = rules.seq, rules.targets
-        order = sorted(t.twin_piles)
+        order = t.twin_order
         out: list[list[int]] | None = None
         while True:
             now = piles if out is None else out
