@@ -604,7 +604,12 @@ pub struct Search<'a> {
     kranges: Vec<(u64, u32, u32)>,
     /// the key `visit` writes before it knows whether to store it
     vbuf: Vec<u16>,
-    wanted: Vec<(u16, usize)>,
+    /// for `auto`: the cards each foundation takes on each top card (`t.fits` as bit sets,
+    /// `fit_words` words a row; row `k * (width + 1) + top` for the k-th foundation, `top ==
+    /// width` when empty), and scratch for the row of each foundation now (`usize::MAX`: full)
+    fit_bits: Vec<u64>,
+    fit_words: usize,
+    frows: Vec<usize>,
     /// scratch for `auto`: the foundations that take a card, and the cards home
     every: Vec<usize>,
     home: Bits,
@@ -798,9 +803,19 @@ impl<'a> Search<'a> {
         };
         let twin_back_idle = !x.twin.is_empty()
             && t.receivers.iter().all(|&d| x.twin_pile[d] || t.is_foundation[d]);
+        let fit_words = t.width / 64 + 1;
+        let mut fit_bits = vec![0u64; t.foundations.len() * (t.width + 1) * fit_words];
+        for (k, &f) in t.foundations.iter().enumerate() {
+            for (top, cards) in t.fits[f].iter().enumerate() {
+                let row = (k * (t.width + 1) + top) * fit_words;
+                for &c in cards {
+                    fit_bits[row + c as usize / 64] |= 1 << (c % 64);
+                }
+            }
+        }
         Search { t, x, g, trail: Vec::new(), seen: Keys::default(), turns: Turns::default(), dominance, states: 0,
                  count: 0, work: 0, buf: Vec::new(), prune: false, cut: false, kbuf: Vec::new(), kranges: Vec::new(),
-                 vbuf: Vec::new(), wanted: Vec::new(), every: Vec::new(), home: Bits::default(),
+                 vbuf: Vec::new(), fit_bits, fit_words, frows: Vec::new(), every: Vec::new(), home: Bits::default(),
                  want: Bits::default(), mbuf: Vec::new(), sbuf: StockScratch::default(), dl: Scratch::default(),
                  dfs_stack: Vec::new(), dfs_frames: Vec::new(), stock_home: x.stock_home, loc: Vec::new(),
                  shared: None, reverse: false, enter: false, skip_back: true, twins: !x.twin.is_empty(), twin_back_idle,
@@ -1115,7 +1130,7 @@ impl<'a> Search<'a> {
     fn auto_then(&mut self, canon: bool) {
         let t = self.t;
         let w = t.width;
-        let mut wanted = std::mem::take(&mut self.wanted);
+        let mut frows = std::mem::take(&mut self.frows);
         let mut every = std::mem::take(&mut self.every);
         let mut home = std::mem::take(&mut self.home);
         let mut want = std::mem::take(&mut self.want);
@@ -1124,21 +1139,9 @@ impl<'a> Search<'a> {
             want = Bits::new(w);
         }
         loop {
-            // wanted: the foundations each card may go on now
-            wanted.clear();
-            want.clear();
-            for &f in &t.foundations {
-                let fp = &self.g.piles[f];
-                if fp.len() >= t.capacity[f] {
-                    continue;
-                }
-                let top = fp.last().map_or(w, |&c| c as usize);
-                for &c in &t.fits[f][top] {
-                    wanted.push((c, f));
-                    want.set(c as usize);
-                }
-            }
-            if wanted.is_empty() {
+            // want: the cards some foundation takes now (each foundation's row of `fit_bits`)
+            self.fit_rows(&mut frows, &mut want);
+            if want.words.iter().all(|&b| b == 0) {
                 break;
             }
             let mut home_filled = false;
@@ -1149,12 +1152,13 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 let card = *pile.last().unwrap();
-                if !want.has(card as usize) || !wanted.iter().any(|e| e.0 == card && t.allowed[e.1][s]) {
-                    continue; // no foundation that takes it now takes it from here
+                if !want.has(card as usize) {
+                    continue;
                 }
-                every.clear();
-                every.extend(wanted.iter().filter(|e| e.0 == card).map(|e| e.1));
-                let first = every.iter().copied().find(|&f| t.allowed[f][s]).unwrap();
+                self.homes_for(&frows, card, &mut every);
+                let Some(first) = every.iter().copied().find(|&f| t.allowed[f][s]) else {
+                    continue; // no foundation that takes it now takes it from here
+                };
                 if !home_filled {
                     self.fill_home(&mut home);
                     home_filled = true;
@@ -1180,7 +1184,7 @@ impl<'a> Search<'a> {
                 break;
             }
             if played.is_none() && self.stock_home {
-                if let Some((draws, m)) = self.safe_stock_card(&wanted, &want, &mut every, &mut home, &mut home_filled) {
+                if let Some((draws, m)) = self.safe_stock_card(&frows, &want, &mut every, &mut home, &mut home_filled) {
                     self.turn_stock(draws);
                     self.g.push(t, m);
                     self.trail.push(Step::Move(m));
@@ -1197,7 +1201,7 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        self.wanted = wanted;
+        self.frows = frows;
         self.every = every;
         self.home = home;
         self.want = want;
@@ -1214,6 +1218,38 @@ impl<'a> Search<'a> {
         t.draw_targets.len() != 1 || t.redeals.is_some_and(|r| self.g.recycles >= r)
     }
 
+    /// Each foundation's row of `fit_bits` now (`usize::MAX` where it is full) into `rows`,
+    /// and the cards some foundation takes now into `want`.
+    fn fit_rows(&self, rows: &mut Vec<usize>, want: &mut Bits) {
+        let (t, n) = (self.t, self.fit_words);
+        rows.clear();
+        want.clear();
+        for (k, &f) in t.foundations.iter().enumerate() {
+            let fp = &self.g.piles[f];
+            if fp.len() >= t.capacity[f] {
+                rows.push(usize::MAX);
+                continue;
+            }
+            let top = fp.last().map_or(t.width, |&c| c as usize);
+            let row = (k * (t.width + 1) + top) * n;
+            rows.push(row);
+            for (a, b) in want.words.iter_mut().zip(&self.fit_bits[row..row + n]) {
+                *a |= *b;
+            }
+        }
+    }
+
+    /// The foundations that take `card` now (`rows` from `fit_rows`), in order, into `every`.
+    fn homes_for(&self, rows: &[usize], card: u16, every: &mut Vec<usize>) {
+        every.clear();
+        let (word, bit) = (card as usize / 64, card % 64);
+        for (k, &row) in rows.iter().enumerate() {
+            if row != usize::MAX && self.fit_bits[row + word] >> bit & 1 != 0 {
+                every.push(self.t.foundations[k]);
+            }
+        }
+    }
+
     /// The cards on the foundations (full ones too), into `home`.
     fn fill_home(&self, home: &mut Bits) {
         home.clear();
@@ -1228,7 +1264,7 @@ impl<'a> Search<'a> {
     /// the draws that bring it to the waste's top (`Solver._safe_stock_card`; with
     /// `stock_home`: draw 1, unlimited redeals, so every card is within reach and the key
     /// does not hold where the turn has got to; docs/solver.md, "Safe moves home").
-    fn safe_stock_card(&self, wanted: &[(u16, usize)], want: &Bits, every: &mut Vec<usize>, home: &mut Bits,
+    fn safe_stock_card(&self, rows: &[usize], want: &Bits, every: &mut Vec<usize>, home: &mut Bits,
                        home_filled: &mut bool) -> Option<(usize, Move)> {
         let t = self.t;
         let (w, st) = (self.x.macro_waste?, t.stock?);
@@ -1240,11 +1276,11 @@ impl<'a> Search<'a> {
                 continue; // the waste's top: an auto source
             }
             let card = if i < l { waste[i] } else { stock[stock.len() - 1 - (i - l)] };
-            if !want.has(card as usize) || !wanted.iter().any(|e| e.0 == card && t.allowed[e.1][w]) {
+            if !want.has(card as usize) {
                 continue;
             }
-            every.clear();
-            every.extend(wanted.iter().filter(|e| e.0 == card).map(|e| e.1));
+            self.homes_for(rows, card, every);
+            let Some(first) = every.iter().copied().find(|&f| t.allowed[f][w]) else { continue };
             if !*home_filled {
                 self.fill_home(home);
                 *home_filled = true;
@@ -1252,7 +1288,6 @@ impl<'a> Search<'a> {
             if !self.home_is_safe(card as usize, every, home) {
                 continue;
             }
-            let first = every.iter().copied().find(|&f| t.allowed[f][w]).unwrap();
             let draws = if i >= l { i + 1 - l } else { (total - l) + 1 + (i + 1) };
             return Some((draws, (w, first, 1)));
         }
