@@ -442,6 +442,8 @@ SAME_SEARCH = [
     ("easthaven", {}, (1, 2, 7)),  # found_defer (foundations give back): a win, an unknown, a proof
     ("whitehead", {}, (4, 6)),  # dominance: a relaxation proof, an exact win
     ("westcliff", {}, (1,)),
+    # the move straight back to a card just taken back, passed by in both (docs/solver.md)
+    ("thoughtful", {}, (12,)),
 ]
 
 

@@ -970,13 +970,17 @@ class Solver:
         card's uses (docs/solver.md, "A card that can come back"): a card onto it, the card
         under it taken back too, or another card taken back that one of those needs (the card
         under that one goes onto this card, or the card under this one onto that)."""
-        if not self.in_dfs or not self.t.comes_back or not self.trail:
+        return self._pending_after(len(self.trail) - 1)
+
+    def _pending_after(self, i: int) -> tuple[int, int] | None:
+        """``_pending`` of the position after the trail's entry ``i`` (none before the first)."""
+        if not self.in_dfs or not self.t.comes_back or i < 0:
             return None
-        last = self.trail[-1]
-        if len(last) == 3:
+        entry = self.trail[i]
+        if len(entry) == 3:
             found = self.rules.foundation_set
-            if last[0] in found and last[1] not in found:
-                return int(last[0]), int(last[1])
+            if entry[0] in found and entry[1] not in found:
+                return int(entry[0]), int(entry[1])
         return None
 
     def _twin_pending(self) -> tuple[int, int, int] | None:
@@ -1588,7 +1592,10 @@ class Solver:
                     or (self.t.deadlock.node and self.t.deadlock.lost(g.piles, g.down)):
                 self._undo(mark)
             else:
-                frames.append((iter(self._moves()), mark, len(trail)))
+                here = self._moves()
+                if len(trail) == mark and not pending:
+                    self._pass_back_by(here, mark)
+                frames.append((iter(here), mark, len(trail)))
             while frames:  # the next move to try, backing up the line as moves run out
                 moves, mark, inner = frames[-1]
                 self._undo(inner)
@@ -1605,6 +1612,29 @@ class Solver:
                 break
             else:
                 return False
+
+    def _pass_back_by(self, moves: list[tuple[int, int, Move]], mark: int) -> None:
+        """Leave the move straight back out of ``moves``, the moves of a position entered by a
+        move that did nothing else (no card turned up, no pile filled) and followed by no safe
+        move: it reaches the position before, which is on the line (docs/solver.md, "The move
+        straight back"; the compiled core's ``skip_back``). Not where the move back would empty
+        a pile that is filled or uncovers others when empty (another position), nor where the
+        position before was one just after a card was taken back (``_pending``: its moves
+        were only that card's uses)."""
+        trail = self.trail
+        if not trail or len(trail[-1]) != 3 or (mark >= 2 and self._pending_after(mark - 2) is not None):
+            return
+        src, dst, n, extra, _ = self.g.history[-1]
+        if n <= 0 or extra or trail[-1] != (src, dst, n):
+            return
+        rules = self.rules
+        if len(self.g.piles[dst]) <= n and (rules.fill[dst] or rules.uncovers[dst]):
+            return
+        back = (dst, src, n)
+        for i, (_, draws, m) in enumerate(moves):
+            if draws == 0 and m == back:
+                del moves[i]
+                return
 
     def _draws(self, draws: int) -> None:
         """Play ``draws`` stock actions at once (legal: see _stock_moves), recorded in the

@@ -2270,11 +2270,15 @@ impl<'a> Search<'a> {
                     stack[start..].reverse();
                 }
                 // the move straight back, when the move here did nothing else and no safe move
-                // followed it: the position before it, stored (it is on the line), so skipped
-                // without stepping there to find that out; unless the move back would empty a
+                // followed it: the position before it, which is on the line (all it leads to is
+                // searched from there), so skipped without stepping there (where the step would
+                // find it stored, or, a position not looked up, a card just taken back or a
+                // twin just uncovered, try its uses again: docs/solver.md, "The move straight
+                // back"; search.py's `_pass_back_by`); unless the move back would empty a
                 // pile that is filled or uncovers others when empty (then it reaches another
                 // position: a column filled from the stock); nor where the position before was
-                // one just after a card was taken back (`pending`), which is not stored
+                // one just after a card was taken back (`pending`), whose moves were only that
+                // card's uses
                 if self.skip_back && self.trail.len() == mark && !pending
                     && mark.checked_sub(2).is_none_or(|i| self.pending_after(i).is_none())
                 {
@@ -3681,6 +3685,46 @@ pub(crate) mod tests {
         assert!(c.decided[0] > 20 && c.decided[1] > 60, "both wins and losses: {c:?}");
         assert!(c.checked > 60, "deals decided by the bare search too: {c:?}");
         assert!(c.fewer > 10 && c.stored[0] < c.stored[1], "fewer states keyed uncrossed: {c:?}");
+    }
+
+    #[test]
+    fn the_move_straight_back_to_a_position_not_looked_up_changes_no_answer() {
+        // with foundations that give cards back and twins, the move straight back may reach a
+        // position the search does not look up (a card just taken back, a twin just
+        // uncovered): passed by all the same, it is the position before, on the line, so the
+        // answers are the same and the states never more (the Python engine passes it by too:
+        // tests/test_native.py, pass for pass)
+        let (mut fewer, mut decided) = (0, 0);
+        for ranks in [7, 8] {
+            let (mut t, x) = four_suits(ranks);
+            for (draw, redeals) in [(1, Some(0)), (3, Some(0)), (3, Some(1)), (3, None)] {
+                t.draw_count = draw;
+                t.redeals = redeals;
+                for seed in 0..30 {
+                    let g = four_suit_deal(&t, ranks, seed);
+                    let budget = Budget::states(50_000);
+                    let mut with = Search::new(&t, &x, g.clone());
+                    let mut without = Search::new(&t, &x, g.clone());
+                    assert!(with.back_any && with.twins);
+                    without.skip_back = false;
+                    let (a, b) = (with.run(&budget), without.run(&budget));
+                    let deal = format!("ranks {ranks}, draw {draw}, redeals {redeals:?}, seed {seed}");
+                    if a != Outcome::Unknown && b != Outcome::Unknown {
+                        assert_eq!(matches!(a, Outcome::Win(_)), matches!(b, Outcome::Win(_)), "{deal}");
+                        decided += 1;
+                    }
+                    if let Outcome::Win(line) = &a {
+                        assert!(replay(&t, g.clone(), line), "{deal}");
+                    }
+                    if a == Outcome::Unwinnable {
+                        assert!(with.states <= without.states, "{deal}");
+                    }
+                    fewer += (with.states < without.states) as usize;
+                }
+            }
+        }
+        assert!(decided > 200, "{decided} deals decided both ways");
+        assert!(fewer > 3, "the move back was passed by in {fewer} searches");
     }
 
     #[test]
