@@ -51,6 +51,11 @@ struct Weights {
 const WEIGHTS: Weights =
     Weights { card: 2, brk: 10, built: 5, down: 6, column: 8, cell: 4, stock: 12, buried: 3, waste: 6 };
 
+/// a pile nothing moves to or from, and one whose pairs of cards the evaluation need not read
+/// (`Search::inert`)
+const INERT: u8 = 1;
+const FLAT: u8 = 2;
+
 /// levels without a better best evaluation before a round gives up
 const PATIENCE: usize = 80;
 /// by deals (`Deals`): the levels without a better best in any group before a round gives up
@@ -102,13 +107,26 @@ impl<'a> Search<'a> {
         self.disorder_by(&WEIGHTS, &self.inert(), Deals::Plain)
     }
 
-    /// For each pile: nothing moves to or from it (the evaluation counts its cards as stock).
-    fn inert(&self) -> Vec<bool> {
+    /// For each pile: `INERT`, nothing moves to or from it (the evaluation counts its cards as
+    /// stock); `FLAT`, no card of it lies on one it moves with or was built on (its tables say
+    /// so: a waste's), so the evaluation need not look at its pairs; else 0.
+    fn inert(&self) -> Vec<u8> {
         let t = self.t;
-        (0..t.count).map(|i| !t.receivers.contains(&i) && !t.sources.contains(&i)).collect()
+        let w = t.width;
+        (0..t.count)
+            .map(|i| {
+                if !t.receivers.contains(&i) && !t.sources.contains(&i) {
+                    INERT
+                } else if t.seq[i][..w * w].iter().chain(&t.accept[i][..w * w]).all(|&b| b == 0) {
+                    FLAT
+                } else {
+                    0
+                }
+            })
+            .collect()
     }
 
-    fn disorder_by(&self, wt: &Weights, inert: &[bool], deals: Deals) -> i64 {
+    fn disorder_by(&self, wt: &Weights, inert: &[u8], deals: Deals) -> i64 {
         let t = self.t;
         let g = &self.g;
         let w = t.width;
@@ -122,11 +140,12 @@ impl<'a> Search<'a> {
         let mut next = [0u64; 8];
         let buried = wt.buried != 0 && home.is_none() && w <= 64 * next.len();
         if buried {
-            for &f in &t.foundations {
+            for (k, &f) in t.foundations.iter().enumerate() {
                 let fp = &g.piles[f];
                 if fp.len() < t.capacity[f] {
-                    for &c in &t.fits[f][fp.last().map_or(w, |&c| c as usize)] {
-                        next[c as usize / 64] |= 1 << (c % 64);
+                    let row = self.fit_row(k, fp.last().map_or(w, |&c| c as usize));
+                    for (a, b) in next.iter_mut().zip(row) {
+                        *a |= *b;
                     }
                 }
             }
@@ -136,7 +155,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             let n = p.len();
-            if i == stock || inert[i] {
+            if i == stock || inert[i] == INERT {
                 let dealt = deals == Deals::ByDeals && i == stock && t.draw_targets.iter().any(|d| t.receivers.contains(d));
                 cost += if dealt { DEALS_STOCK } else { wt.stock } * n as i64;
                 continue;
@@ -158,6 +177,9 @@ impl<'a> Search<'a> {
                         cost += wt.buried * (n - 1 - j) as i64;
                     }
                 }
+            }
+            if inert[i] == FLAT {
+                continue;
             }
             let (seq, accept) = (&t.seq[i], &t.accept[i]);
             for j in down..n - 1 {

@@ -1218,6 +1218,12 @@ impl<'a> Search<'a> {
         t.draw_targets.len() != 1 || t.redeals.is_some_and(|r| self.g.recycles >= r)
     }
 
+    /// The cards the `k`-th foundation takes on `top` (`t.width`: empty), as bits.
+    pub(crate) fn fit_row(&self, k: usize, top: usize) -> &[u64] {
+        let row = (k * (self.t.width + 1) + top) * self.fit_words;
+        &self.fit_bits[row..row + self.fit_words]
+    }
+
     /// Each foundation's row of `fit_bits` now (`usize::MAX` where it is full) into `rows`,
     /// and the cards some foundation takes now into `want`.
     fn fit_rows(&self, rows: &mut Vec<usize>, want: &mut Bits) {
@@ -1231,9 +1237,8 @@ impl<'a> Search<'a> {
                 continue;
             }
             let top = fp.last().map_or(t.width, |&c| c as usize);
-            let row = (k * (t.width + 1) + top) * n;
-            rows.push(row);
-            for (a, b) in want.words.iter_mut().zip(&self.fit_bits[row..row + n]) {
+            rows.push((k * (t.width + 1) + top) * n);
+            for (a, b) in want.words.iter_mut().zip(self.fit_row(k, top)) {
                 *a |= *b;
             }
         }
@@ -1650,9 +1655,9 @@ impl<'a> Search<'a> {
         }
         buf.clear();
         self.key_tail(buf, true);
-        for &k in buf.iter() {
-            h.add(k as u64);
-        }
+        // four words a step, the length first (the stock and waste's card sequence is most of it)
+        h.add(buf.len() as u64);
+        h.add_quads(buf, |k| k as u64);
         h.finish()
     }
 
