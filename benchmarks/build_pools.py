@@ -9,7 +9,9 @@ the file the loader reads, with a header saying the command, the budget and the 
 at ``--want`` won seeds, and writes nothing when fewer than ``--least`` are won (a pool of a
 few deals would deal the same few games again and again). The first seeds of the file are
 those the conformance kit wins again within its own budget (it replays the first few,
-``Budget.pool_seeds``): the builder checks them with that budget and puts them first. With
+``Budget.pool_seeds``): the builder checks them with that budget and puts them first; where
+too few of the wins are that cheap, ``--kit-tries N`` tries up to N deals after ``--seeds`` at
+the kit's budget for more, and with still too few no pool is written. With
 ``--won-lines`` it also writes the shortest won line to tests/data/won/ (as
 benchmarks/find_won_lines.py does) when the game has none there.
 """
@@ -29,7 +31,7 @@ from solitaire.core.solver import options_slug, parse_range, pool_path, solve
 
 
 def build(name: str, options: dict[str, Any], seeds: range, states: int, want: int, command: str,
-          won_lines: bool, least: int = 10) -> None:
+          won_lines: bool, least: int = 10, kit_tries: int = 0) -> None:
     defn = get_variant(name)
     values = defn.resolve_options(options)
     rules = Rules.of(defn, values)
@@ -58,6 +60,22 @@ def build(name: str, options: dict[str, Any], seeds: range, states: int, want: i
             break
         if solve(Game.new(rules, seed), timeout=None, max_states=budget).result == "win":
             kit.append(seed)
+    # too few of them won within the kit's budget (a game whose wins take the guided pass
+    # hundreds of thousands of states): the deals after the range, at the kit's budget, until
+    # enough are won (each a won seed of the pool too) or `kit_tries` are tried
+    seed = seeds.stop
+    while len(kit) < DEFAULT_BUDGET.pool_seeds and seed < seeds.stop + kit_tries:
+        result = solve(Game.new(rules, seed), timeout=None, max_states=budget)
+        tried += 1
+        if result.result == "win":
+            won[seed] = (result.states, result.moves)
+            kit.append(seed)
+            print(f"{name} [{slug}]: seed {seed} won within the kit's {budget} states", flush=True)
+        seed += 1
+    if len(kit) < DEFAULT_BUDGET.pool_seeds:
+        print(f"{name} [{slug}]: {len(kit)} seeds won within the kit's {budget} states, fewer than "
+              f"{DEFAULT_BUDGET.pool_seeds}; no pool written", flush=True)
+        return
     rest = sorted(s for s in won if s not in kit)
     shown = ", ".join(f"--{o.name} {o.show(values[o.name])}" for o in defn.options) or "no options"
     head = [f"# Seeds the solver has won: {defn.title} ({shown}), {len(won)} of {tried} deals tried.",
@@ -85,11 +103,14 @@ def main() -> None:
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="an option of the games (repeat for more)")
     parser.add_argument("--won-lines", action="store_true", help="also write a won line where a game has none")
+    parser.add_argument("--kit-tries", type=int, default=0,
+                        help="where fewer won seeds than the conformance kit replays are won within its "
+                             "budget, try up to this many deals after --seeds at that budget")
     args = parser.parse_args()
     command = "python benchmarks/build_pools.py " + " ".join(sys.argv[1:])
     for name in args.games:
         build(name, parse_options(args.option), parse_range(args.seeds), args.states, args.want, command,
-              args.won_lines, args.least)
+              args.won_lines, args.least, args.kit_tries)
 
 
 if __name__ == "__main__":
