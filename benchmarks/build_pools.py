@@ -40,8 +40,10 @@ def build(name: str, options: dict[str, Any], seeds: range, states: int, want: i
     assert path is not None, name
     won: dict[int, tuple[int, tuple[str, ...]]] = {}  # seed -> (states, the winning line)
     tried = 0
+    after = seeds.start  # the first seed not tried
     for seed in seeds:
         tried += 1
+        after = seed + 1
         result = solve(Game.new(rules, seed), timeout=None, max_states=states)
         if result.result == "win":
             won[seed] = (result.states, result.moves)
@@ -61,25 +63,30 @@ def build(name: str, options: dict[str, Any], seeds: range, states: int, want: i
         if solve(Game.new(rules, seed), timeout=None, max_states=budget).result == "win":
             kit.append(seed)
     # too few of them won within the kit's budget (a game whose wins take the guided pass
-    # hundreds of thousands of states): the deals after the range, at the kit's budget, until
+    # hundreds of thousands of states): the deals after those tried, at the kit's budget, until
     # enough are won (each a won seed of the pool too) or `kit_tries` are tried
-    seed = seeds.stop
-    while len(kit) < DEFAULT_BUDGET.pool_seeds and seed < seeds.stop + kit_tries:
+    extra = [0, 0]  # deals tried at the kit's budget, and won
+    for seed in range(after, after + kit_tries):
+        if len(kit) >= DEFAULT_BUDGET.pool_seeds:
+            break
         result = solve(Game.new(rules, seed), timeout=None, max_states=budget)
-        tried += 1
+        extra[0] += 1
         if result.result == "win":
             won[seed] = (result.states, result.moves)
             kit.append(seed)
+            extra[1] += 1
             print(f"{name} [{slug}]: seed {seed} won within the kit's {budget} states", flush=True)
-        seed += 1
     if len(kit) < DEFAULT_BUDGET.pool_seeds:
-        print(f"{name} [{slug}]: {len(kit)} seeds won within the kit's {budget} states, fewer than "
-              f"{DEFAULT_BUDGET.pool_seeds}; no pool written", flush=True)
+        print(f"{name} [{slug}]: {len(kit)} seeds won within the kit's {budget} states, fewer than the "
+              f"{DEFAULT_BUDGET.pool_seeds} it replays; no pool written (--kit-tries N tries more deals at that "
+              "budget)", flush=True)
         return
     rest = sorted(s for s in won if s not in kit)
     shown = ", ".join(f"--{o.name} {o.show(values[o.name])}" for o in defn.options) or "no options"
-    head = [f"# Seeds the solver has won: {defn.title} ({shown}), {len(won)} of {tried} deals tried.",
-            f"# Built by: {command} ({datetime.date.today().isoformat()}), {states} states a deal.",
+    more = f", and {extra[1]} of {extra[0]} more at the kit's {budget} states" if extra[0] else ""
+    head = [f"# Seeds the solver has won: {defn.title} ({shown}), {len(won) - extra[1]} of {tried} deals tried"
+            f" at {states} states a deal{more}.",
+            f"# Built by: {command} ({datetime.date.today().isoformat()}).",
             f"# The first {len(kit)} are won again within {budget} states (the conformance kit replays them)."]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(head + [str(s) for s in kit + rest]) + "\n")
