@@ -140,15 +140,7 @@ impl<'a> Search<'a> {
         let mut next = [0u64; 8];
         let buried = wt.buried != 0 && home.is_none() && w <= 64 * next.len();
         if buried {
-            for (k, &f) in t.foundations.iter().enumerate() {
-                let fp = &g.piles[f];
-                if fp.len() < t.capacity[f] {
-                    let row = self.fit_row(k, fp.last().map_or(w, |&c| c as usize));
-                    for (a, b) in next.iter_mut().zip(row) {
-                        *a |= *b;
-                    }
-                }
-            }
+            self.fit_rows(None, &mut next);
         }
         for (i, p) in g.piles.iter().enumerate() {
             if t.is_foundation[i] {

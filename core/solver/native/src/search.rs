@@ -1140,7 +1140,7 @@ impl<'a> Search<'a> {
         }
         loop {
             // want: the cards some foundation takes now (each foundation's row of `fit_bits`)
-            self.fit_rows(&mut frows, &mut want);
+            self.fit_rows(Some(&mut frows), &mut want.words);
             if want.words.iter().all(|&b| b == 0) {
                 break;
             }
@@ -1218,28 +1218,35 @@ impl<'a> Search<'a> {
         t.draw_targets.len() != 1 || t.redeals.is_some_and(|r| self.g.recycles >= r)
     }
 
-    /// The cards the `k`-th foundation takes on `top` (`t.width`: empty), as bits.
-    pub(crate) fn fit_row(&self, k: usize, top: usize) -> &[u64] {
-        let row = (k * (self.t.width + 1) + top) * self.fit_words;
-        &self.fit_bits[row..row + self.fit_words]
+    /// Where the row of the cards the `k`-th foundation takes on `top` (`t.width`: empty)
+    /// starts in `fit_bits` (`fit_words` words).
+    fn fit_at(&self, k: usize, top: usize) -> usize {
+        (k * (self.t.width + 1) + top) * self.fit_words
     }
 
-    /// Each foundation's row of `fit_bits` now (`usize::MAX` where it is full) into `rows`,
-    /// and the cards some foundation takes now into `want`.
-    fn fit_rows(&self, rows: &mut Vec<usize>, want: &mut Bits) {
-        let (t, n) = (self.t, self.fit_words);
-        rows.clear();
-        want.clear();
+    /// The cards some foundation takes now, as bits, into `want` (cleared first; the words
+    /// past `fit_words` stay clear), and with `rows`, each foundation's row of `fit_bits` now
+    /// (`usize::MAX` where it is full).
+    pub(crate) fn fit_rows(&self, mut rows: Option<&mut Vec<usize>>, want: &mut [u64]) {
+        let t = self.t;
+        if let Some(r) = rows.as_deref_mut() {
+            r.clear();
+        }
+        want.fill(0);
         for (k, &f) in t.foundations.iter().enumerate() {
             let fp = &self.g.piles[f];
-            if fp.len() >= t.capacity[f] {
-                rows.push(usize::MAX);
-                continue;
+            let row = if fp.len() >= t.capacity[f] {
+                usize::MAX
+            } else {
+                self.fit_at(k, fp.last().map_or(t.width, |&c| c as usize))
+            };
+            if let Some(r) = rows.as_deref_mut() {
+                r.push(row);
             }
-            let top = fp.last().map_or(t.width, |&c| c as usize);
-            rows.push((k * (t.width + 1) + top) * n);
-            for (a, b) in want.words.iter_mut().zip(self.fit_row(k, top)) {
-                *a |= *b;
+            if row != usize::MAX {
+                for (a, b) in want.iter_mut().zip(&self.fit_bits[row..row + self.fit_words]) {
+                    *a |= *b;
+                }
             }
         }
     }
