@@ -11,7 +11,12 @@ few deals would deal the same few games again and again). The first seeds of the
 those the conformance kit wins again within its own budget (it replays the first few,
 ``Budget.pool_seeds``): the builder checks them with that budget and puts them first; where
 too few of the wins are that cheap, ``--kit-tries N`` tries up to N deals after ``--seeds`` at
-the kit's budget for more, and with still too few no pool is written. With
+the kit's budget for more, and with still too few no pool is written. For a game whose wins all
+take the guided pass more than that (Maria, Black Widow), ``--kit-states N`` gives the kit a
+budget of its own, written in the pool's header (``# kit-states: N``), which the kit reads.
+``--seeds-from FILE`` takes the deals from the lines of a batch (``solitaire solve GAME --seeds
+A..B --states N --json``, or a catalogue row's deal lines): only those it won are solved again,
+so a pool costs a few minutes after the catalogue's hours. With
 ``--won-lines`` it also writes the shortest won line to tests/data/won/ (as
 benchmarks/find_won_lines.py does) when the game has none there.
 """
@@ -20,7 +25,10 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from find_won_lines import parse_options, won_file
@@ -28,10 +36,14 @@ from find_won_lines import parse_options, won_file
 from solitaire.core import Game, Rules, get_variant
 from solitaire.core.conformance import DEFAULT_BUDGET
 from solitaire.core.solver import options_slug, parse_range, pool_path, solve
+from solitaire.core.solver.pools import KIT_STATES
 
 
-def build(name: str, options: dict[str, Any], seeds: range, states: int, want: int, command: str,
-          won_lines: bool, least: int = 10, kit_tries: int = 0) -> None:
+def build(name: str, options: dict[str, Any], seeds: Sequence[int], states: int, want: int, command: str,
+          won_lines: bool, least: int = 10, kit_tries: int = 0, kit_states: int = DEFAULT_BUDGET.pool_states,
+          batch: int | None = None) -> None:
+    """Solve ``seeds`` in order within ``states`` and write the pool. ``batch``: the number of
+    deals of the batch the seeds were taken from (the seeds are those it won), for the header."""
     defn = get_variant(name)
     values = defn.resolve_options(options)
     rules = Rules.of(defn, values)
@@ -40,7 +52,7 @@ def build(name: str, options: dict[str, Any], seeds: range, states: int, want: i
     assert path is not None, name
     won: dict[int, tuple[int, tuple[str, ...]]] = {}  # seed -> (states, the winning line)
     tried = 0
-    after = seeds.start  # the first seed not tried
+    after = seeds[0] if seeds else 1  # the first seed not tried
     for seed in seeds:
         tried += 1
         after = seed + 1
@@ -56,7 +68,7 @@ def build(name: str, options: dict[str, Any], seeds: range, states: int, want: i
         return
     # the kit's seeds first: the cheapest wins, checked again with the kit's budget
     kit: list[int] = []
-    budget = DEFAULT_BUDGET.pool_states
+    budget = kit_states
     for seed in sorted(won, key=lambda s: won[s][0]):
         if len(kit) == DEFAULT_BUDGET.pool_seeds:
             break
@@ -84,10 +96,13 @@ def build(name: str, options: dict[str, Any], seeds: range, states: int, want: i
     rest = sorted(s for s in won if s not in kit)
     shown = ", ".join(f"--{o.name} {o.show(values[o.name])}" for o in defn.options) or "no options"
     more = f", and {extra[1]} of {extra[0]} more at the kit's {budget} states" if extra[0] else ""
-    head = [f"# Seeds the solver has won: {defn.title} ({shown}), {len(won) - extra[1]} of {tried} deals tried"
-            f" at {states} states a deal{more}.",
+    of = (f"{len(won)} of the {len(seeds)} deals a batch of {batch} won, solved again" if batch is not None
+          else f"{len(won) - extra[1]} of {tried} deals tried")
+    head = [f"# Seeds the solver has won: {defn.title} ({shown}), {of} at {states} states a deal{more}.",
             f"# Built by: {command} ({datetime.date.today().isoformat()}).",
             f"# The first {len(kit)} are won again within {budget} states (the conformance kit replays them)."]
+    if budget != DEFAULT_BUDGET.pool_states:  # the kit reads it (core/solver/pools.py, pool_kit_states)
+        head.append(f"{KIT_STATES} {budget}")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(head + [str(s) for s in kit + rest]) + "\n")
     print(f"{name} [{slug}]: {len(won)} seeds written to {path}", flush=True)
@@ -113,11 +128,37 @@ def main() -> None:
     parser.add_argument("--kit-tries", type=int, default=0,
                         help="where fewer won seeds than the conformance kit replays are won within its "
                              "budget, try up to this many deals after --seeds at that budget")
+    parser.add_argument("--kit-states", type=int, default=DEFAULT_BUDGET.pool_states,
+                        help="the states the conformance kit wins the first seeds again within (written in the "
+                             f"pool's header when not its own {DEFAULT_BUDGET.pool_states})")
+    parser.add_argument("--seeds-from", type=Path, metavar="FILE",
+                        help="instead of --seeds: the deals a batch won (the JSON lines of solve --json)")
     args = parser.parse_args()
     command = "python benchmarks/build_pools.py " + " ".join(sys.argv[1:])
+    seeds: Sequence[int] = parse_range(args.seeds)
+    batch = None
+    if args.seeds_from is not None:
+        if len(args.games) != 1 or args.kit_tries:
+            parser.error("--seeds-from takes the won deals of one game's batch: name one game, no --kit-tries")
+        seeds, batch = won_in_batch(args.seeds_from)
     for name in args.games:
-        build(name, parse_options(args.option), parse_range(args.seeds), args.states, args.want, command,
-              args.won_lines, args.least, args.kit_tries)
+        build(name, parse_options(args.option), seeds, args.states, args.want, command,
+              args.won_lines, args.least, args.kit_tries, args.kit_states, batch)
+
+
+def won_in_batch(path: Path) -> tuple[list[int], int]:
+    """The seeds a batch's JSON lines say were won, in order, and how many deals it holds (a deal
+    solved twice, as a resumed catalogue batch may, counts once: its last line)."""
+    results: dict[int, str] = {}
+    for line in path.read_text().splitlines():
+        if not line.startswith("{") or '"seed"' not in line:
+            continue  # the summary line
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short by a stop
+        results[int(row["seed"])] = row.get("result")
+    return sorted(s for s, r in results.items() if r == "win"), len(results)
 
 
 if __name__ == "__main__":

@@ -102,18 +102,44 @@ def test_a_broken_plugin_is_one_failing_loads_case():
 def write_pooled_variant(folder: Path, pool: str) -> VariantDef:
     folder.mkdir()
     (folder / "yukon.yaml").write_text(YUKON_YAML)
-    (folder / "winnable").mkdir()
-    (folder / "winnable" / "default.txt").write_text(pool)
+    (folder / "winnable" / "yukon").mkdir(parents=True)  # where pool_path looks: a folder of the game's own
+    (folder / "winnable" / "yukon" / "default.txt").write_text(pool)
     return load_variant_file(folder / "yukon.yaml")
 
 
-def test_the_pool_check_reads_every_line_and_wins_the_first_seeds(tmp_path):
-    defn = write_pooled_variant(tmp_path / "bad", "# won seeds\n12x\n")
+def pool_case(folder: Path, pool: str, budget: Budget = CHEAP) -> Case:
+    defn = write_pooled_variant(folder, pool)
     reg = build_registry(eps=[])
     reg.add(defn)
-    [case] = cases(defn, CHEAP, registry=reg, checks=("pool",))
+    [case] = cases(defn, budget, registry=reg, checks=("pool",))
+    return case
+
+
+def test_the_pool_check_reads_every_line_and_wins_the_first_seeds(tmp_path):
+    case = pool_case(tmp_path / "bad", "# won seeds\n12x\n")
     with pytest.raises(AssertionError, match=r"default.txt:2: '12x' is not a seed"):
         case.run()
+
+
+# Yukon's pool: its first seed, 4, is won within the kit's 20,000 states but not within 50
+YUKON_POOL = (ROOT / "variants" / "yukon" / "winnable" / "yukon" / "default.txt").read_text()
+STINGY = Budget(examples=3, states=100, pool_seeds=1, pool_states=50)
+
+
+def test_the_pool_check_wins_the_first_seeds_within_its_budget(tmp_path):
+    assert pool_case(tmp_path / "cheap", YUKON_POOL).run() is None  # the default budget: won
+    with pytest.raises(AssertionError, match=r"default.txt: seed 4 is not won again within 50 states"):
+        pool_case(tmp_path / "stingy", YUKON_POOL, STINGY).run()
+
+
+def test_a_pool_can_ask_the_kit_for_more_states_in_its_header(tmp_path):
+    # a game whose wins all take the guided pass more than the kit's budget (Maria) says so
+    case = pool_case(tmp_path / "asks", "# kit-states: 20000\n" + YUKON_POOL, STINGY)
+    assert case.run() is None
+    for bad in ("", "lots", "0", "-5"):
+        with pytest.raises(AssertionError, match=r"default.txt:1: # kit-states: wants a positive whole number of "
+                                                 r"states, got '.*'"):
+            pool_case(tmp_path / f"bad{bad}", f"# kit-states: {bad}\n" + YUKON_POOL, STINGY).run()
 
 
 def test_the_pool_check_is_skipped_with_a_reason_without_a_pool():

@@ -19,12 +19,12 @@ from .exhaustive import ExhaustiveResult, exhaustive_search
 from .knowledge import Knowledge, SearchOutcome, SolverKnowledge, variant_knowledge
 from .native import Cancel, engine_line, native_available, solve
 from .player import player_hint
-from .pools import load_pool, options_slug, parse_range, pool_path, winnable_seed
+from .pools import load_pool, options_slug, parse_range, pool_kit_states, pool_path, winnable_seed
 from .search import UNKNOWN, UNWINNABLE, WIN, Solver, SolveResult, safe_home_move
 
 __all__ = [
     "UNKNOWN", "UNWINNABLE", "WIN", "Cancel", "ExhaustiveResult", "Knowledge", "SearchOutcome", "SolveResult", "Solver",
     "SolverKnowledge", "engine_line", "exhaustive_search", "load_pool", "native_available", "options_slug",
-    "parse_range", "player_hint", "pool_path",
+    "parse_range", "player_hint", "pool_kit_states", "pool_path",
     "safe_home_move", "solve", "variant_knowledge", "winnable_seed",
 ]

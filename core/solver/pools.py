@@ -56,6 +56,24 @@ def load_pool(path: Path) -> list[int]:
     return _POOLS[path]
 
 
+KIT_STATES = "# kit-states:"  # a pool's header line: the states the conformance kit gives its first seeds
+
+
+def pool_kit_states(path: Path) -> int | None:
+    """The states budget a pool's header asks the conformance kit to win its first seeds within
+    (a line ``# kit-states: N``), for a game whose cheapest wins take the guided pass more than
+    the kit's own budget; None when the header names none. Raises ValueError, naming the file and
+    line, for a malformed one."""
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if line.startswith(KIT_STATES):
+            word = line[len(KIT_STATES):].strip()
+            if not word.isdigit() or int(word) == 0:
+                raise ValueError(f"{path}:{number}: {KIT_STATES} wants a positive whole number of states, "
+                                 f"got {word!r}")
+            return int(word)
+    return None
+
+
 LIVE_TRIES = 8  # deals tried live under a budget in states
 
 
