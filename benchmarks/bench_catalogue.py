@@ -8,7 +8,8 @@ Each game is solved as ``solitaire solve GAME --seeds 1..N --json`` would (deals
 default options, full information, the engine ``solve`` picks), in a process of its own, one
 game after another. A game's summary is kept in ``--results`` (a folder, one JSON file a game
 and budget), so a long run can stop and go on later: a game already there is not solved
-again (``--again`` solves it anyway). At the end it prints the Markdown table of
+again (``--again`` solves it anyway; ``--table`` solves nothing and prints the table of the games
+there). At the end it prints the Markdown table of
 docs/performance.md ("Every game"): won, proved and unknown with 95% Wilson intervals,
 decided, median and p95 seconds a deal, the engine, and Solvitaire's published winnability
 where the issue gives one (Blake and Gent, 2019). With ``--timeout`` the seconds are wall
@@ -132,6 +133,8 @@ def main() -> None:
                         help="GAME=OPTIONS, e.g. 'klondike=--draw 3': options for a game (repeatable)")
     parser.add_argument("--results", type=Path, default=Path("benchmarks/results/catalogue"))
     parser.add_argument("--again", action="store_true", help="solve games already in --results again")
+    parser.add_argument("--table", action="store_true",
+                        help="solve nothing: the table of the games already in --results, and the games not there")
     parser.add_argument("--chunk", type=int, default=50,
                         help="deals a command; each chunk's deals are kept as they come, so a stop loses none")
     args = parser.parse_args()
@@ -144,12 +147,16 @@ def main() -> None:
     chosen = args.games.split(",") if args.games else games()
     args.results.mkdir(parents=True, exist_ok=True)
     results = []
+    missing = []
     for game in chosen:
         for options in extra.get(game, [""]):
             slug = f"{game}{options.replace(' ', '').replace('--', '-')}-{args.deals}-{tag}.json"
             path = args.results / slug
             if path.exists() and not args.again:
                 result = json.loads(path.read_text())
+            elif args.table:
+                missing.append(f"{game} {options}".strip())
+                continue
             else:
                 partial = path.with_suffix(".partial.jsonl")
                 if args.again:
@@ -166,6 +173,8 @@ def main() -> None:
     print("|---|---:|---|---|---|---:|---:|---:|---|---|---|")
     for result in results:
         print(row(result))
+    if missing:
+        print(f"\nNot run yet ({len(missing)}): {', '.join(missing)}")
 
 
 if __name__ == "__main__":
