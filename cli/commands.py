@@ -29,7 +29,8 @@ from .quickargs import DEAL, PLAY, SOLVE, STATS, VARIANTS, Declared, game_first,
 app = typer.Typer(
     name="solitaire",
     help=N_("Patience games at the terminal: play, deal and list variants."),
-    epilog=N_("Any command takes --lang CODE (en, uk, ro, el, ht, ar): the language it speaks, else the locale's."),
+    epilog=N_("Any command takes --lang CODE (en, uk, ro, el, ht, ar): the language it speaks, else the locale's. "
+              "solitaire --version: the version, and which engine solves."),
     **{**APP_SETTINGS, "add_completion": True},  # --install-completion, --show-completion
 )
 
