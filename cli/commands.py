@@ -232,7 +232,7 @@ def _help_obj(words: list[str]) -> dict[str, Any]:
         named = [w for i, w in enumerate(words) if i > 0 and words[i - 1] == "--variant"]
         named += [w.removeprefix("--variant=") for w in words if w.startswith("--variant=")]
         if words[1:2] == ["host"] and not named:
-            named = ["klondike"]  # host's default
+            named = [*words[2:3], "klondike"]  # race host GAME, else host's default
     else:
         named = [w for w in words[1:] if not w.startswith("-")]
     for word in named:

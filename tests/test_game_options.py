@@ -44,6 +44,7 @@ def thumb(site: Site) -> None:  # noqa: F811 (the fixture imported above)
     ["play", "klondike", "--json", "--base", "7"],
     ["race", "host", "--variant", "klondike", "--base", "7", "--json"],
     ["race", "host", "--base", "7", "--json"],  # klondike, the default game
+    ["race", "host", "klondike", "--base", "7", "--json"],  # the game named as play names it
 ])
 def test_an_option_the_game_lacks_is_refused_in_one_line(cli: Any, solitaire_home: Path, words: list[str]) -> None:
     result = cli(*words)
@@ -61,6 +62,18 @@ def test_a_third_partys_options_are_taken_by_every_command(cli: Any, thumb: None
     assert (host.code, host.err) == (2, "solitaire: --base must be one of 1, 2, 7, got '5'\n")
     solved = cli("solve", "thumb", "--seed", "1", "--base", "2", "--states", "50", "--json")
     assert solved.code == 0 and json.loads(solved.out)["result"] in ("win", "unwinnable", "unknown")
+
+
+def test_race_host_takes_the_game_first_or_as_variant_but_once(cli: Any, thumb: None) -> None:
+    named = cli("race", "host", "thumb", "--base", "5", "--json")
+    assert (named.code, named.err) == (2, "solitaire: --base must be one of 1, 2, 7, got '5'\n")
+    both = cli("race", "host", "thumb", "--variant", "klondike", "--json")
+    assert (both.code, both.out, both.err) == (2, "", "solitaire: name the game once: thumb or --variant klondike\n")
+    same = cli("race", "host", "thumbs", "--variant", "thumb", "--base", "5", "--json")  # an alias is the same game
+    assert same.err == "solitaire: --base must be one of 1, 2, 7, got '5'\n"
+    unknown = cli("race", "host", "klondyke", "--json")
+    assert unknown.code == 2 and unknown.err.startswith("solitaire: unknown variant 'klondyke'; installed: ")
+    assert "--base 1|2|7" in cli("race", "host", "thumb", "--help").out.split("Options of thumb:")[1]
 
 
 @pytest.mark.parametrize(("words", "error"), [

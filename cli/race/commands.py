@@ -60,8 +60,9 @@ def check_name(name: str) -> None:
     "friends."))
 def host(
     ctx: typer.Context,
-    variant: str = typer.Option("klondike", "--variant", help=N_("The game, e.g. klondike; its own options "
-                                "follow as --NAME VALUE (see 'solitaire variants').")),
+    variant: str | None = typer.Option(None, "--variant", help=N_(
+        "The game (klondike if none is named; 'race host freecell' names it too); its own options follow as "
+        "--NAME VALUE (see 'solitaire variants').")),
     race: str = typer.Option("finish", "--race", metavar="finish|timed",
                              help=N_("finish: first to put every card home wins; timed: most cards home.")),
     minutes: int | None = typer.Option(None, "--minutes", metavar="5|10|15", help=N_("Length of a timed race.")),
@@ -96,8 +97,13 @@ def host(
     network = Network(bind.strip(), parse_public(public) if public is not None else None, cert, key,
                       web=web, web_port=parse_port(web_port, "--web-port"), deal_seed=deal_seed)
 
-    defn = _variant(variant)
-    data: dict[str, Any] = {"variant": defn.name, "race": race, "options": _variant_options(defn, list(ctx.args))}
+    words = list(ctx.args)
+    if words and not words[0].startswith("-"):  # race host freecell --cells 2
+        if variant is not None and _variant(variant).name != _variant(words[0]).name:
+            fail(_("name the game once: {first} or --variant {second}").format(first=words[0], second=variant))
+        variant = words.pop(0)
+    defn = _variant(variant or "klondike")
+    data: dict[str, Any] = {"variant": defn.name, "race": race, "options": _variant_options(defn, words)}
     if minutes is not None:
         data["minutes"] = minutes
     if seconds is not None:
