@@ -9,7 +9,8 @@ default options, full information, the engine ``solve`` picks), in a process of 
 game after another. A game's summary is kept in ``--results`` (a folder, one JSON file a game
 and budget), so a long run can stop and go on later: a game already there is not solved
 again (``--again`` solves it anyway; ``--table`` solves nothing and prints the table of the games
-there). At the end it prints the Markdown table of
+there). Each deal's line (no moves) is kept beside it, once and in order, in ``GAME-N-BUDGET.deals.jsonl``
+(since session 30), which ``build_pools.py --seeds-from`` reads. At the end it prints the Markdown table of
 docs/performance.md ("Every game"): won, proved and unknown with 95% Wilson intervals,
 decided, median and p95 seconds a deal, the engine, and Solvitaire's published winnability
 where the issue gives one (Blake and Gent, 2019). With ``--timeout`` the seconds are wall
@@ -73,8 +74,9 @@ def solve(game: str, options: str, deals: int, budget: list[str], jobs: int, par
             first += chunk
             continue
         last = min(first + chunk - 1, deals)
+        start = min(s for s in range(first, last + 1) if s not in rows)  # a chunk a stop cut: from its first gap
         command = [sys.executable, "-m", "solitaire.cli", "solve", game, *options.split(),
-                   "--seeds", f"{first}..{last}", "--json", "--jobs", str(jobs), *budget]
+                   "--seeds", f"{start}..{last}", "--json", "--jobs", str(jobs), *budget]
         began = time.perf_counter()
         with partial.open("a") as out, subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                                          text=True) as done:
@@ -88,7 +90,7 @@ def solve(game: str, options: str, deals: int, budget: list[str], jobs: int, par
                     out.flush()
             error = done.stderr.read()
         if done.returncode != 0:
-            raise SystemExit(f"{game} {first}..{last}: exit {done.returncode}: {error.strip()[-300:]}")
+            raise SystemExit(f"{game} {start}..{last}: exit {done.returncode}: {error.strip()[-300:]}")
         wall += time.perf_counter() - began
         first += chunk
     deals_rows = [rows[s] for s in range(1, deals + 1)]
@@ -101,6 +103,9 @@ def solve(game: str, options: str, deals: int, budget: list[str], jobs: int, par
     for r in deals_rows:
         if r["result"] != "unknown":
             methods[r.get("method") or "?"] = methods.get(r.get("method") or "?", 0) + 1
+    with partial.with_name(partial.name.replace(".partial.jsonl", ".deals.jsonl")).open("w") as kept:
+        for r in deals_rows:  # each deal once, in order: what a pool is built from (build_pools --seeds-from)
+            kept.write(json.dumps(r, separators=(",", ":")) + "\n")
     return {"game": game, "options": options, "deals": deals, "budget": budget, "summary": summary,
             "engines": engines, "decided_by": methods, "wall_s": round(wall, 1)}
 
