@@ -11,7 +11,7 @@ few deals would deal the same few games again and again). The first seeds of the
 those the conformance kit wins again within its own budget (it replays the first few,
 ``Budget.pool_seeds``): the builder checks them with that budget and puts them first; where
 too few of the wins are that cheap, ``--kit-tries N`` tries up to N deals after ``--seeds`` at
-the kit's budget for more, and with still too few no pool is written. For a game whose wins all
+the kit's budget for more, and with still too few no pool is written. For a game whose wins nearly all
 take the guided pass more than that (Maria, Black Widow), ``--kit-states N`` gives the kit a
 budget of its own, written in the pool's header (``# kit-states: N``), which the kit reads.
 ``--seeds-from FILE`` takes the deals from the lines of a batch (``solitaire solve GAME --seeds

@@ -479,7 +479,7 @@ def _pool(case: Case) -> None:
             f"{path}:{number}: {line.strip()!r} is not a seed"
     seeds = load_pool(path)
     assert seeds, f"{path}: the pool holds no seed"
-    try:  # a game whose cheapest wins take more than the kit's budget says how many in its header
+    try:  # a game whose wins nearly all take more than the kit's budget says how many in its header
         states = max(case.budget.pool_states, pool_kit_states(path) or 0)
     except ValueError as error:
         raise AssertionError(str(error)) from None

@@ -133,7 +133,7 @@ def test_the_pool_check_wins_the_first_seeds_within_its_budget(tmp_path):
 
 
 def test_a_pool_can_ask_the_kit_for_more_states_in_its_header(tmp_path):
-    # a game whose wins all take the guided pass more than the kit's budget (Maria) says so
+    # a game whose wins nearly all take the guided pass more than the kit's budget (Maria) says so
     case = pool_case(tmp_path / "asks", "# kit-states: 20000\n" + YUKON_POOL, STINGY)
     assert case.run() is None
     for bad in ("", "lots", "0", "-5"):

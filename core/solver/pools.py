@@ -61,7 +61,7 @@ KIT_STATES = "# kit-states:"  # a pool's header line: the states the conformance
 
 def pool_kit_states(path: Path) -> int | None:
     """The states budget a pool's header asks the conformance kit to win its first seeds within
-    (a line ``# kit-states: N``), for a game whose cheapest wins take the guided pass more than
+    (a line ``# kit-states: N``), for a game whose wins nearly all take the guided pass more than
     the kit's own budget; None when the header names none. Raises ValueError, naming the file and
     line, for a malformed one."""
     for number, line in enumerate(path.read_text().splitlines(), 1):
