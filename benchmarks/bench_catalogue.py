@@ -48,6 +48,21 @@ def games() -> list[str]:
     return [d.name for d in registry().sorted() if d.provider == "solitaire-table"]
 
 
+def deal_lines(text: str) -> dict[int, dict[str, Any]]:
+    """Each deal's line of ``solitaire solve --seeds A..B --json`` output, by seed: a deal
+    solved twice (a resumed batch) is its last line; the summary line and a line a stop cut
+    short are left out. build_pools.py --seeds-from reads a batch the same way."""
+    rows: dict[int, dict[str, Any]] = {}
+    for line in text.splitlines():
+        try:
+            r = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(r, dict) and "seed" in r:
+            rows[int(r["seed"])] = r
+    return rows
+
+
 def solve(game: str, options: str, deals: int, budget: list[str], jobs: int, partial: Path,
           chunk: int) -> dict[str, Any]:
     """One game's batch, as the command line runs it, ``chunk`` deals a command: its summary,
@@ -58,12 +73,7 @@ def solve(game: str, options: str, deals: int, budget: list[str], jobs: int, par
     rows: dict[int, dict[str, Any]] = {}
     if partial.exists():
         text = partial.read_text()
-        for line in text.splitlines():
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError:  # a line cut short by a stop: that deal is solved again
-                continue
-            rows[r["seed"]] = r
+        rows = deal_lines(text)  # a line cut short by a stop is not there: that deal is solved again
         if not text.endswith("\n"):  # a stop cut the last line: the next one starts afresh
             with partial.open("a") as out:
                 out.write("\n")

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bench_catalogue import deal_lines
 from find_won_lines import parse_options, won_file
 
 from solitaire.core import Game, Rules, get_variant
@@ -149,16 +149,8 @@ def main() -> None:
 def won_in_batch(path: Path) -> tuple[list[int], int]:
     """The seeds a batch's JSON lines say were won, in order, and how many deals it holds (a deal
     solved twice, as a resumed catalogue batch may, counts once: its last line)."""
-    results: dict[int, str] = {}
-    for line in path.read_text().splitlines():
-        if not line.startswith("{") or '"seed"' not in line:
-            continue  # the summary line
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a line cut short by a stop
-        results[int(row["seed"])] = row.get("result")
-    return sorted(s for s, r in results.items() if r == "win"), len(results)
+    rows = deal_lines(path.read_text())
+    return sorted(s for s, r in rows.items() if r.get("result") == "win"), len(rows)
 
 
 if __name__ == "__main__":
